@@ -1,0 +1,28 @@
+// ESM + ts-jest: test files import source with `.js` suffixes (NodeNext), which
+// the moduleNameMapper strips so ts-jest can find the `.ts` file.
+const common = {
+  preset: 'ts-jest/presets/default-esm',
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': [
+      'ts-jest',
+      { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }
+    ]
+  }
+}
+
+export default {
+  verbose: false,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/__tests__/unit/**/*.test.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/__tests__/e2e/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'reliability',
+      testMatch: ['<rootDir>/__tests__/reliability/**/*.test.ts']
+    }
+  ]
+}

@@ -1,0 +1,144 @@
+// The values that flow through the pipeline:
+// inputs + event -> plan -> prepare -> run -> results -> report
+
+export const BACKENDS = [
+  'openai',
+  'gemini',
+  'claude',
+  'grok',
+  'codex',
+  'claude_code',
+  'chatcompletion',
+  'vllm'
+] as const
+export type Backend = (typeof BACKENDS)[number]
+
+/** A key holder. Each backend needs the key of one provider (vllm needs none). */
+export type Provider = 'openai' | 'google' | 'anthropic' | 'xai'
+
+/** Key values by provider. Only ever in memory and in the child's environment. */
+export type ApiKeys = Partial<Record<Provider, string>>
+
+export interface ModelSpec {
+  backend: Backend
+  model: string
+}
+
+export type ContextPermission = 'read' | 'write'
+
+export interface Settings {
+  /** The question, from `query` or the file named by `query-file` (empty when a comment supplies it). */
+  query: string
+  /** Parsed `models`; empty means the seed's defaults from the keys present. */
+  models: ModelSpec[]
+  baseUrl: string | undefined
+  keys: ApiKeys
+  docker: boolean
+  dockerImage: string
+  maxDurationSeconds: number
+  /** Absolute, existing. */
+  contextPath: string
+  contextPermission: ContextPermission
+  massgenVersion: string
+  /** `massgen-command` split into words; undefined means install the pinned version. */
+  massgenCommand: string[] | undefined
+  githubToken: string
+  comment: boolean
+  commentTag: string
+  jobSummary: boolean
+  trigger: string
+  allowedBots: string[]
+  issueNumber: number | undefined
+  prContext: boolean
+  prDiffMaxBytes: number
+  uploadLogs: boolean
+  cacheMassgen: boolean
+}
+
+/** What started the run, read from the event payload. */
+export type Trigger =
+  | {
+      kind: 'pull_request'
+      eventName: string
+      number: number
+      author: string
+      /** Head repository differs from the base one. */
+      fromFork: boolean
+      authorIsBot: boolean
+    }
+  | {
+      kind: 'comment'
+      eventName: 'issue_comment'
+      issueNumber: number
+      isPullRequest: boolean
+      commentId: number
+      author: string
+      authorIsBot: boolean
+      /** Comment body as posted (untrusted). */
+      body: string
+    }
+  | {
+      kind: 'manual'
+      /** schedule, workflow_dispatch, push, ... */
+      eventName: string
+      issueNumber: number | undefined
+    }
+
+export interface AgentPlan {
+  id: string
+  backend: Backend
+  model: string
+  /** Names (never values) of the environment variables holding its key. */
+  keyEnvVars: string[]
+}
+
+export type Outcome =
+  | 'success'
+  | 'failed'
+  | 'timeout'
+  | 'config-error'
+  | 'skipped'
+  | 'cancelled'
+
+export interface AgentResult {
+  id: string
+  backend?: Backend
+  model?: string
+  /** Anonymous label of its latest answer, e.g. `agent1.2`. */
+  answerLabel?: string
+  status: string
+  votesReceived: number
+  /** Real agent id it voted for. */
+  votedFor?: string
+  voteReason?: string
+  error?: string
+  /** Latest answer text from its answer files. */
+  answer?: string
+  answerCount: number
+}
+
+export interface RunResult {
+  outcome: Outcome
+  /** Why, when the outcome is not success: shown to the user. */
+  reason?: string
+  question: string
+  exitCode: number | null
+  signal?: string
+  winner?: string
+  winnerAnswer?: string
+  agents: AgentResult[]
+  /** Votes by answer label, as status.json keeps them. */
+  votes: Record<string, number>
+  elapsedSeconds?: number
+  cost?: number
+  inputTokens?: number
+  outputTokens?: number
+  logDir?: string
+  statusFile?: string
+  answerFile?: string
+  configFile?: string
+  /** MassGen's validation errors on exit 1. */
+  configErrors?: string[]
+  /** The phase reached, for partial results. */
+  phase?: string
+}
