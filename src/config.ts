@@ -1,0 +1,122 @@
+// The MassGen config for one run: pure, validated, and free of secrets.
+import { z } from 'zod'
+import { ENDPOINT_BACKENDS } from './models.js'
+import { BACKENDS, type AgentPlan, type ContextPermission } from './types.js'
+
+const permission = z.enum(['read', 'write'])
+
+const backendSchema = z
+  .object({
+    type: z.enum(BACKENDS),
+    model: z.string().min(1),
+    base_url: z.url().optional(),
+    cwd: z.string().min(1).optional(),
+    enable_mcp_command_line: z.boolean().optional(),
+    command_line_execution_mode: z.enum(['docker', 'local']).optional(),
+    command_line_docker_image: z.string().min(1).optional(),
+    command_line_docker_network_mode: z.enum(['none', 'bridge', 'host']).optional(),
+    command_line_docker_enable_sudo: z.boolean().optional(),
+    command_line_docker_credentials: z
+      .object({ env_vars: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/)) })
+      .strict()
+      .optional(),
+    enable_code_based_tools: z.boolean().optional(),
+    exclude_file_operation_mcps: z.boolean().optional()
+  })
+  // `strict` keeps an `api_key` (or any unknown field) from ever being written.
+  .strict()
+
+export const massgenConfigSchema = z
+  .object({
+    agents: z
+      .array(z.object({ id: z.string().regex(/^[a-z0-9_]+$/), backend: backendSchema }).strict())
+      .min(1)
+      .refine((agents) => new Set(agents.map((a) => a.id)).size === agents.length, {
+        message: 'agent ids must be unique'
+      }),
+    orchestrator: z
+      .object({
+        context_paths: z.array(z.object({ path: z.string().startsWith('/'), permission }).strict()),
+        snapshot_storage: z.string().optional(),
+        agent_temporary_workspace: z.string().optional()
+      })
+      .strict(),
+    timeout_settings: z.object({ orchestrator_timeout_seconds: z.number().int().positive() }).strict(),
+    ui: z.object({ display_type: z.literal('simple'), logging_enabled: z.literal(true) }).strict()
+  })
+  .strict()
+
+export type MassgenConfig = z.infer<typeof massgenConfigSchema>
+
+export interface ConfigOptions {
+  agents: AgentPlan[]
+  docker: boolean
+  dockerImage: string
+  baseUrl: string | undefined
+  maxDurationSeconds: number
+  contextPaths: { path: string; permission: ContextPermission }[]
+}
+
+/** Folder (relative to MassGen's cwd) each agent works in. */
+export function agentWorkspace(agentId: string): string {
+  return `workspaces/${agentId}`
+}
+
+export function buildConfig(options: ConfigOptions): MassgenConfig {
+  const agents = options.agents.map((agent) => ({
+    id: agent.id,
+    backend: {
+      type: agent.backend,
+      model: agent.model,
+      ...(ENDPOINT_BACKENDS.includes(agent.backend) && options.baseUrl
+        ? { base_url: options.baseUrl }
+        : {}),
+      cwd: agentWorkspace(agent.id),
+      enable_mcp_command_line: true,
+      ...(options.docker ? dockerFields(agent, options.dockerImage) : localFields())
+    }
+  }))
+  return massgenConfigSchema.parse({
+    agents,
+    orchestrator: {
+      context_paths: options.contextPaths,
+      // MassGen requires both when any agent has a cwd.
+      snapshot_storage: 'snapshots',
+      agent_temporary_workspace: 'temp_workspaces'
+    },
+    timeout_settings: { orchestrator_timeout_seconds: options.maxDurationSeconds },
+    ui: { display_type: 'simple', logging_enabled: true }
+  })
+}
+
+function localFields() {
+  return { command_line_execution_mode: 'local' as const }
+}
+
+function dockerFields(agent: AgentPlan, image: string) {
+  return {
+    command_line_execution_mode: 'docker' as const,
+    command_line_docker_image: image,
+    // Agents install packages, so they need the network and sudo (the `-sudo` image).
+    command_line_docker_network_mode: 'bridge' as const,
+    command_line_docker_enable_sudo: true,
+    // Passed by name: the values stay in the child's environment, never in a file.
+    command_line_docker_credentials: { env_vars: [...agent.keyEnvVars] },
+    enable_code_based_tools: true,
+    exclude_file_operation_mcps: true
+  }
+}
+
+/** File name per the seed: `.massgen-quality/sessions/run_<ts>/configs/run_<ts>.yaml`. */
+export function configRelativePath(now: Date): string {
+  const ts = timestamp(now)
+  return `.massgen-quality/sessions/run_${ts}/configs/run_${ts}.yaml`
+}
+
+export function timestamp(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return (
+    `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}_` +
+    `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`
+  )
+}

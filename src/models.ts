@@ -1,0 +1,178 @@
+// Which agents run: `models` (or the seed's defaults) filtered by the keys present.
+import { DefaultModels, Inputs } from './constants.js'
+import {
+  BACKENDS,
+  type AgentPlan,
+  type ApiKeys,
+  type Backend,
+  type ModelSpec,
+  type Provider
+} from './types.js'
+
+/** The provider whose key each backend needs; vllm endpoints take none. */
+export const BACKEND_PROVIDER: Record<Backend, Provider | undefined> = {
+  openai: 'openai',
+  codex: 'openai',
+  chatcompletion: 'openai',
+  gemini: 'google',
+  claude: 'anthropic',
+  claude_code: 'anthropic',
+  grok: 'xai',
+  vllm: undefined
+}
+
+/** Environment variables MassGen reads each provider's key from. */
+export const PROVIDER_ENV_VARS: Record<Provider, string[]> = {
+  openai: ['OPENAI_API_KEY'],
+  google: ['GOOGLE_API_KEY', 'GEMINI_API_KEY'],
+  anthropic: ['ANTHROPIC_API_KEY'],
+  xai: ['XAI_API_KEY']
+}
+
+/** The action input that supplies each provider's key. */
+export const PROVIDER_INPUT: Record<Provider, string> = {
+  openai: Inputs.OpenaiApiKey,
+  google: Inputs.GeminiApiKey,
+  anthropic: Inputs.AnthropicApiKey,
+  xai: Inputs.XaiApiKey
+}
+
+/** Coding agents run their tools in containers only (seed, "Step 1"). */
+export const DOCKER_ONLY_BACKENDS: readonly Backend[] = ['codex', 'claude_code']
+
+/** Backends that talk to the endpoint given in `base-url`. */
+export const ENDPOINT_BACKENDS: readonly Backend[] = ['chatcompletion', 'vllm']
+
+export class ModelsError extends Error {}
+
+/**
+ * Parses `models`: `backend/model` pairs separated by spaces, commas or
+ * newlines. The model part may itself hold `/` (`vllm/org/model`).
+ */
+export function parseModels(text: string): ModelSpec[] {
+  const words = text.split(/[\s,]+/).filter((w) => w.length > 0)
+  const seen = new Set<string>()
+  return words.map((word) => {
+    const slash = word.indexOf('/')
+    if (slash <= 0 || slash === word.length - 1) {
+      throw new ModelsError(
+        `Input '${Inputs.Models}': '${word}' is not a backend/model pair ` +
+          `(expected e.g. 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview')`
+      )
+    }
+    const backend = word.slice(0, slash).toLowerCase()
+    const model = word.slice(slash + 1)
+    if (!(BACKENDS as readonly string[]).includes(backend)) {
+      throw new ModelsError(
+        `Input '${Inputs.Models}': unknown backend '${backend}' in '${word}' ` +
+          `(expected one of: ${BACKENDS.join(', ')})`
+      )
+    }
+    const key = `${backend}/${model}`
+    if (seen.has(key)) {
+      throw new ModelsError(
+        `Input '${Inputs.Models}': '${key}' is listed twice ` +
+          `(each backend/model pair may appear once)`
+      )
+    }
+    seen.add(key)
+    return { backend: backend as Backend, model }
+  })
+}
+
+/** The seed's defaults: the OpenAI + Gemini pair (or the one available), plus Claude and Grok. */
+export function defaultModels(keys: ApiKeys): ModelSpec[] {
+  const models: ModelSpec[] = []
+  if (keys.openai) models.push({ backend: 'openai', model: DefaultModels.openai })
+  if (keys.google) models.push({ backend: 'gemini', model: DefaultModels.gemini })
+  if (keys.anthropic) models.push({ backend: 'claude', model: DefaultModels.claude })
+  if (keys.xai) models.push({ backend: 'grok', model: DefaultModels.grok })
+  return models
+}
+
+export interface AgentSelection {
+  agents: AgentPlan[]
+  /** One line per skipped pair, naming the missing input. */
+  warnings: string[]
+}
+
+/**
+ * Keeps the pairs whose key is present, names the agents and records which
+ * key variables each needs. Throws when nothing can run.
+ */
+export function selectAgents(
+  requested: ModelSpec[],
+  keys: ApiKeys,
+  options: { docker: boolean; baseUrl: string | undefined }
+): AgentSelection {
+  const specs = requested.length > 0 ? requested : defaultModels(keys)
+  if (specs.length === 0) {
+    throw new ModelsError(
+      `No API key was given, so no default model can run. Set at least one of the inputs ` +
+        `${Object.values(PROVIDER_INPUT).join(', ')} (or the environment variables ` +
+        `OPENAI_API_KEY, GOOGLE_API_KEY, ANTHROPIC_API_KEY, XAI_API_KEY), ` +
+        `or name a vllm endpoint in '${Inputs.Models}' with '${Inputs.BaseUrl}'.`
+    )
+  }
+  const warnings: string[] = []
+  const kept: ModelSpec[] = []
+  const missing = new Set<string>()
+  for (const spec of specs) {
+    if (DOCKER_ONLY_BACKENDS.includes(spec.backend) && !options.docker) {
+      throw new ModelsError(
+        `Input '${Inputs.Models}': '${spec.backend}/${spec.model}' is a coding agent that ` +
+          `needs Docker mode; remove it or set '${Inputs.Docker}: true'`
+      )
+    }
+    if (ENDPOINT_BACKENDS.includes(spec.backend) && !options.baseUrl) {
+      throw new ModelsError(
+        `Input '${Inputs.BaseUrl}' is required for '${spec.backend}/${spec.model}' ` +
+          `(expected the endpoint's URL, e.g. 'http://localhost:8000/v1')`
+      )
+    }
+    const provider = BACKEND_PROVIDER[spec.backend]
+    if (provider && !keys[provider]) {
+      warnings.push(
+        `Skipping '${spec.backend}/${spec.model}': input '${PROVIDER_INPUT[provider]}' ` +
+          `is empty and ${PROVIDER_ENV_VARS[provider].join(' / ')} is not set`
+      )
+      missing.add(PROVIDER_INPUT[provider])
+      continue
+    }
+    kept.push(spec)
+  }
+  if (kept.length === 0) {
+    throw new ModelsError(
+      `None of the models in '${Inputs.Models}' has its API key. ` +
+        `Set ${[...missing].map((m) => `'${m}'`).join(', ')}.`
+    )
+  }
+  return { agents: nameAgents(kept), warnings }
+}
+
+/**
+ * Ids `agent_a`, `agent_b`, ... keep the agents' sorted order equal to the
+ * order of `models`, so MassGen's anonymous labels (agent1, agent2, ... by
+ * sorted id) follow the order the user wrote.
+ */
+function nameAgents(specs: ModelSpec[]): AgentPlan[] {
+  return specs.map((spec, index) => {
+    const provider = BACKEND_PROVIDER[spec.backend]
+    return {
+      id: agentId(index, specs.length),
+      backend: spec.backend,
+      model: spec.model,
+      keyEnvVars: provider ? PROVIDER_ENV_VARS[provider] : []
+    }
+  })
+}
+
+export function agentId(index: number, total: number): string {
+  const letter = (n: number) => String.fromCharCode(97 + n)
+  // Two letters for all past 26 agents, so lexical order stays list order.
+  const suffix =
+    total <= 26
+      ? letter(index)
+      : letter(Math.floor(index / 26)) + letter(index % 26)
+  return `agent_${suffix}`
+}

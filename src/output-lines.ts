@@ -1,0 +1,56 @@
+// MassGen's automation lines on stdout (MASSGEN.md, "What it prints").
+// QUESTION: and ANSWER_PREVIEW: echo untrusted text, so a line such as
+// `ANSWER: /etc/passwd` can be injected: paths count only inside the log base.
+import * as path from 'node:path'
+
+export interface OutputHints {
+  logDir?: string
+  statusFile?: string
+  winner?: string
+  answerFile?: string
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '')
+}
+
+const KEY = /^(LOG_DIR|STATUS|WINNER|ANSWER_FILE|ANSWER): (.*)$/
+
+/**
+ * Folds one stdout line into the hints. The last occurrence of a key wins,
+ * but a path is accepted only inside `logBase` (LOG_DIR) or the accepted
+ * LOG_DIR (the others), resolved against MassGen's cwd.
+ */
+export function foldOutputLine(
+  hints: OutputHints,
+  rawLine: string,
+  where: { cwd: string; logBase: string }
+): OutputHints {
+  const match = KEY.exec(stripAnsi(rawLine).trimEnd())
+  if (!match) return hints
+  const key = match[1]
+  const value = (match[2] ?? '').trim()
+  if (key === 'WINNER') {
+    return /^[a-z0-9_]{1,64}$/.test(value) ? { ...hints, winner: value } : hints
+  }
+  const resolved = path.resolve(where.cwd, value)
+  if (key === 'LOG_DIR') {
+    return isInside(resolved, where.logBase) && resolved !== path.resolve(where.logBase)
+      ? { ...hints, logDir: resolved }
+      : hints
+  }
+  if (!hints.logDir || !isInside(resolved, hints.logDir)) return hints
+  if (key === 'STATUS') {
+    return path.basename(resolved) === 'status.json' ? { ...hints, statusFile: resolved } : hints
+  }
+  return { ...hints, answerFile: resolved }
+}
+
+/** True when `candidate` lies inside `root` (or is root), after normalising `..`. */
+export function isInside(candidate: string, root: string): boolean {
+  const relative = path.relative(path.resolve(root), path.resolve(candidate))
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))
+}
