@@ -83,6 +83,12 @@ export type Trigger =
       eventName: string
       issueNumber: number | undefined
     }
+  | {
+      /** An event the action does not act on (an edited comment, ...). */
+      kind: 'ignored'
+      eventName: string
+      reason: string
+    }
 
 export interface AgentPlan {
   id: string
