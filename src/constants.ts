@@ -56,7 +56,8 @@ export const State = {
   StatusFile: 'status-file',
   Docker: 'docker',
   TriggerCommentId: 'trigger-comment-id',
-  Started: 'started'
+  Started: 'started',
+  MassgenPid: 'massgen-pid'
 } as const
 
 export const Defaults = {

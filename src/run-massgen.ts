@@ -20,6 +20,8 @@ export interface MassgenRunRequest {
   /** A fresh status.json, read every `pollMs` while MassGen runs. */
   onStatus?: (status: MassgenStatus) => void
   pollMs?: number
+  /** Told the child's pid (its process group id) once it is started. */
+  onStart?: (pid: number) => void
   interruptGraceMs?: number
 }
 
@@ -63,6 +65,7 @@ export async function runMassgen(
     }
   })
 
+  request.onStart?.(child.pid)
   let timedOut = false
   let cancelled = false
   let stopping: Promise<void> | undefined

@@ -1,0 +1,88 @@
+// The post step (runs.post, always): if the main step never reported (the
+// job was cancelled, or the step died), stop what is left of the run and
+// make the sticky comment and the summary say so. Never silent.
+import * as core from '@actions/core'
+import * as path from 'node:path'
+import { State } from './constants.js'
+import { removeLeftoverContainers } from './docker.js'
+import { createGitHub, runUrl } from './github.js'
+import { discoverLogDir, readRunFiles } from './log-files.js'
+import { createProcessDoor } from './process.js'
+import { renderCancelled } from './render.js'
+import { commentBudget, postComment, writeSummary, type Destination } from './report.js'
+import { readKeys } from './settings.js'
+import type { RunResult } from './types.js'
+
+export async function post(): Promise<void> {
+  if (core.getState(State.Started) !== 'true' || core.getState(State.Reported) === 'true') {
+    core.debug('The main step reported; nothing to clean up.')
+    return
+  }
+  core.warning('The main step did not finish its report (job cancelled or step stopped).')
+  const pid = Number(core.getState(State.MassgenPid))
+  if (Number.isInteger(pid) && pid > 1) {
+    try {
+      process.kill(-pid, 'SIGKILL')
+      core.info(`Stopped MassGen's process group ${pid}`)
+    } catch {
+      // Already gone.
+    }
+  }
+  const workDir = core.getState(State.WorkDir)
+  const door = createProcessDoor()
+  if (core.getState(State.Docker) === 'true' && workDir) {
+    await removeLeftoverContainers(door, workDir, core)
+  }
+  const tag = core.getState(State.CommentTag) || 'massgen'
+  const issueNumber = Number(core.getState(State.IssueNumber)) || undefined
+  const token = core.getInput('github-token') || process.env.GITHUB_TOKEN || ''
+  const secrets = [...Object.values(readKeys({ getInput: core.getInput, env: process.env, workspace: '' })), token]
+    .filter((s): s is string => Boolean(s))
+  secrets.forEach((s) => core.setSecret(s))
+  const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '/').split('/')
+  const dest: Destination = {
+    github: issueNumber && token ? createGitHub({ token, owner, repo, log: core }) : undefined,
+    issueNumber,
+    settings: { comment: true, jobSummary: core.getInput('job-summary') !== 'false', commentTag: tag },
+    runUrl: runUrl(process.env),
+    secrets
+  }
+  const partial = partialResult(workDir)
+  const ctx = (target: 'comment' | 'summary') => ({
+    target,
+    tag,
+    runUrl: dest.runUrl,
+    secrets,
+    maxChars: target === 'comment' ? commentBudget(tag) : 1024 * 1023
+  })
+  await writeSummary(dest, renderCancelled(partial, ctx('summary')))
+  await postComment(dest, renderCancelled(partial, ctx('comment')))
+}
+
+/** Whatever the interrupted run left: phase, answers and votes so far. */
+function partialResult(workDir: string): Partial<RunResult> {
+  const logDir = core.getState(State.LogDir) || (workDir ? discoverLogDir(path.join(workDir, '.massgen', 'massgen_logs')) : undefined)
+  if (!logDir) return {}
+  const files = readRunFiles(logDir, [])
+  const ids = Object.keys(files.status?.agents ?? {})
+  const withAnswers = readRunFiles(logDir, ids)
+  const status = withAnswers.status
+  return {
+    logDir,
+    phase: status?.coordination?.phase,
+    votes: status?.results?.votes ?? {},
+    elapsedSeconds: status?.meta?.elapsed_seconds,
+    agents: ids.map((id) => {
+      const s = status?.agents?.[id]
+      return {
+        id,
+        status: s?.status ?? 'unknown',
+        answerCount: s?.answer_count ?? 0,
+        votesReceived: 0,
+        ...(s?.latest_answer_label ? { answerLabel: s.latest_answer_label } : {}),
+        ...(s?.vote_cast?.voted_for_agent ? { votedFor: s.vote_cast.voted_for_agent } : {}),
+        ...(withAnswers.answers[id] !== undefined ? { answer: withAnswers.answers[id] } : {})
+      }
+    })
+  }
+}

@@ -1,0 +1,95 @@
+// Decides from the event whether to run, on which issue, with which question.
+import { Inputs } from './constants.js'
+import { parseCommand } from './command.js'
+import { checkTriggerAllowed } from './gate.js'
+import type { GitHubDoor } from './github.js'
+import type { Settings, Trigger } from './types.js'
+
+export type Intake =
+  | { action: 'skip'; reason: string; quiet: boolean }
+  | {
+      action: 'run'
+      question: string
+      /** Issue or pull request the report goes to, if any. */
+      issueNumber: number | undefined
+      /** Pull request whose changes the agents get as context. */
+      pullRequest: number | undefined
+      /** The comment that asked for the run, for reactions. */
+      commentId: number | undefined
+    }
+
+export class IntakeError extends Error {}
+
+export async function intake(
+  settings: Settings,
+  trigger: Trigger,
+  github: () => GitHubDoor
+): Promise<Intake> {
+  switch (trigger.kind) {
+    case 'ignored':
+      return { action: 'skip', reason: trigger.reason, quiet: true }
+    case 'comment':
+      return commentIntake(settings, trigger, github)
+    case 'pull_request':
+      return {
+        action: 'run',
+        question: requireQuery(settings, trigger.eventName),
+        issueNumber: trigger.number,
+        pullRequest: trigger.number,
+        commentId: undefined
+      }
+    case 'manual':
+      return {
+        action: 'run',
+        question: requireQuery(settings, trigger.eventName),
+        issueNumber: settings.issueNumber ?? trigger.issueNumber,
+        pullRequest: undefined,
+        commentId: undefined
+      }
+  }
+}
+
+async function commentIntake(
+  settings: Settings,
+  trigger: Extract<Trigger, { kind: 'comment' }>,
+  github: () => GitHubDoor
+): Promise<Intake> {
+  const command = parseCommand(trigger.body, settings.trigger)
+  if (command.kind === 'not-command') {
+    return {
+      action: 'skip',
+      reason: `The comment does not start with '${settings.trigger}'.`,
+      quiet: true
+    }
+  }
+  // Checked before anything else so a refused user costs nothing.
+  const gate = await checkTriggerAllowed(github(), trigger, settings.allowedBots)
+  if (!gate.allowed) return { action: 'skip', reason: gate.reason, quiet: false }
+  const question =
+    command.kind === 'command' ? command.question : settings.query
+  if (!question) {
+    return {
+      action: 'skip',
+      reason:
+        `'${settings.trigger}' needs a question after it ` +
+        `(e.g. '${settings.trigger} review the error handling'), ` +
+        `or a default in the '${Inputs.Query}' input.`,
+      quiet: false
+    }
+  }
+  return {
+    action: 'run',
+    question,
+    issueNumber: trigger.issueNumber,
+    pullRequest: trigger.isPullRequest ? trigger.issueNumber : undefined,
+    commentId: trigger.commentId
+  }
+}
+
+function requireQuery(settings: Settings, eventName: string): string {
+  if (settings.query) return settings.query
+  throw new IntakeError(
+    `Input '${Inputs.Query}' (or '${Inputs.QueryFile}') is required on ` +
+      `'${eventName}' events (expected the question the agents answer)`
+  )
+}
