@@ -1,0 +1,78 @@
+import { describe, expect, it } from '@jest/globals'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { InputError, readSettings, splitCommand } from '../../src/settings.js'
+
+const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-'))
+fs.writeFileSync(path.join(workspace, 'q.md'), 'Review the README\n')
+fs.mkdirSync(path.join(workspace, 'src'))
+
+function read(inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
+  return readSettings({ getInput: (n) => inputs[n] ?? '', env, workspace })
+}
+
+describe('readSettings', () => {
+  it('applies the defaults', () => {
+    const s = read({ query: 'hi' })
+    expect(s).toMatchObject({
+      query: 'hi',
+      models: [],
+      docker: true,
+      dockerImage: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
+      maxDurationSeconds: 1800,
+      contextPath: fs.realpathSync(workspace),
+      contextPermission: 'read',
+      massgenVersion: '0.1.97',
+      massgenCommand: undefined,
+      comment: true,
+      commentTag: 'massgen',
+      jobSummary: true,
+      trigger: '/massgen',
+      issueNumber: undefined
+    })
+  })
+  it('reads keys from inputs first, then the environment', () => {
+    const s = read({ 'openai-api-key': 'sk-input' }, { OPENAI_API_KEY: 'sk-env', GEMINI_API_KEY: 'AIza-env', XAI_API_KEY: ' ' })
+    expect(s.keys).toEqual({ openai: 'sk-input', google: 'AIza-env' })
+  })
+  it('reads query-file inside the workspace', () => {
+    expect(read({ 'query-file': 'q.md' }).query).toBe('Review the README')
+  })
+  it('resolves context-path against the workspace', () => {
+    expect(read({ 'context-path': 'src' }).contextPath).toBe(fs.realpathSync(path.join(workspace, 'src')))
+  })
+  it('splits massgen-command without a shell', () => {
+    expect(read({ 'massgen-command': 'uvx "massgen==0.1.97" --x' }).massgenCommand).toEqual(['uvx', 'massgen==0.1.97', '--x'])
+    expect(splitCommand("a 'b c' $(rm -rf /)")).toEqual(['a', 'b c', '$(rm', '-rf', '/)'])
+  })
+  it('reports every bad input at once, each naming the input and the form', () => {
+    let error: unknown
+    try {
+      read({ docker: 'yes', 'max-duration': '-5', 'context-permission': 'admin' })
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(InputError)
+    const lines = (error as Error).message.split('\n')
+    expect(lines).toEqual([
+      "Input 'docker': got 'yes', expected 'true' or 'false'",
+      "Input 'max-duration': got '-5', expected whole seconds from 1 to 21600",
+      "Input 'context-permission': got 'admin', expected 'read' or 'write'"
+    ])
+  })
+  it.each([
+    [{ 'query-file': '../etc/passwd' }, /'query-file'.*outside the workspace/],
+    [{ 'query-file': 'missing.md' }, /'query-file': cannot read/],
+    [{ query: 'a', 'query-file': 'q.md' }, /both set/],
+    [{ 'context-path': 'nope' }, /'context-path'.*does not exist/],
+    [{ 'base-url': 'ftp://x' }, /'base-url'/],
+    [{ 'massgen-version': 'latest' }, /'massgen-version'/],
+    [{ 'comment-tag': 'a b' }, /'comment-tag'/],
+    [{ 'issue-number': '0' }, /'issue-number'/],
+    [{ 'max-duration': '1e9' }, /'max-duration'/],
+    [{ 'massgen-command': 'massgen "oops' }, /'massgen-command'.*unbalanced/]
+  ])('rejects %j', (inputs, message) => {
+    expect(() => read(inputs)).toThrow(message)
+  })
+})
