@@ -1,0 +1,121 @@
+import { describe, expect, it } from '@jest/globals'
+import { checkTriggerAllowed, isAllowedBot } from '../../src/gate.js'
+import { GitHubError, type Permission } from '../../src/github.js'
+import type { Trigger } from '../../src/types.js'
+
+function door(roles: Record<string, Permission | Error>) {
+  const asked: string[] = []
+  return {
+    asked,
+    owner: 'o',
+    repo: 'r',
+    async getPermission(user: string): Promise<Permission> {
+      asked.push(user)
+      const role = roles[user] ?? 'none'
+      if (role instanceof Error) throw role
+      return role
+    }
+  }
+}
+
+function comment(author: string, authorIsBot = false): Trigger {
+  return {
+    kind: 'comment',
+    eventName: 'issue_comment',
+    issueNumber: 1,
+    isPullRequest: true,
+    commentId: 9,
+    author,
+    authorIsBot,
+    body: '/massgen x'
+  }
+}
+
+describe('checkTriggerAllowed', () => {
+  it('lets write, maintain and admin in', async () => {
+    const d = door({ a: 'write', b: 'maintain', c: 'admin' })
+    for (const who of ['a', 'b', 'c']) {
+      expect(await checkTriggerAllowed(d, comment(who), [])).toEqual({
+        allowed: true
+      })
+    }
+  })
+
+  it('refuses triage, read and none, naming the level', async () => {
+    const d = door({ t: 'triage', r: 'read' })
+    for (const [who, level] of [
+      ['t', 'triage'],
+      ['r', 'read'],
+      ['x', 'none']
+    ] as const) {
+      const result = await checkTriggerAllowed(d, comment(who), [])
+      expect(result).toEqual({
+        allowed: false,
+        reason: expect.stringContaining(`has ${level} access to o/r`)
+      })
+    }
+  })
+
+  it('checks pull request authors too', async () => {
+    const d = door({})
+    const pr: Trigger = {
+      kind: 'pull_request',
+      eventName: 'pull_request_target',
+      number: 3,
+      author: 'stranger',
+      fromFork: true,
+      authorIsBot: false
+    }
+    expect((await checkTriggerAllowed(d, pr, [])).allowed).toBe(false)
+    expect(d.asked).toEqual(['stranger'])
+  })
+
+  it('refuses bots unless allow-listed, in any spelling', async () => {
+    const d = door({ 'dependabot[bot]': 'write' })
+    const bot = comment('dependabot[bot]', true)
+    expect(await checkTriggerAllowed(d, bot, [])).toEqual({
+      allowed: false,
+      reason: expect.stringContaining('allowed-bots')
+    })
+    for (const list of [['dependabot'], ['Dependabot[bot]'], [' * ']]) {
+      expect(await checkTriggerAllowed(d, bot, list)).toEqual({
+        allowed: true
+      })
+    }
+    expect(d.asked).toEqual([])
+  })
+
+  it('fails closed when the permission cannot be read', async () => {
+    const d = door({ a: new GitHubError('forbidden', 'no access', 403) })
+    expect(await checkTriggerAllowed(d, comment('a'), [])).toEqual({
+      allowed: false,
+      reason: "could not check a's permission: no access"
+    })
+  })
+
+  it('lets schedule and dispatch runs through, and stops ignored events', async () => {
+    const d = door({})
+    const manual: Trigger = {
+      kind: 'manual',
+      eventName: 'schedule',
+      issueNumber: undefined
+    }
+    expect(await checkTriggerAllowed(d, manual, [])).toEqual({ allowed: true })
+    const ignored: Trigger = {
+      kind: 'ignored',
+      eventName: 'issue_comment',
+      reason: 'edited'
+    }
+    expect(await checkTriggerAllowed(d, ignored, [])).toEqual({
+      allowed: false,
+      reason: 'edited'
+    })
+    expect(d.asked).toEqual([])
+  })
+})
+
+describe('isAllowedBot', () => {
+  it('does not match a bot by a prefix of its name', () => {
+    expect(isAllowedBot('renovate-fork[bot]', ['renovate'])).toBe(false)
+  })
+})

@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from '@jest/globals'
+import { isBot, readTrigger } from '../../src/trigger.js'
+
+function fixture(name: string): unknown {
+  const url = new URL(`../../__fixtures__/events/${name}.json`, import.meta.url)
+  return JSON.parse(readFileSync(url, 'utf8'))
+}
+
+describe('readTrigger', () => {
+  it('reads a same-repository pull request', () => {
+    expect(readTrigger('pull_request', fixture('pull_request.opened'))).toEqual(
+      {
+        kind: 'pull_request',
+        eventName: 'pull_request',
+        number: 42,
+        author: 'alice-maintainer',
+        fromFork: false,
+        authorIsBot: false
+      }
+    )
+  })
+
+  it('flags a pull request from a fork, for pull_request_target too', () => {
+    const payload = fixture('pull_request.fork')
+    for (const event of ['pull_request', 'pull_request_target']) {
+      expect(readTrigger(event, payload)).toMatchObject({
+        kind: 'pull_request',
+        eventName: event,
+        number: 43,
+        author: 'mallory-contrib',
+        fromFork: true
+      })
+    }
+  })
+
+  it('treats a deleted fork (head.repo null) as a fork', () => {
+    const payload = fixture('pull_request.fork') as {
+      pull_request: { head: { repo: unknown } }
+    }
+    payload.pull_request.head.repo = null
+    expect(readTrigger('pull_request_target', payload)).toMatchObject({
+      fromFork: true
+    })
+  })
+
+  it('marks a Dependabot pull request as from a bot', () => {
+    expect(
+      readTrigger('pull_request', fixture('pull_request.dependabot'))
+    ).toMatchObject({
+      author: 'dependabot[bot]',
+      authorIsBot: true,
+      fromFork: false
+    })
+  })
+
+  it('reads a new comment on a pull request', () => {
+    expect(
+      readTrigger('issue_comment', fixture('issue_comment.created.pr'))
+    ).toEqual({
+      kind: 'comment',
+      eventName: 'issue_comment',
+      issueNumber: 42,
+      isPullRequest: true,
+      commentId: 2530000001,
+      author: 'alice-maintainer',
+      authorIsBot: false,
+      body: '/massgen Is the new map lookup safe under concurrent writes?\nLook at src/cache.ts in particular.'
+    })
+  })
+
+  it('reads a new comment on an issue', () => {
+    expect(
+      readTrigger('issue_comment', fixture('issue_comment.created.issue'))
+    ).toMatchObject({
+      kind: 'comment',
+      issueNumber: 7,
+      isPullRequest: false,
+      author: 'bob-reader'
+    })
+  })
+
+  it('ignores edited comments, with a reason', () => {
+    const t = readTrigger('issue_comment', fixture('issue_comment.edited'))
+    expect(t).toEqual({
+      kind: 'ignored',
+      eventName: 'issue_comment',
+      reason: expect.stringContaining('"edited"')
+    })
+  })
+
+  it('reads schedule and workflow_dispatch as manual', () => {
+    expect(readTrigger('schedule', fixture('schedule'))).toEqual({
+      kind: 'manual',
+      eventName: 'schedule',
+      issueNumber: undefined
+    })
+    expect(
+      readTrigger('workflow_dispatch', fixture('workflow_dispatch'))
+    ).toEqual({
+      kind: 'manual',
+      eventName: 'workflow_dispatch',
+      issueNumber: undefined
+    })
+  })
+
+  it('keeps the issue number of other events', () => {
+    expect(readTrigger('issues', { issue: { number: 9 } })).toEqual({
+      kind: 'manual',
+      eventName: 'issues',
+      issueNumber: 9
+    })
+    expect(
+      readTrigger('pull_request_review', { pull_request: { number: 3 } })
+    ).toMatchObject({ kind: 'manual', issueNumber: 3 })
+  })
+
+  it('never throws on malformed payloads', () => {
+    const junk = [undefined, null, 42, 'x', [], {}, { pull_request: 'x' }]
+    for (const payload of junk) {
+      for (const event of ['pull_request', 'issue_comment', 'push']) {
+        expect(() => readTrigger(event, payload)).not.toThrow()
+      }
+    }
+    expect(readTrigger('pull_request', {}).kind).toBe('ignored')
+    expect(
+      readTrigger('issue_comment', { action: 'created', issue: {} }).kind
+    ).toBe('ignored')
+  })
+})
+
+describe('isBot', () => {
+  it('knows bots by type or by the [bot] suffix', () => {
+    expect(isBot({ login: 'renovate[bot]', type: 'Bot' })).toBe(true)
+    expect(isBot({ login: 'my-app[bot]' })).toBe(true)
+    expect(isBot({ login: 'bot-fan', type: 'User' })).toBe(false)
+    expect(isBot(null)).toBe(false)
+  })
+})

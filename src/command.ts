@@ -1,0 +1,77 @@
+// Parses a comment command such as `/massgen why is this slow?`. Pure, and
+// total: comment bodies are untrusted and any string gives a result.
+
+export type CommandParse =
+  | { kind: 'command'; question: string }
+  /** The comment does not start with the trigger: not meant for us. */
+  | { kind: 'not-command' }
+  /** The trigger with nothing after it. */
+  | { kind: 'empty'; reason: string }
+
+// Characters that render as nothing but still reach a model: format
+// characters (zero-width space/joiners, bidi controls, BOM, soft hyphen, tag
+// characters) and lone surrogates by category; then controls other than
+// tab/newline/CR, the combining grapheme joiner, Hangul fillers and
+// variation selectors by code point.
+const FORMAT = /^[\p{Cf}\p{Cs}]$/u
+function invisible(ch: string): boolean {
+  const cp = ch.codePointAt(0) ?? 0
+  return (
+    FORMAT.test(ch) ||
+    (cp < 0x20 && cp !== 0x09 && cp !== 0x0a && cp !== 0x0d) ||
+    (cp >= 0x7f && cp <= 0x9f) ||
+    [0x034f, 0x115f, 0x1160, 0x3164, 0xffa0].includes(cp) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    (cp >= 0xe0100 && cp <= 0xe01ef)
+  )
+}
+
+/** Remove characters a reader cannot see. */
+export function stripInvisible(text: string): string {
+  const lines = text.replace(/[\u2028\u2029]/g, '\n')
+  return Array.from(lines, (ch) => (invisible(ch) ? '' : ch)).join('')
+}
+
+/**
+ * Remove HTML comments, which GitHub does not render, so hidden text cannot
+ * ride along with a visible command. An unterminated comment hides the rest.
+ */
+export function stripHtmlComments(text: string): string {
+  let out = text
+  // Removing one comment can join the halves of another: repeat, bounded.
+  for (let i = 0; i < 32; i++) {
+    const next = out.replace(/<!--[\s\S]*?--!?>/g, '')
+    if (next === out) break
+    out = next
+  }
+  return out.replace(/<!--[\s\S]*$/, '')
+}
+
+/** The text of a comment as a reader sees it. */
+export function visibleText(body: string): string {
+  return stripHtmlComments(stripInvisible(body))
+}
+
+/**
+ * The first word must be the trigger, compared case-insensitively
+ * (`/MassGen` works; people type on phones). The rest of the comment, all
+ * lines, trimmed, is the question.
+ */
+export function parseCommand(body: string, trigger: string): CommandParse {
+  const wanted = visibleText(String(trigger ?? '')).trim()
+  const text = visibleText(String(body ?? '')).trimStart()
+  if (!wanted) return { kind: 'not-command' }
+  const head = text.slice(0, wanted.length)
+  const after = text.charAt(wanted.length)
+  if (head.toLowerCase() !== wanted.toLowerCase() || /\S/.test(after)) {
+    return { kind: 'not-command' }
+  }
+  const question = text.slice(wanted.length).trim()
+  if (!question) {
+    return {
+      kind: 'empty',
+      reason: `No question given: write it after ${wanted}, e.g. "${wanted} why does this test fail?"`
+    }
+  }
+  return { kind: 'command', question }
+}
