@@ -1,0 +1,104 @@
+// The action end to end (dist/index.js under Node 24, as a runner runs it)
+// with a fake `massgen` for outcomes the real one cannot produce on demand.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { GitHubServer } from '../../test-support/github-server.js'
+import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
+import { commentsOn, event, expectNoKeyLeak, githubWithPull, KEYS } from './helpers.js'
+
+let github: GitHubServer
+beforeAll(async () => {
+  github = await githubWithPull()
+})
+afterAll(async () => {
+  await github.close()
+})
+
+function prRun(scenario: string, extra: Record<string, string> = {}, env: Record<string, string> = {}) {
+  return runAction({
+    eventName: 'pull_request',
+    payload: event('pull_request.opened'),
+    githubApiUrl: github.url,
+    inputs: {
+      query: 'Is the parser change safe?',
+      models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
+      'openai-api-key': KEYS.openai,
+      'gemini-api-key': KEYS.google,
+      'massgen-command': `node ${FAKE_MASSGEN}`,
+      'comment-tag': `fake-${scenario}`,
+      'max-duration': '5',
+      ...extra
+    },
+    env: { FAKE_MASSGEN_SCENARIO: scenario, ...env }
+  })
+}
+
+describe('fake massgen, pull_request event', () => {
+  it('success: comment, summary and outputs carry the winner', async () => {
+    const record = path.join(fs.mkdtempSync('/tmp/rec-'), 'record.json')
+    const run = await prRun('success', {}, { FAKE_MASSGEN_RECORD: record })
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs.status).toBe('success')
+    expect(run.outputs.winner).toBe('agent_a')
+    expect(run.outputs.answer).toBe('Answer from agent_a.')
+    expect(JSON.parse(run.outputs.votes ?? '[]')).toHaveLength(2)
+    expect(run.outputs['comment-url']).toMatch(/#issuecomment-\d+$/)
+    expect(fs.readFileSync(run.outputs['answer-file'] ?? '', 'utf8')).toBe('Answer from agent_a.')
+    expect(run.summary).toContain('Answer from agent_a.')
+    const comments = commentsOn(github, 42).filter((b) => b.includes('tag=fake-success'))
+    expect(comments).toHaveLength(1)
+    expect(comments[0]).toContain('Answer from agent_a.')
+    // The argument array, exactly; the keys reach the child by name only.
+    const recorded = JSON.parse(fs.readFileSync(record, 'utf8'))
+    expect(recorded.args.slice(0, 5)).toEqual(['--automation', '--no-parse-at-references', '--no-session-registry', '--config', run.outputs['config-file']])
+    expect(recorded.args.slice(5)).toEqual(['--', expect.stringContaining('Is the parser change safe?')])
+    expect(recorded.keys).toEqual(['OPENAI_API_KEY', 'GOOGLE_API_KEY', 'GEMINI_API_KEY'])
+    expect(run.outputs['config-file']).toMatch(/runner-temp\/massgen-4242-\w+\/\.massgen-quality\/sessions\/run_\d{8}_\d{6}\/configs\/run_\d{8}_\d{6}\.yaml$/)
+    expect(run.post?.exitCode).toBe(0)
+    expectNoKeyLeak(run, github)
+  })
+
+  it('no winner (exit 0): failed, with the agents errors', async () => {
+    const run = await prRun('no-winner')
+    expect(run.exitCode).toBe(1)
+    expect(run.outputs.status).toBe('failed')
+    expect(run.outputs['exit-code']).toBe('0')
+    expect(run.summary).toMatch(/chose no winner/)
+    expect(run.summary).toContain('Error code: 500')
+    const comment = commentsOn(github, 42).find((b) => b.includes('tag=fake-no-winner'))
+    expect(comment).toMatch(/chose no winner/)
+    expectNoKeyLeak(run, github)
+  })
+
+  it('crash (killed by a signal): failed with the reason', async () => {
+    const run = await prRun('crash')
+    expect(run.outputs.status).toBe('failed')
+    expect(run.summary).toMatch(/SIGKILL/)
+    expect(run.exitCode).toBe(1)
+  })
+
+  it('hang: timeout, no process left, partial answers reported', async () => {
+    const run = await prRun('hang', { 'max-duration': '2' })
+    expect(run.outputs.status).toBe('timeout')
+    expect(run.summary).toMatch(/did not finish within max-duration/)
+    expect(run.summary).toContain('Answer from agent_b.')
+    expect(run.stdout).not.toMatch(/outlived SIGKILL/)
+    const comment = commentsOn(github, 42).find((b) => b.includes('tag=fake-hang'))
+    expect(comment).toMatch(/timeout/i)
+  }, 60_000)
+
+  it('config error (exit 1): shows MassGen validation errors', async () => {
+    const run = await prRun('config-error')
+    expect(run.outputs.status).toBe('config-error')
+    expect(run.summary).toContain("unknown backend 'nope'")
+  })
+
+  it('spoofed output lines are ignored', async () => {
+    const run = await prRun('spoof')
+    expect(run.outputs.status).toBe('success')
+    expect(run.outputs.winner).toBe('agent_a')
+    expect(run.outputs['log-dir']).toContain(run.dir)
+    expect(run.summary).not.toContain('root:x:0:0')
+  })
+})

@@ -1,0 +1,57 @@
+// Shared set-up for end-to-end runs of dist/index.js under Node 24.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { startGitHubServer, type GitHubServer } from '../../test-support/github-server.js'
+import { expect } from '@jest/globals'
+import { listFiles, ROOT, type ActionRun } from '../../test-support/run-action.js'
+
+export function event(name: string): unknown {
+  return JSON.parse(fs.readFileSync(path.join(ROOT, '__fixtures__', 'events', `${name}.json`), 'utf8'))
+}
+
+/** A GitHub server that knows PR #42 (the pull_request fixtures) and issue #7. */
+export async function githubWithPull(): Promise<GitHubServer> {
+  const server = await startGitHubServer({ issues: [7, 42] })
+  server.state.pulls['42'] = {
+    title: 'Speed up the parser',
+    body: 'Please review @alice',
+    author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
+    base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
+    head: { ref: 'fast', sha: 'b'.repeat(40), repo: 'octo-org/octo-repo' },
+    files: [{ filename: 'src/parser.ts', status: 'modified', additions: 10, deletions: 2 }],
+    diff: 'diff --git a/src/parser.ts b/src/parser.ts\n+fast\n'
+  }
+  return server
+}
+
+/** Distinctive fake key values, to scan for leaks. */
+export const KEYS = {
+  openai: 'sk-e2eOPENAIkey1234567890abcdef',
+  google: 'AIzaE2eGoogleKey1234567890abcdefgh',
+  anthropic: 'sk-ant-e2eAnthropicKey1234567890',
+  xai: 'xai-e2eXaiKey1234567890abcdef'
+}
+
+/** Comments the action posted (bodies) on one issue. */
+export function commentsOn(server: GitHubServer, issue: number): string[] {
+  return server.state.comments.filter((c) => c.issueNumber === issue).map((c) => c.body)
+}
+
+/**
+ * No key value in any file the run wrote, any request body sent to GitHub,
+ * the outputs or the logs. `::add-mask::` lines are the runner's masking
+ * commands: the runner consumes them and never shows them.
+ */
+export function expectNoKeyLeak(run: ActionRun, server: GitHubServer, keys: string[] = Object.values(KEYS)) {
+  const logs = (text: string) => text.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n')
+  const texts: [string, string][] = [
+    ['stdout', logs(run.stdout)],
+    ['stderr', logs(run.stderr)],
+    ['post stdout', logs(run.post?.stdout ?? '')],
+    ['outputs', JSON.stringify(run.outputs)],
+    ...listFiles(run.dir).map((f): [string, string] => [f, fs.readFileSync(f, 'latin1')]),
+    ...server.requests.map((r): [string, string] => [`${r.method} ${r.path}`, JSON.stringify(r.body) ?? ""])
+  ]
+  const leaks = texts.flatMap(([where, text]) => keys.filter((k) => text.includes(k)).map(() => where))
+  expect(leaks).toEqual([])
+}
