@@ -1,0 +1,466 @@
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import {
+  MARKER_FILE,
+  MassgenInstallError,
+  UV_VERSION,
+  markerText,
+  prepareMassgen,
+  lockFor,
+  tail,
+  venvLayout,
+  type CacheDoor,
+  type PrepareOptions
+} from '../../src/install.js'
+import type { ExecResult, ProcessDoor } from '../../src/process.js'
+
+interface Call {
+  command: string
+  args: string[]
+  cwd: string | undefined
+  env: NodeJS.ProcessEnv | undefined
+}
+
+type Handler = (call: Call) => Partial<ExecResult> | undefined
+
+const PROBE_OUT = '3.11.7\nlinux\nx86_64\n/usr/bin/python3.11\n'
+const CACHE_ENV = {
+  ACTIONS_RUNTIME_TOKEN: 'runtime-token-value',
+  ACTIONS_RESULTS_URL: 'http://127.0.0.1:1/'
+}
+
+function touch(file: string, text = '') {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, text, { mode: 0o755 })
+}
+
+/** Acts like python3, pip and uv by creating the files they would. */
+function fakeDoor(override?: Handler) {
+  const calls: Call[] = []
+  const door: ProcessDoor = {
+    start() {
+      throw new Error('start is not used by install')
+    },
+    async exec(command, args, options = {}) {
+      const call = { command, args, cwd: options.cwd, env: options.env }
+      calls.push(call)
+      const ok = { exitCode: 0, signal: null, stdout: '', stderr: '' }
+      const custom = override?.(call)
+      if (custom) return { ...ok, ...custom }
+      if (args[0] === '-c') return { ...ok, stdout: PROBE_OUT }
+      const target = args.indexOf('--target')
+      if (target !== -1) {
+        touch(path.join(args[target + 1]!, 'bin', 'uv'))
+        return ok
+      }
+      if (args[0] === 'venv') {
+        touch(path.join(args[args.length - 1]!, 'bin', 'python'))
+        return ok
+      }
+      if (args[0] === '-m' && args[1] === 'venv') {
+        touch(path.join(args[2]!, 'bin', 'python'))
+        return ok
+      }
+      if (args.includes('install')) {
+        const python =
+          args[0] === 'pip' ? args[args.indexOf('--python') + 1]! : command
+        const bin = path.dirname(python)
+        touch(path.join(bin, 'massgen'), `#!${bin}/python\nimport massgen\n`)
+        return ok
+      }
+      return { ...ok, exitCode: 99, stderr: `unexpected ${command} ${args}` }
+    }
+  }
+  return { door, calls }
+}
+
+function fakeCache(onRestore?: () => string | undefined) {
+  const restored: string[] = []
+  const saved: { paths: string[]; key: string }[] = []
+  const cache: CacheDoor = {
+    async restore(_paths, key) {
+      restored.push(key)
+      return onRestore?.()
+    },
+    async save(paths, key) {
+      saved.push({ paths, key })
+    }
+  }
+  return { cache, restored, saved }
+}
+
+function logger() {
+  const lines: string[] = []
+  return {
+    lines,
+    log: {
+      info: (m: string) => lines.push(`info ${m}`),
+      warning: (m: string) => lines.push(`warning ${m}`),
+      debug: (m: string) => lines.push(`debug ${m}`)
+    }
+  }
+}
+
+let toolCache: string
+beforeEach(() => {
+  toolCache = fs.mkdtempSync(path.join(os.tmpdir(), 'install-test-'))
+})
+afterEach(() => {
+  fs.rmSync(toolCache, { recursive: true, force: true })
+})
+
+const venvDir = (extras = 'base') =>
+  path.join(toolCache, 'massgen', `0.1.97-${extras}-py3.11-linux-x86_64`)
+
+function makeComplete(dir: string, version = '0.1.97', extras = 'base') {
+  touch(path.join(dir, 'bin', 'massgen'))
+  touch(path.join(dir, 'bin', 'python'))
+  fs.writeFileSync(
+    path.join(dir, MARKER_FILE),
+    markerText(version, extras, 'uv')
+  )
+}
+
+function options(extra: Partial<PrepareOptions> = {}): PrepareOptions & {
+  lines: string[]
+} {
+  const { log, lines } = logger()
+  return {
+    version: '0.1.97',
+    command: undefined,
+    docker: false,
+    useCache: true,
+    toolCacheDir: toolCache,
+    env: { PATH: '/usr/bin:/bin', ...CACHE_ENV },
+    log,
+    lines,
+    ...extra
+  }
+}
+
+describe('massgen-command', () => {
+  it('uses the command as given when it is on PATH', async () => {
+    const bin = path.join(toolCache, 'bin')
+    touch(path.join(bin, 'my-massgen'))
+    const { door, calls } = fakeDoor()
+    const result = await prepareMassgen(
+      door,
+      options({
+        command: ['my-massgen', '--flag'],
+        env: { PATH: `/nowhere:${bin}` }
+      })
+    )
+    expect(result).toMatchObject({
+      command: 'my-massgen',
+      prefixArgs: ['--flag'],
+      source: 'command',
+      version: undefined
+    })
+    expect(calls).toHaveLength(0)
+  })
+
+  it('names the input when the executable is not found', async () => {
+    const { door } = fakeDoor()
+    const run = prepareMassgen(
+      door,
+      options({ command: ['uvx', 'massgen'], env: { PATH: toolCache } })
+    )
+    await expect(run).rejects.toThrow(MassgenInstallError)
+    await expect(run).rejects.toThrow(/massgen-command: "uvx" was not found/)
+  })
+})
+
+describe('local virtualenv', () => {
+  it('reuses a complete install without cache or installer', async () => {
+    makeComplete(venvDir())
+    const { door, calls } = fakeDoor()
+    const { cache, restored } = fakeCache()
+    const opts = options({ cache })
+    const result = await prepareMassgen(door, opts)
+    expect(result).toMatchObject({
+      command: path.join(venvDir(), 'bin', 'massgen'),
+      prefixArgs: [],
+      source: 'local',
+      version: '0.1.97'
+    })
+    expect(calls.map((c) => c.args[0])).toEqual(['-c'])
+    expect(restored).toEqual([])
+    expect(
+      opts.lines.some((l) => /^info MassGen: reused .* \(\d+\.\d s\)$/.test(l))
+    ).toBe(true)
+  })
+
+  it('does not reuse an install of another version', async () => {
+    makeComplete(venvDir(), '0.1.96')
+    const { door } = fakeDoor()
+    const result = await prepareMassgen(
+      door,
+      options({ cache: fakeCache().cache })
+    )
+    expect(result.source).toBe('installed')
+    expect(
+      fs.readFileSync(path.join(venvDir(), MARKER_FILE), 'utf8')
+    ).toContain('massgen=0.1.97')
+  })
+
+  it('repairs a half-finished install (no marker)', async () => {
+    touch(path.join(venvDir(), 'bin', 'massgen'))
+    touch(path.join(venvDir(), 'leftover'))
+    const { door } = fakeDoor()
+    const opts = options({ cache: fakeCache().cache })
+    const result = await prepareMassgen(door, opts)
+    expect(result.source).toBe('installed')
+    expect(fs.existsSync(path.join(venvDir(), 'leftover'))).toBe(false)
+    expect(fs.existsSync(path.join(venvDir(), MARKER_FILE))).toBe(true)
+    expect(
+      opts.lines.some(
+        (l) => l.startsWith('warning') && l.includes('unfinished')
+      )
+    ).toBe(true)
+  })
+})
+
+describe('actions cache', () => {
+  it('restores a complete install', async () => {
+    const { door, calls } = fakeDoor()
+    const { cache, restored, saved } = fakeCache(() => {
+      makeComplete(venvDir())
+      return 'the-key'
+    })
+    const result = await prepareMassgen(door, options({ cache }))
+    expect(result.source).toBe('cache')
+    expect(restored).toHaveLength(1)
+    expect(saved).toEqual([])
+    expect(calls).toHaveLength(1)
+  })
+
+  it('installs again when the restored entry is incomplete', async () => {
+    const { door } = fakeDoor()
+    const { cache } = fakeCache(() => {
+      touch(path.join(venvDir(), 'bin', 'python'))
+      return 'the-key'
+    })
+    const result = await prepareMassgen(door, options({ cache }))
+    expect(result.source).toBe('installed')
+  })
+
+  it('is skipped, and says so, without the cache service variables', async () => {
+    const { door } = fakeDoor()
+    const { cache, restored, saved } = fakeCache()
+    const opts = options({ cache, env: { PATH: '/usr/bin' } })
+    const result = await prepareMassgen(door, opts)
+    expect(result.source).toBe('installed')
+    expect(restored).toEqual([])
+    expect(saved).toEqual([])
+    expect(opts.lines.some((l) => l.includes('cache is unavailable'))).toBe(
+      true
+    )
+  })
+
+  it('is not touched when cache-massgen is off', async () => {
+    const { door } = fakeDoor()
+    const { cache, restored, saved } = fakeCache()
+    const opts = options({ cache, useCache: false })
+    await prepareMassgen(door, opts)
+    expect(restored).toEqual([])
+    expect(saved).toEqual([])
+    expect(opts.lines.some((l) => l.includes('unavailable'))).toBe(false)
+  })
+
+  it('keys on MassGen version, extras, Python, OS, arch and image', () => {
+    const python = {
+      version: '3.12.4',
+      minor: '3.12',
+      os: 'linux',
+      arch: 'aarch64',
+      executable: '/usr/bin/python3'
+    }
+    const layout = venvLayout('/opt/tc', '0.1.97', true, python, {
+      ImageOS: 'ubuntu24'
+    })
+    expect(layout.lock).toContain('\nmcp==1.30.0\n')
+    expect(layout.dir).toBe(
+      '/opt/tc/massgen/0.1.97-docker-py3.12-linux-aarch64'
+    )
+    expect(layout.requirement).toBe('massgen[docker]==0.1.97')
+    expect(layout.cacheKey).toMatch(
+      /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.12\.4-linux-aarch64-ubuntu24-lock[0-9a-f]{8}$/
+    )
+    const base = venvLayout('/opt/tc', '0.1.98', false, python)
+    expect(base.cacheKey).toBe(
+      'massgen-action-v1-massgen-0.1.98-base-py3.12.4-linux-aarch64'
+    )
+    expect(base.requirement).toBe('massgen==0.1.98')
+  })
+})
+
+describe('fresh install', () => {
+  it('bootstraps uv, installs into a temp folder, renames, marks and saves', async () => {
+    const { door, calls } = fakeDoor()
+    const { cache, saved } = fakeCache()
+    const opts = options({ docker: true, cache })
+    const result = await prepareMassgen(door, opts)
+    const dir = venvDir('docker')
+    expect(result).toMatchObject({
+      command: path.join(dir, 'bin', 'massgen'),
+      source: 'installed',
+      version: '0.1.97'
+    })
+    const marker = fs.readFileSync(path.join(dir, MARKER_FILE), 'utf8')
+    expect(marker).toContain('massgen=0.1.97\nextras=docker\n')
+    expect(marker).toContain('complete=true')
+    // Nothing temporary left behind.
+    const root = path.join(toolCache, 'massgen')
+    expect(fs.readdirSync(root).sort()).toEqual([
+      path.basename(dir),
+      `uv-${UV_VERSION}`
+    ])
+    expect(saved).toEqual([
+      {
+        paths: [dir],
+        key: expect.stringMatching(
+          /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.11\.7-linux-x86_64-lock[0-9a-f]{8}$/
+        )
+      }
+    ])
+    const uv = path.join(root, `uv-${UV_VERSION}`, 'bin', 'uv')
+    const install = calls.find((c) => c.command === uv && c.args[0] === 'pip')
+    expect(install?.args).toContain('massgen[docker]==0.1.97')
+    expect(install?.args).toContain('--compile-bytecode')
+    // Held to the checked versions; the constraints file is gone afterwards.
+    const constraint = install?.args[install.args.indexOf('--constraint') + 1]
+    expect(constraint).toMatch(/\.constraints\.txt$/)
+    expect(fs.existsSync(constraint!)).toBe(false)
+    expect(install?.env?.UV_PYTHON_DOWNLOADS).toBe('never')
+    expect(install?.env?.PIP_NO_INPUT).toBe('1')
+    expect(install?.cwd).toBe(root)
+    expect(calls.find((c) => c.args[0] === 'venv')?.args).toContain(
+      '--relocatable'
+    )
+    expect(
+      opts.lines.some((l) =>
+        /^info MassGen: installed .* with uv .*\(\d+\.\d s\)$/.test(l)
+      )
+    ).toBe(true)
+  })
+
+  it('falls back to pip when uv cannot be had, fixing script paths', async () => {
+    const { door, calls } = fakeDoor((call) =>
+      call.args.includes('--target')
+        ? {
+            exitCode: 1,
+            stderr: 'ERROR: No matching distribution found for uv'
+          }
+        : undefined
+    )
+    const opts = options({ cache: fakeCache().cache })
+    const result = await prepareMassgen(door, opts)
+    expect(result.source).toBe('installed')
+    expect(
+      calls.some((c) =>
+        /^-m pip install --no-input --quiet --constraint \S+ massgen==0\.1\.97$/.test(
+          c.args.join(' ')
+        )
+      )
+    ).toBe(true)
+    const script = fs.readFileSync(
+      path.join(venvDir(), 'bin', 'massgen'),
+      'utf8'
+    )
+    expect(script.split('\n')[0]).toBe(`#!${venvDir()}/bin/python`)
+    expect(
+      fs.readFileSync(path.join(venvDir(), MARKER_FILE), 'utf8')
+    ).toContain('installer=pip')
+    expect(
+      opts.lines.some(
+        (l) => l.startsWith('warning') && l.includes('No matching')
+      )
+    ).toBe(true)
+  })
+
+  it('fails with the installer output, no secrets, and what to do', async () => {
+    const { door } = fakeDoor((call) =>
+      call.args[0] === 'pip'
+        ? {
+            exitCode: 1,
+            stdout: 'Resolved nothing',
+            stderr:
+              'line a\n\x1b[31merror\x1b[0m: Because massgen==9.9.9 was not found in ' +
+              'https://user:s3cretpass@mirror.example/simple and sk-test-secret-value leaked'
+          }
+        : undefined
+    )
+    const opts = options({
+      version: '9.9.9',
+      cache: fakeCache().cache,
+      env: { PATH: '/usr/bin', OPENAI_API_KEY: 'sk-test-secret-value' }
+    })
+    const error = await prepareMassgen(door, opts).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(error).toBeInstanceOf(MassgenInstallError)
+    const message = (error as Error).message
+    expect(message).toContain(
+      'Installing massgen==9.9.9 with uv failed (exit 1)'
+    )
+    expect(message).toContain('error: Because massgen==9.9.9 was not found')
+    expect(message).toContain('massgen-version')
+    expect(message).toContain('massgen-command')
+    expect(message).not.toContain('s3cretpass')
+    expect(message).not.toContain('sk-test-secret-value')
+    expect(message).not.toContain('\x1b')
+    // No half install left in place, nor a temp folder.
+    const root = path.join(toolCache, 'massgen')
+    expect(fs.readdirSync(root)).toEqual([`uv-${UV_VERSION}`])
+  })
+
+  it('refuses an old Python with advice', async () => {
+    const { door } = fakeDoor((call) =>
+      call.args[0] === '-c'
+        ? { stdout: '3.10.12\nlinux\nx86_64\n/usr/bin/python3\n' }
+        : undefined
+    )
+    await expect(prepareMassgen(door, options())).rejects.toThrow(
+      /python3 is 3\.10\.12.*actions\/setup-python/
+    )
+  })
+
+  it('refuses a version that is not a release number', async () => {
+    const { door } = fakeDoor()
+    await expect(
+      prepareMassgen(door, options({ version: '../x' }))
+    ).rejects.toThrow(/massgen-version/)
+  })
+})
+
+describe('lock', () => {
+  it('holds only checked releases on checked Pythons', () => {
+    expect(lockFor('0.1.97', '3.11')).toContain('\nmcp==1.30.0\n')
+    expect(lockFor('0.1.97', '3.14')).toBeUndefined()
+    expect(lockFor('0.1.90', '3.11')).toBeUndefined()
+  })
+
+  it('resolves freely, and says so, for a release without a lock', async () => {
+    const { door, calls } = fakeDoor()
+    const opts = options({ version: '0.1.90', cache: fakeCache().cache })
+    await prepareMassgen(door, opts)
+    const install = calls.find((c) => c.args[0] === 'pip')
+    expect(install?.args).not.toContain('--constraint')
+    expect(install?.args).toContain('massgen==0.1.90')
+    expect(opts.lines.some((l) => l.includes('no checked dependency'))).toBe(
+      true
+    )
+  })
+})
+
+describe('tail', () => {
+  it('keeps the last lines only', () => {
+    const text = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n')
+    const out = tail(text, {})
+    expect(out.split('\n')).toHaveLength(15)
+    expect(out).toContain('line 39')
+    expect(out).not.toContain('line 24\n')
+  })
+})
