@@ -13,7 +13,7 @@ import { prepareMassgen } from './install.js'
 import { intake, IntakeError, type Intake } from './intake.js'
 import { discoverLogDir, readRunFiles } from './log-files.js'
 import { ModelsError, selectAgents } from './models.js'
-import { planRun } from './plan.js'
+import { planRun, withMassgenOnPath } from './plan.js'
 import { prContextNote, writePrContext } from './pr-context.js'
 import { createProcessDoor, type ProcessDoor } from './process.js'
 import { ProgressTracker, toSnapshot } from './progress.js'
@@ -141,7 +141,7 @@ async function execute(
     command: installation.command,
     args: [...installation.prefixArgs, ...plan.args],
     cwd: workDir,
-    env: plan.env,
+    env: withMassgenOnPath(plan.env, installation.command),
     logBase,
     maxDurationSeconds: settings.maxDurationSeconds,
     abort: abort.signal,

@@ -100,3 +100,13 @@ export function childEnv(
     TERM: 'dumb'
   }
 }
+
+/**
+ * MassGen starts its MCP servers by bare name (`fastmcp`), so the folder of
+ * an absolute MassGen executable (its virtualenv's bin) goes first on PATH.
+ */
+export function withMassgenOnPath(env: NodeJS.ProcessEnv, executable: string): NodeJS.ProcessEnv {
+  if (!executable.startsWith('/')) return env
+  const bin = executable.slice(0, executable.lastIndexOf('/'))
+  return { ...env, PATH: [bin, env.PATH].filter(Boolean).join(':') }
+}

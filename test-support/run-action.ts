@@ -99,7 +99,9 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     Object.entries(options.inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v])
   )
   const base: NodeJS.ProcessEnv = {
-    PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
+    // Node 24 first, as on a runner; node_modules/.bin gives MassGen the
+    // filesystem MCP server it would otherwise fetch with npx.
+    PATH: `${path.dirname(NODE24)}:${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
     HOME: process.env.HOME,
     LANG: 'C.UTF-8',
     CI: 'true',

@@ -1,4 +1,5 @@
 // Shared set-up for end-to-end runs of dist/index.js under Node 24.
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { startGitHubServer, type GitHubServer } from '../../test-support/github-server.js'
@@ -54,4 +55,16 @@ export function expectNoKeyLeak(run: ActionRun, server: GitHubServer, keys: stri
   ]
   const leaks = texts.flatMap(([where, text]) => keys.filter((k) => text.includes(k)).map(() => where))
   expect(leaks).toEqual([])
+}
+
+/** The real MassGen installed by scripts/setup-massgen.sh (its last line). */
+export function massgenBinary(): string {
+  if (process.env.MASSGEN_BIN) return process.env.MASSGEN_BIN
+  const out = execFileSync('bash', [path.join(ROOT, 'scripts', 'setup-massgen.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  const bin = out.trim().split('\n').pop() ?? ''
+  process.env.MASSGEN_BIN = bin
+  return bin
 }

@@ -46700,6 +46700,8 @@ function openDetails(text) {
         let prose = line;
         for (const [start, end] of codeSpans(line).reverse())
             prose = prose.slice(0, start) + prose.slice(end);
+        // `\<details>` is text.
+        prose = prose.replace(/\\[!-/:-@[-`{-~]/g, '  ');
         for (const m of prose.matchAll(DETAILS_TAG))
             open = m[1] ? Math.max(0, open - 1) : open + 1;
     }
@@ -46722,7 +46724,7 @@ const ZWSP = '\u200B';
 /** `@` written as an entity still renders, and pings, as `@`. */
 const AT_ENTITY = /&(?:#0*64|#x0*40|commat);/iy;
 const URL_START = /https?:\/\//gi;
-const URL_END = /[\s<>`"')\]]/;
+const URL_END = /[\s<>`"')\]]/g;
 /** A fence of backticks longer than any backtick run in `text` (at least 3). */
 function fenceFor(text) {
     return '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
@@ -46814,7 +46816,10 @@ function isTagStart(line, i) {
 }
 /** What to write for the `@` (or `@` entity) at `i`. */
 function neutralAt(line, i, length, urls) {
-    if (urls.some(([s, e]) => i > s && i < e))
+    while (urls.next < urls.at.length && urls.at[urls.next][1] <= i)
+        urls.next++;
+    const url = urls.at[urls.next];
+    if (url && url[0] < i)
         return '%40';
     if (line[i + length] === ZWSP || isEmailAt(line, i))
         return '@';
@@ -46836,16 +46841,14 @@ function isEmailAt(line, i) {
         return false;
     return j === 0 || /[\s(,;:"'\u200B]/.test(line[j - 1]);
 }
-/** Ranges of bare URLs: an `@` inside one becomes `%40`, a valid path. */
 function urlRanges(line) {
     const ranges = [];
     for (const m of line.matchAll(URL_START)) {
-        const start = m.index;
-        const rest = line.slice(start);
-        const end = rest.search(URL_END);
-        ranges.push([start, end < 0 ? line.length : start + end]);
+        URL_END.lastIndex = m.index;
+        const end = URL_END.exec(line)?.index ?? line.length;
+        ranges.push([m.index, end]);
     }
-    return ranges;
+    return { at: ranges, next: 0 };
 }
 const KEY_PATTERNS = [
     /sk-ant-[A-Za-z0-9_-]{8,}/g,
@@ -46924,15 +46927,32 @@ function markdown_truncateMarkdown(text, maxChars, note) {
         return text;
     for (const suffix of note ? [`\n\n${note}`, ''] : ['']) {
         const budget = maxChars - suffix.length;
-        let limit = budget;
-        while (limit >= 0) {
+        if (budget < 0)
+            continue;
+        const attempt = (limit) => {
             const prefix = text.slice(0, safeCut(text, limit));
-            const closers = closersFor(prefix);
-            const overflow = prefix.length + closers.length - budget;
-            if (overflow <= 0)
-                return prefix + closers + suffix;
-            limit = Math.min(prefix.length - overflow, prefix.length - 1);
+            const out = prefix + closersFor(prefix);
+            return out.length <= budget ? out : undefined;
+        };
+        let best = attempt(budget);
+        if (best === undefined) {
+            // Closers grow with the prefix: find the longest prefix that fits.
+            let lo = 0;
+            let hi = budget - 1;
+            while (lo <= hi) {
+                const mid = Math.floor((lo + hi) / 2);
+                const out = attempt(mid);
+                if (out === undefined)
+                    hi = mid - 1;
+                else {
+                    if (best === undefined || out.length > best.length)
+                        best = out;
+                    lo = mid + 1;
+                }
+            }
         }
+        if (best !== undefined)
+            return best ? best + suffix : suffix.trimStart();
     }
     return '';
 }

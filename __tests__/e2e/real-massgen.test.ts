@@ -1,0 +1,71 @@
+// The action end to end with the REAL MassGen from PyPI (scripts/setup-massgen.sh),
+// in local mode, against the scripted LLM server and the loopback GitHub API.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import type { GitHubServer } from '../../test-support/github-server.js'
+import { startLlmServer, type LlmScript, type LlmServer } from '../../test-support/llm-server.js'
+import { runAction } from '../../test-support/run-action.js'
+import { commentsOn, event, expectNoKeyLeak, githubWithPull, KEYS, massgenBinary } from './helpers.js'
+
+jest.setTimeout(240_000)
+
+let github: GitHubServer
+const servers: LlmServer[] = []
+beforeAll(async () => {
+  github = await githubWithPull()
+})
+afterAll(async () => {
+  await github.close()
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+async function llm(script: LlmScript): Promise<LlmServer> {
+  const server = await startLlmServer(script)
+  servers.push(server)
+  return server
+}
+
+async function realRun(tag: string, models: string, server: LlmServer, extra: Record<string, string> = {}) {
+  return runAction({
+    eventName: 'pull_request',
+    payload: event('pull_request.opened'),
+    githubApiUrl: github.url,
+    inputs: {
+      query: 'Which parser change is safest?',
+      models,
+      'base-url': server.url,
+      'openai-api-key': KEYS.openai,
+      'massgen-command': massgenBinary(),
+      'comment-tag': tag,
+      'max-duration': '120',
+      ...extra
+    }
+  })
+}
+
+describe('real MassGen', () => {
+  it('two agents reach consensus: the real winner and vote table are posted', async () => {
+    const server = await llm({
+      agentIds: ['agent_a', 'agent_b'],
+      agents: {
+        'model-a': { answer: 'Answer A: keep the old parser.', voteFor: 'agent_b', voteReason: 'B measured it.' },
+        'model-b': { answer: 'Answer B: the new parser is 2x faster.', voteFor: 'agent_b', voteReason: 'Mine has numbers.' }
+      }
+    })
+    const run = await realRun('real-two', 'vllm/model-a vllm/model-b', server)
+    expect(run.outputs.status).toBe('success')
+    expect(run.outputs.winner).toBe('agent_b')
+    expect(run.outputs.answer).toContain('Answer B: the new parser is 2x faster.')
+    const votes = JSON.parse(run.outputs.votes ?? '[]')
+    expect(votes).toEqual([
+      expect.objectContaining({ agent: 'agent_a', votes: 0, voted_for: 'agent_b' }),
+      expect.objectContaining({ agent: 'agent_b', votes: 2, voted_for: 'agent_b' })
+    ])
+    const comment = commentsOn(github, 42).find((b) => b.includes('tag=real-two'))
+    expect(comment).toContain('Answer B: the new parser is 2x faster.')
+    expect(comment).toContain('Answer A: keep the old parser.')
+    expect(comment).toMatch(/\| agent_b 🏆 \| vllm \/ model-b \| agent2\.1 \| 2 \|/)
+    expect(run.summary).toContain('Mine has numbers.')
+    expect(run.exitCode).toBe(0)
+    expectNoKeyLeak(run, github)
+  })
+})
