@@ -177,11 +177,16 @@ async function execute(
   }
 }
 
-/** MassGen's validation messages, without Python's warnings noise. */
-function configErrorLines(stderr: string[]): string[] {
+/**
+ * MassGen's validation messages: `❌ [location] message` lines with their
+ * `💡 Suggestion` lines on stderr; the rest of stderr is warnings noise.
+ */
+export function configErrorLines(stderr: string[]): string[] {
+  const marked = stderr.filter((line) => /❌|💡/.test(line)).map((line) => line.trim())
+  if (marked.length > 0) return marked.slice(0, 60)
   return stderr
     .filter((line) => line.trim() && !/Warning|^\s+(from|with|import) |^It will be compatible/.test(line))
-    .slice(-40)
+    .slice(-20)
 }
 
 function progressCtx(dest: Destination) {

@@ -1,0 +1,139 @@
+// Judging runs from MassGen 0.1.97's real log folders (__fixtures__/massgen/).
+import { describe, expect, it } from '@jest/globals'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { readRunFiles } from '../../src/log-files.js'
+import { judgeRun, type RunFacts } from '../../src/results.js'
+import type { AgentPlan } from '../../src/types.js'
+
+const FIXTURES = path.join(process.cwd(), '__fixtures__', 'massgen')
+
+function agents(n: number): AgentPlan[] {
+  return ['a', 'b', 'c'].slice(0, n).map((x) => ({ id: `agent_${x}`, backend: 'vllm', model: `model-${x}`, keyEnvVars: [] }))
+}
+
+/** A live copy of a recorded log folder. */
+function logDirOf(scenario: string): string {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), `fixture-${scenario}-`))
+  fs.cpSync(path.join(FIXTURES, scenario, 'logs'), copy, { recursive: true })
+  const log = fs.readdirSync(copy).find((n) => n.startsWith('log_'))
+  return path.join(copy, log ?? '')
+}
+
+function judge(scenario: string, n: number, extra: Partial<RunFacts> = {}) {
+  const logDir = logDirOf(scenario)
+  const plan = agents(n)
+  return judgeRun({
+    question: 'What is 2+2? Ping @octocat.',
+    agents: plan,
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    maxDurationSeconds: 120,
+    logDir,
+    files: readRunFiles(logDir, plan.map((a) => a.id)),
+    configErrors: [],
+    wallSeconds: 9,
+    ...extra
+  })
+}
+
+describe('judgeRun on recorded runs', () => {
+  it('success with two agents', () => {
+    const r = judge('success-2-agents', 2)
+    expect(r.outcome).toBe('success')
+    expect(r.winner).toBe('agent_a')
+    expect(r.winnerAnswer).toMatch(/\S/)
+    expect(r.votes).toEqual({ 'agent1.1': 2 })
+    expect(r.agents.map((a) => [a.id, a.answerLabel, a.votesReceived, a.votedFor])).toEqual([
+      ['agent_a', 'agent1.1', 2, 'agent_a'],
+      ['agent_b', 'agent2.1', 0, 'agent_a']
+    ])
+    expect(r.agents.every((a) => a.answer && a.voteReason)).toBe(true)
+    expect(r.inputTokens).toBeGreaterThan(0)
+  })
+  it('split votes with three agents', () => {
+    const r = judge('split-3-agents', 3)
+    expect(r.outcome).toBe('success')
+    expect(r.winner).toBe('agent_b')
+    expect(r.agents.map((a) => a.votesReceived)).toEqual([1, 2, 0])
+  })
+  it('one agent failing while the others finish', () => {
+    const r = judge('partial-failure', 3)
+    expect(r.outcome).toBe('success')
+    const failed = r.agents.find((a) => a.id === 'agent_b')
+    expect(failed?.status).toBe('error')
+    expect(failed?.error).toMatch(/\S/)
+  })
+  it('every agent failing: exit 0 but failed', () => {
+    const r = judge('total-failure', 2)
+    expect(r.outcome).toBe('failed')
+    expect(r.reason).toMatch(/chose no winner/)
+    expect(r.winner).toBeUndefined()
+  })
+  it("MassGen's own timeout: is_complete true but timeout", () => {
+    const r = judge('timeout', 2)
+    expect(r.outcome).toBe('timeout')
+    expect(r.reason).toMatch(/orchestrator timeout/)
+  })
+  it('our deadline with SIGINT: timeout with the partial state', () => {
+    const r = judge('timeout-sigint', 2, { timedOut: true })
+    expect(r.outcome).toBe('timeout')
+    expect(r.phase).toBeDefined()
+  })
+  it('cancelled wins over everything', () => {
+    expect(judge('success-2-agents', 2, { cancelled: true }).outcome).toBe('cancelled')
+  })
+  it('exit 1 without a log folder is a config error', () => {
+    const r = judgeRun({
+      question: 'q',
+      agents: agents(2),
+      exitCode: 1,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      maxDurationSeconds: 60,
+      files: { statusUnreadable: false, answers: {}, votes: {}, answersTruncated: false },
+      configErrors: ["❌ [agents[0].backend.type] Unknown backend type: 'x'"],
+      wallSeconds: 7
+    })
+    expect(r.outcome).toBe('config-error')
+    expect(r.configErrors).toHaveLength(1)
+  })
+  it('a missing winner answer file fails', () => {
+    const logDir = logDirOf('success-2-agents')
+    for (const dir of [path.join(logDir, 'turn_1', 'final'), path.join(logDir, 'turn_1', 'attempt_1', 'final')]) {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+    const plan = agents(2)
+    const r = judgeRun({
+      question: 'q', agents: plan, exitCode: 0, signal: null, timedOut: false, cancelled: false,
+      maxDurationSeconds: 60, logDir, files: readRunFiles(logDir, plan.map((a) => a.id)), configErrors: [], wallSeconds: 1
+    })
+    expect(r.outcome).toBe('failed')
+    expect(r.reason).toMatch(/answer file is missing/)
+  })
+})
+
+describe('readRunFiles', () => {
+  it('never follows a link out of LOG_DIR', () => {
+    const logDir = logDirOf('success-2-agents')
+    const answerDir = path.join(logDir, 'turn_1', 'attempt_1', 'agent_b', '29991231_000000_000000')
+    fs.mkdirSync(answerDir, { recursive: true })
+    fs.symlinkSync('/etc/passwd', path.join(answerDir, 'answer.txt'))
+    const files = readRunFiles(logDir, ['agent_a', 'agent_b'])
+    expect(files.answers.agent_b).not.toMatch(/root:/)
+  })
+  it('caps an answer at 1 MiB', () => {
+    const logDir = logDirOf('success-2-agents')
+    const dir = path.join(logDir, 'turn_1', 'attempt_1', 'agent_a', '29991231_000000_000000')
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(path.join(dir, 'answer.txt'), 'é'.repeat(1024 * 1024))
+    const files = readRunFiles(logDir, ['agent_a'])
+    expect(Buffer.byteLength(files.answers.agent_a ?? '')).toBeLessThanOrEqual(1024 * 1024)
+    expect(files.answers.agent_a?.endsWith('é')).toBe(true)
+    expect(files.answersTruncated).toBe(true)
+  })
+})
