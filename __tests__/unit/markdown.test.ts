@@ -1,0 +1,180 @@
+import {
+  escapeTableCell,
+  fenceFor,
+  neutralizeMentions,
+  redactSecrets,
+  safeMarkdown,
+  truncateMarkdown
+} from '../../src/markdown.js'
+import { detailsBalance, liveMentions, read } from './markdown-oracle.js'
+
+const ZWSP = '\u200B'
+
+describe('neutralizeMentions', () => {
+  it('breaks user and team mentions with an invisible character', () => {
+    const out = neutralizeMentions('Thanks @octocat, cc @github/security.')
+    expect(out).toBe(`Thanks @${ZWSP}octocat, cc @${ZWSP}github/security.`)
+    expect(liveMentions(out)).toEqual([])
+  })
+
+  it('keeps issue references and e-mail addresses', () => {
+    expect(neutralizeMentions('Fixes #123, mail ops@example.com')).toBe(
+      'Fixes #123, mail ops@example.com'
+    )
+  })
+
+  it('leaves fenced code and code spans as they are', () => {
+    const text = [
+      'Install `npm i @types/node` then:',
+      '```python',
+      '@pytest.fixture',
+      'def f(): pass',
+      '```'
+    ].join('\n')
+    expect(neutralizeMentions(text)).toBe(text)
+  })
+
+  it('moves an indented fence to column 0 so no list can swallow it', () => {
+    const out = neutralizeMentions('1. Run:\n   ```sh\n   npm i @x/y\n   ```')
+    expect(out).toBe('1. Run:\n```sh\nnpm i @x/y\n```')
+  })
+
+  it('closes a fence the text left open', () => {
+    expect(neutralizeMentions('```\n@a')).toBe('```\n@a\n```')
+  })
+
+  it('escapes backticks that open no span on their line', () => {
+    // GitHub would pair these across the two lines and hide @b in code.
+    const out = neutralizeMentions('# `x\n@b` `y`')
+    expect(out).toBe(`# \\\`x\n@${ZWSP}b\` \`y\\\``)
+    expect(liveMentions(out)).toEqual([])
+  })
+
+  it('catches mentions GitHub would still link', () => {
+    for (const sneaky of [
+      '&#64;octocat',
+      '&#x40;octocat',
+      '\\@octocat',
+      '_a_@octocat',
+      'a@b.c@octocat',
+      'www.x.io@octocat'
+    ]) {
+      expect(liveMentions(neutralizeMentions(sneaky))).toEqual([])
+      expect(neutralizeMentions(sneaky)).toContain(ZWSP)
+    }
+  })
+
+  it('writes an @ inside a bare URL as %40', () => {
+    expect(neutralizeMentions('see https://medium.com/@bob/post')).toBe(
+      'see https://medium.com/%40bob/post'
+    )
+  })
+
+  it('shows raw HTML in prose as text, keeps inline <br>', () => {
+    expect(neutralizeMentions('</details><!-- x --> a<br>b')).toBe(
+      '&lt;/details>&lt;!-- x --> a<br>b'
+    )
+    expect(neutralizeMentions('<br>')).toBe('&lt;br>')
+  })
+
+  it('is idempotent', () => {
+    const once = neutralizeMentions('@a `@b` ``` x\n```js\n@c\n')
+    expect(neutralizeMentions(once)).toBe(once)
+  })
+})
+
+describe('redactSecrets', () => {
+  it('replaces given secrets of 4+ characters, longest first', () => {
+    expect(redactSecrets('key=abcd1234 short=abc', ['abcd1234', 'abc'])).toBe(
+      'key=*** short=abc'
+    )
+  })
+
+  it('redacts each line of a multi-line secret', () => {
+    expect(redactSecrets('x line-one y', ['line-one\nline-two'])).toBe(
+      'x *** y'
+    )
+  })
+
+  it('redacts provider keys and GitHub tokens by shape', () => {
+    const text = [
+      'sk-ant-api03-abcdefghijklmnop',
+      'sk-proj-abcdefghijklmnopqrstuvwx',
+      'AIzaSyA1234567890abcdefghijklmnopqrstu',
+      'xai-abcdefghijklmnopqrstuv',
+      'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      'github_pat_11ABCDEFG0123456789_abcdefghij'
+    ].join(' ')
+    expect(redactSecrets(text, [])).toBe(Array(6).fill('***').join(' '))
+  })
+
+  it('leaves no secret behind even when a replacement joins halves', () => {
+    const out = redactSecrets('a****b', ['****'])
+    expect(out).not.toContain('****')
+  })
+})
+
+describe('truncateMarkdown', () => {
+  it('returns text that fits unchanged', () => {
+    expect(truncateMarkdown('short', 10, 'note')).toBe('short')
+  })
+
+  it('cuts at a line boundary and appends the note within the limit', () => {
+    const text = 'first line\nsecond line\nthird line'
+    const out = truncateMarkdown(text, 25, '[cut]')
+    expect(out).toBe('first line\n\n[cut]')
+  })
+
+  it('closes an open fence with the same character and length', () => {
+    const text = 'intro\n\n~~~~py\n' + 'x = 1\n'.repeat(100)
+    const out = truncateMarkdown(text, 120, '_cut_')
+    expect(out.length).toBeLessThanOrEqual(120)
+    expect(out).toMatch(/\n~~~~\n\n_cut_$/)
+    expect(read(out).unclosedFence).toBeUndefined()
+  })
+
+  it('closes open <details> after the fence', () => {
+    const text =
+      '<details>\n<summary>s</summary>\n\n```\n' + 'code\n'.repeat(99)
+    const out = truncateMarkdown(text, 100, 'n')
+    expect(out).toMatch(/```\n<\/details>\n\nn$/)
+    expect(detailsBalance(out)).toBe(0)
+  })
+
+  it('never splits a surrogate pair, an entity or a code span', () => {
+    expect(truncateMarkdown('😀'.repeat(10), 5, '')).toBe('😀😀')
+    expect(truncateMarkdown('a&amp;b', 4, '')).toBe('a')
+    const span = truncateMarkdown('see `npm i @a/b` now', 12, '')
+    expect(span).toBe('see ')
+  })
+
+  it('drops the note, then everything, when nothing else fits', () => {
+    expect(truncateMarkdown('abcdef ghijkl', 8, 'a long note')).toBe('abcdef')
+    expect(truncateMarkdown('abcdef', 0, 'n')).toBe('')
+  })
+})
+
+describe('escapeTableCell', () => {
+  it('keeps a cell on one line with pipes, backticks and HTML escaped', () => {
+    expect(escapeTableCell('a|b\n`c` <b>\\')).toBe('a\\|b \\`c\\` &lt;b>\\\\')
+  })
+
+  it('neutralises every mention, code or not', () => {
+    expect(escapeTableCell('`@octocat`')).toBe(`\\\`@${ZWSP}octocat\\\``)
+  })
+})
+
+describe('fenceFor', () => {
+  it('is longer than any backtick run inside', () => {
+    expect(fenceFor('plain')).toBe('```')
+    expect(fenceFor('a ```` b')).toBe('`````')
+  })
+})
+
+describe('safeMarkdown', () => {
+  it('redacts before anything else', () => {
+    expect(safeMarkdown('token sekrit-value @x', ['sekrit-value'])).toBe(
+      `token *** @${ZWSP}x`
+    )
+  })
+})

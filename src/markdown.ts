@@ -1,0 +1,319 @@
+// Text-safety helpers for everything the action posts to GitHub. Pure.
+//
+// LLM text is posted as markdown, so it must not ping people, leak keys or
+// break the page around it. The sanitiser keeps code as it is (an `@` in a
+// decorator must survive copy-paste) and makes code unambiguous instead:
+// fences are re-emitted at column 0 (so no list or quote can swallow them),
+// backticks that open no same-line code span are escaped (so GitHub cannot
+// pair them differently), and raw HTML in prose is shown as text (so no
+// `<details>`, `<!--` or `<pre>` can hide or unbalance what follows).
+import {
+  codeSpans,
+  fenceOpener,
+  isAsciiPunct,
+  longestRun,
+  openDetails,
+  openFence,
+  splitBlocks,
+  type Block
+} from './markdown-scan.js'
+
+/** Zero-width space: invisible, and GitHub's mention pattern stops at it. */
+const ZWSP = '\u200B'
+/** `@` written as an entity still renders, and pings, as `@`. */
+const AT_ENTITY = /&(?:#0*64|#x0*40|commat);/iy
+const URL_START = /https?:\/\//gi
+const URL_END = /[\s<>`"')\]&]/g
+
+/** A fence of backticks longer than any backtick run in `text` (at least 3). */
+export function fenceFor(text: string): string {
+  return '`'.repeat(Math.max(3, longestRun(text, '`') + 1))
+}
+
+/**
+ * Stops `@user` and `@org/team` from pinging anyone. Code (fenced blocks and
+ * same-line code spans) is left as it is; see the file comment for the
+ * normalisation that makes that safe. Raw HTML in prose is escaped too, as an
+ * HTML block can hide a fence from the parser.
+ */
+export function neutralizeMentions(text: string): string {
+  const blocks = splitBlocks(text.replace(/\r\n?/g, '\n'))
+  return blocks.flatMap(emitBlock).join('\n')
+}
+
+/** Everything LLM-written goes through this before it is posted. */
+export function safeMarkdown(text: string, secrets: string[]): string {
+  return neutralizeMentions(redactSecrets(text, secrets))
+}
+
+function emitBlock(block: Block): string[] {
+  if (block.kind === 'text') return block.lines.map(sanitizeLine)
+  const { char, indent, info } = block.fence
+  // CommonMark strips the opener's indent from the content lines.
+  const body = block.lines.map((l) =>
+    l.slice(Math.min(indent, l.length - l.trimStart().length))
+  )
+  const joined = body.join('\n')
+  const length = Math.max(block.fence.length, longestRun(joined, char) + 1)
+  const fence = char.repeat(length)
+  return [info ? `${fence}${info}` : fence, ...body, fence]
+}
+
+function sanitizeLine(line: string): string {
+  if (!/[`<@&]/.test(line)) return line
+  // GitHub shows `&#64;` as `@`: decode it first so both read the same `@`.
+  const decoded = line.includes('&')
+    ? rewriteProse(line, (c, at) =>
+        c === '&' ? atEntity(line, at) : undefined
+      )
+    : line
+  const urls = urlRanges(decoded)
+  return rewriteProse(decoded, (c, at) => {
+    if (c === '`') return ['\\`', 1]
+    if (c === '<') return isTagStart(decoded, at) ? ['&lt;', 1] : undefined
+    if (c === '@') return [neutralAt(decoded, at, urls), 1]
+    return undefined
+  })
+}
+
+/** Replacement text and the number of characters it replaces. */
+type Rewrite = (c: string, at: number) => [string, number] | undefined
+
+/** Rewrites the prose of one line; code spans and escapes stay as they are. */
+function rewriteProse(line: string, rewrite: Rewrite): string {
+  const spans = codeSpans(line)
+  const out: string[] = []
+  let from = 0
+  let span = 0
+  let i = 0
+  while (i < line.length) {
+    const next = spans[span]
+    if (next && i === next[0]) {
+      i = next[1]
+      span++
+      continue
+    }
+    const c = line[i] as string
+    if (c === '\\') {
+      // `\@` renders as `@`, so only skip escapes of other characters.
+      i += isAsciiPunct(line[i + 1]) && line[i + 1] !== '@' ? 2 : 1
+      continue
+    }
+    const change = rewrite(c, i)
+    if (!change) {
+      i++
+      continue
+    }
+    out.push(line.slice(from, i), change[0])
+    i += change[1]
+    from = i
+  }
+  out.push(line.slice(from))
+  return out.join('')
+}
+
+function atEntity(line: string, at: number): [string, number] | undefined {
+  AT_ENTITY.lastIndex = at
+  const m = AT_ENTITY.exec(line)
+  return m ? ['@', m[0].length] : undefined
+}
+
+/** `<` that would start raw HTML (a tag, comment, declaration). */
+function isTagStart(line: string, i: number): boolean {
+  if (!/[A-Za-z/!?]/.test(line[i + 1] ?? '')) return false
+  // An inline `<br>` (table cells use it) is harmless; alone on a line it
+  // would open an HTML block.
+  const br = /<br\s*\/?>/iy
+  br.lastIndex = i
+  return !(br.exec(line) && line.slice(br.lastIndex).trim() !== '')
+}
+
+/** What to write for the `@` at `i`. */
+function neutralAt(line: string, i: number, urls: UrlCursor): string {
+  while (urls.next < urls.at.length && urls.at[urls.next]![1] <= i) urls.next++
+  const url = urls.at[urls.next]
+  if (url && url[0] < i) return '%40'
+  if (line[i + 1] === ZWSP || isEmailAt(line, i)) return '@'
+  return '@' + ZWSP
+}
+
+/**
+ * `name@host`: GitHub does not treat an `@` after a letter or digit as a
+ * mention, as long as nothing (emphasis, an autolink ending there) splits
+ * the text node before it. So the word before must be a plain address part
+ * that starts after a space or an opening bracket or quote.
+ */
+function isEmailAt(line: string, i: number): boolean {
+  let j = i
+  while (j > 0 && /[A-Za-z0-9.+-]/.test(line[j - 1] as string)) j--
+  if (j === i || !/[A-Za-z0-9]/.test(line[i - 1] as string)) return false
+  if (/^www\./i.test(line.slice(j, i))) return false
+  return j === 0 || /[\s(,;:"'\u200B]/.test(line[j - 1] as string)
+}
+
+/**
+ * Ranges of bare URLs: an `@` inside one becomes `%40`, a valid path. Starts
+ * increase and ends never decrease, so one cursor walks them.
+ */
+interface UrlCursor {
+  at: Array<[number, number]>
+  next: number
+}
+
+function urlRanges(line: string): UrlCursor {
+  const ranges: Array<[number, number]> = []
+  for (const m of line.matchAll(URL_START)) {
+    URL_END.lastIndex = m.index
+    const end = URL_END.exec(line)?.index ?? line.length
+    ranges.push([m.index, end])
+  }
+  return { at: ranges, next: 0 }
+}
+
+const KEY_PATTERNS = [
+  /sk-ant-[A-Za-z0-9_-]{8,}/g,
+  /\bsk-[A-Za-z0-9_-]{16,}/g,
+  /\bAIza[0-9A-Za-z_-]{30,}/g,
+  /\bxai-[A-Za-z0-9_-]{16,}/g,
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g
+]
+
+/**
+ * Replaces each secret (and each line of a multi-line one) of 4 or more
+ * characters with `***`, then anything shaped like a provider key or GitHub
+ * token. Repeats until none is left (a replacement can join two halves).
+ */
+export function redactSecrets(text: string, secrets: string[]): string {
+  const values = [
+    ...new Set(
+      secrets.flatMap((s) => [s, ...s.split(/\r?\n/)].map((v) => v.trim()))
+    )
+  ]
+    .filter((v) => v.length >= 4)
+    .sort((a, b) => b.length - a.length)
+  let out = text
+  let dirty = true
+  // Terminates: every replacement makes the text shorter.
+  while (dirty) {
+    for (const v of values) if (out.includes(v)) out = out.split(v).join('***')
+    for (const p of KEY_PATTERNS) out = out.replace(p, '***')
+    dirty = values.some((v) => out.includes(v))
+  }
+  return out
+}
+
+/**
+ * Plain text for one table cell (or any single-line markdown spot): one line,
+ * no pipes, backticks, raw HTML or pings. Nothing in it is code, so every
+ * mention is neutralised.
+ */
+export function escapeTableCell(text: string): string {
+  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ')
+  let out = ''
+  for (let i = 0; i < flat.length; i++) {
+    const c = flat[i] as string
+    AT_ENTITY.lastIndex = i
+    const entity = c === '&' ? AT_ENTITY.exec(flat)?.[0] : undefined
+    if (c === '@' || entity) {
+      out += isEmailAt(flat, i) ? '@' : '@' + ZWSP
+      i += (entity?.length ?? 1) - 1
+    } else if (c === '\\' || c === '|' || c === '`') out += '\\' + c
+    else if (c === '<') out += '&lt;'
+    else out += c
+  }
+  return out
+}
+
+/** Text for raw HTML (a `<summary>`): escaped, one line, no pings. */
+export function escapeHtmlText(text: string): string {
+  return text
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/@/g, '@' + ZWSP)
+}
+
+/**
+ * Cuts markdown to at most `maxChars` characters, note included. The cut
+ * falls at a line or word boundary, never inside a surrogate pair, an entity,
+ * a tag or a code span; an open code fence and open `<details>` are closed,
+ * then the note follows. Text that fits is returned unchanged.
+ */
+export function truncateMarkdown(
+  text: string,
+  maxChars: number,
+  note: string
+): string {
+  if (text.length <= maxChars) return text
+  for (const suffix of note ? [`\n\n${note}`, ''] : ['']) {
+    const budget = maxChars - suffix.length
+    if (budget < 0) continue
+    const attempt = (limit: number): string | undefined => {
+      const prefix = text.slice(0, safeCut(text, limit))
+      const out = prefix + closersFor(prefix)
+      return out.length <= budget ? out : undefined
+    }
+    let best = attempt(budget)
+    if (best === undefined) {
+      // Closers grow with the prefix: find the longest prefix that fits.
+      let lo = 0
+      let hi = budget - 1
+      while (lo <= hi) {
+        const mid = Math.floor((lo + hi) / 2)
+        const out = attempt(mid)
+        if (out === undefined) hi = mid - 1
+        else {
+          if (best === undefined || out.length > best.length) best = out
+          lo = mid + 1
+        }
+      }
+    }
+    if (best !== undefined) return best ? best + suffix : suffix.trimStart()
+  }
+  return ''
+}
+
+function closersFor(prefix: string): string {
+  const fence = openFence(prefix)
+  let out = ''
+  if (fence) {
+    out += (prefix.endsWith('\n') ? '' : '\n') + fence.char.repeat(fence.length)
+  }
+  return out + '\n</details>'.repeat(openDetails(prefix))
+}
+
+function safeCut(text: string, limit: number): number {
+  if (limit >= text.length) return text.length
+  if (limit <= 0) return 0
+  let cut = limit
+  const lineSlack = Math.min(2000, Math.max(80, Math.floor(limit / 5)))
+  const nl = text.lastIndexOf('\n', cut - 1)
+  const space = Math.max(
+    text.lastIndexOf(' ', cut - 1),
+    text.lastIndexOf('\t', cut - 1)
+  )
+  if (nl > 0 && nl >= cut - lineSlack) cut = nl
+  else if (space > 0 && space >= cut - 200) cut = space
+  // Not inside a surrogate pair, an entity or a tag.
+  if (/[\uD800-\uDBFF]/.test(text[cut - 1] ?? '')) cut--
+  const tail = text.slice(Math.max(0, cut - 200), cut)
+  const broken = /(?:&#?[A-Za-z0-9]{0,32}|<\/?[A-Za-z][^<>\n]*|<)$/.exec(tail)
+  if (broken) cut -= broken[0].length
+  return outsideCodeSpan(text, cut)
+}
+
+/** Moves a cut that falls inside a same-line code span to before it. */
+function outsideCodeSpan(text: string, cut: number): number {
+  const start = text.lastIndexOf('\n', cut - 1) + 1
+  const before = text.slice(0, start)
+  if (openFence(before)) return cut
+  const end = text.indexOf('\n', cut)
+  const line = text.slice(start, end < 0 ? text.length : end)
+  if (fenceOpener(line)) return cut
+  for (const [s, e] of codeSpans(line)) {
+    if (start + s < cut && cut < start + e) return start + s
+  }
+  return cut
+}
