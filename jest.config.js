@@ -16,6 +16,8 @@ const common = {
 
 export default {
   verbose: false,
+  // Two suites at a time: end-to-end runs are mostly waiting on MassGen.
+  maxWorkers: 2,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/__tests__/unit/**/*.test.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/__tests__/e2e/**/*.test.ts'] },

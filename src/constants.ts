@@ -74,7 +74,8 @@ export const DefaultModels = {
   openai: 'gpt-5.4',
   gemini: 'gemini-3.1-pro-preview',
   claude: 'claude-opus-4-6',
-  grok: 'grok-4'
+  // MassGen 0.1.97's own default (backend/capabilities.py).
+  grok: 'grok-4.20-0309-reasoning'
 } as const
 
 /** GitHub rejects issue comment bodies longer than this. */

@@ -126,7 +126,7 @@ function agentResult(plan: AgentPlan, facts: RunFacts): AgentResult {
     votesReceived: votesFor(plan.id, label, votes, facts),
     ...(votedFor ? { votedFor } : {}),
     ...(votedFor ? { voteReason: reason ?? status?.vote_cast?.reason_preview } : {}),
-    ...(status?.error ? { error: errorText(status.error) } : {}),
+    ...(agentError(status) ? { error: agentError(status) } : {}),
     ...(answer !== undefined ? { answer } : {}),
     answerCount: status?.answer_count ?? 0
   }
@@ -151,6 +151,20 @@ function votesFor(
   }
   // No label in status.json: count the recorded vote files instead.
   return Object.values(facts.files.votes).filter((v) => v.voted_for === id).length
+}
+
+/**
+ * The recorded error, with the last API error among its retries: 0.1.97
+ * records only "failed to use workflow tools" for an agent whose requests
+ * failed, or nothing at all when every agent failed.
+ */
+function agentError(status: AgentStatus | undefined): string | undefined {
+  const attempts = status?.reliability?.enforcement_attempts ?? []
+  const apiErrors = attempts.filter((a) => a.reason === 'api_error' && a.error_message)
+  const last = apiErrors[apiErrors.length - 1]?.error_message
+  const api = last ? `last API error: ${last}` : undefined
+  if (status?.error) return [errorText(status.error), api].filter(Boolean).join('; ')
+  return api
 }
 
 function errorText(error: { type?: string; message?: string }): string {

@@ -38,9 +38,19 @@ export interface MassgenRunOutcome extends Exit {
 
 const STDERR_TAIL_LINES = 200
 
-/** Our deadline: MassGen's own timeout, plus a grace for it to finish up. */
-export function deadlineSeconds(maxDuration: number): number {
-  return maxDuration + Math.min(DeadlineGraceSeconds, Math.max(5, Math.ceil(maxDuration / 10)))
+/**
+ * Our deadline, counted from MassGen's start: its own orchestrator timeout
+ * starts only after a start-up of 7 to 25 s (imports, MCP servers), so the
+ * grace is the full 60 s. MASSGEN_ACTION_DEADLINE_GRACE_SECONDS shortens it
+ * for tests of a hung MassGen.
+ */
+export function deadlineSeconds(maxDuration: number, env: NodeJS.ProcessEnv = process.env): number {
+  const override = Number(env.MASSGEN_ACTION_DEADLINE_GRACE_SECONDS)
+  const grace =
+    Number.isFinite(override) && override >= 0
+      ? Math.min(override, DeadlineGraceSeconds)
+      : DeadlineGraceSeconds
+  return maxDuration + grace
 }
 
 export async function runMassgen(

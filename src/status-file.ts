@@ -23,6 +23,17 @@ const agentStatusSchema = z
       .object({ type: str, message: str })
       .nullish()
       .catch(undefined),
+    // Where 0.1.97 keeps API errors when an agent is dropped without an
+    // `error` (every request failed): its enforcement retries.
+    reliability: z
+      .object({
+        enforcement_attempts: z
+          .array(z.object({ reason: str, error_message: z.string().nullish().catch(undefined) }).catch({}))
+          .optional()
+          .catch(undefined)
+      })
+      .nullish()
+      .catch(undefined),
     token_usage: z
       .object({ input_tokens: num, output_tokens: num, estimated_cost: num })
       .nullish()

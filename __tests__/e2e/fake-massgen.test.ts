@@ -79,7 +79,7 @@ describe('fake massgen, pull_request event', () => {
   })
 
   it('hang: timeout, no process left, partial answers reported', async () => {
-    const run = await prRun('hang', { 'max-duration': '2' })
+    const run = await prRun('hang', { 'max-duration': '2' }, { MASSGEN_ACTION_DEADLINE_GRACE_SECONDS: '2' })
     expect(run.outputs.status).toBe('timeout')
     expect(run.summary).toMatch(/did not finish within max-duration/)
     expect(run.summary).toContain('Answer from agent_b.')

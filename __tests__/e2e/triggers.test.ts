@@ -80,7 +80,7 @@ describe('comment command', () => {
   })
 
   it('a bot is refused unless allow-listed', async () => {
-    const bot = { login: 'renovate[bot]', type: 'Bot' }
+    const bot = { login: 'renovate[bot]', type: 'Bot' as const }
     const payload = commentEvent('issue_comment.created.pr', '/massgen check deps', bot)
     const refused = await run({ eventName: 'issue_comment', payload })
     expect(refused.outputs.status).toBe('skipped')

@@ -30741,7 +30741,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7271:
+/***/ 2963:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30826,7 +30826,8 @@ const constants_DefaultModels = {
     openai: 'gpt-5.4',
     gemini: 'gemini-3.1-pro-preview',
     claude: 'claude-opus-4-6',
-    grok: 'grok-4'
+    // MassGen 0.1.97's own default (backend/capabilities.py).
+    grok: 'grok-4.20-0309-reasoning'
 };
 /** GitHub rejects issue comment bodies longer than this. */
 const GitHubCommentLimit = 65_536;
@@ -46180,6 +46181,15 @@ const agentStatusSchema = object({
     error: object({ type: str, message: str })
         .nullish()
         .catch(undefined),
+    // Where 0.1.97 keeps API errors when an agent is dropped without an
+    // `error` (every request failed): its enforcement retries.
+    reliability: object({
+        enforcement_attempts: array(object({ reason: str, error_message: schemas_string().nullish().catch(undefined) }).catch({}))
+            .optional()
+            .catch(undefined)
+    })
+        .nullish()
+        .catch(undefined),
     token_usage: object({ input_tokens: num, output_tokens: num, estimated_cost: num })
         .nullish()
         .catch(undefined)
@@ -46724,7 +46734,7 @@ const ZWSP = '\u200B';
 /** `@` written as an entity still renders, and pings, as `@`. */
 const AT_ENTITY = /&(?:#0*64|#x0*40|commat);/iy;
 const URL_START = /https?:\/\//gi;
-const URL_END = /[\s<>`"')\]]/g;
+const URL_END = /[\s<>`"')\]&]/g;
 /** A fence of backticks longer than any backtick run in `text` (at least 3). */
 function fenceFor(text) {
     return '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
@@ -46757,17 +46767,28 @@ function emitBlock(block) {
 function sanitizeLine(line) {
     if (!/[`<@&]/.test(line))
         return line;
+    // GitHub shows `&#64;` as `@`: decode it first so both read the same `@`.
+    const decoded = line.includes('&')
+        ? rewriteProse(line, (c, at) => c === '&' ? atEntity(line, at) : undefined)
+        : line;
+    const urls = urlRanges(decoded);
+    return rewriteProse(decoded, (c, at) => {
+        if (c === '`')
+            return ['\\`', 1];
+        if (c === '<')
+            return isTagStart(decoded, at) ? ['&lt;', 1] : undefined;
+        if (c === '@')
+            return [neutralAt(decoded, at, urls), 1];
+        return undefined;
+    });
+}
+/** Rewrites the prose of one line; code spans and escapes stay as they are. */
+function rewriteProse(line, rewrite) {
     const spans = codeSpans(line);
-    const urls = urlRanges(line);
     const out = [];
     let from = 0;
     let span = 0;
     let i = 0;
-    const put = (replacement, skip) => {
-        out.push(line.slice(from, i), replacement);
-        i += skip;
-        from = i;
-    };
     while (i < line.length) {
         const next = spans[span];
         if (next && i === next[0]) {
@@ -46779,30 +46800,24 @@ function sanitizeLine(line) {
         if (c === '\\') {
             // `\@` renders as `@`, so only skip escapes of other characters.
             i += isAsciiPunct(line[i + 1]) && line[i + 1] !== '@' ? 2 : 1;
+            continue;
         }
-        else if (c === '`') {
-            put('\\`', 1);
-        }
-        else if (c === '<') {
-            if (isTagStart(line, i))
-                put('&lt;', 1);
-            else
-                i++;
-        }
-        else if (c === '@' || c === '&') {
-            AT_ENTITY.lastIndex = i;
-            const length = c === '@' ? 1 : (AT_ENTITY.exec(line)?.[0].length ?? 0);
-            if (length === 0)
-                i++;
-            else
-                put(neutralAt(line, i, length, urls), length);
-        }
-        else {
+        const change = rewrite(c, i);
+        if (!change) {
             i++;
+            continue;
         }
+        out.push(line.slice(from, i), change[0]);
+        i += change[1];
+        from = i;
     }
     out.push(line.slice(from));
     return out.join('');
+}
+function atEntity(line, at) {
+    AT_ENTITY.lastIndex = at;
+    const m = AT_ENTITY.exec(line);
+    return m ? ['@', m[0].length] : undefined;
 }
 /** `<` that would start raw HTML (a tag, comment, declaration). */
 function isTagStart(line, i) {
@@ -46814,14 +46829,14 @@ function isTagStart(line, i) {
     br.lastIndex = i;
     return !(br.exec(line) && line.slice(br.lastIndex).trim() !== '');
 }
-/** What to write for the `@` (or `@` entity) at `i`. */
-function neutralAt(line, i, length, urls) {
+/** What to write for the `@` at `i`. */
+function neutralAt(line, i, urls) {
     while (urls.next < urls.at.length && urls.at[urls.next][1] <= i)
         urls.next++;
     const url = urls.at[urls.next];
     if (url && url[0] < i)
         return '%40';
-    if (line[i + length] === ZWSP || isEmailAt(line, i))
+    if (line[i + 1] === ZWSP || isEmailAt(line, i))
         return '@';
     return '@' + ZWSP;
 }
@@ -47122,6 +47137,28 @@ function footer(result, ctx) {
     const logs = render_parts_link('Logs artifact', ctx.artifactUrl);
     return [...parts, run, logs].filter(Boolean).join(' · ');
 }
+function reasonBlock(result, secrets) {
+    const reason = result.reason?.trim();
+    if (!reason || result.outcome === 'success')
+        return '';
+    if (!reason.includes('\n') && reason.length <= 300)
+        return `**Reason:** ${render_parts_cell(reason, secrets, 300)}`;
+    return `**Reason:**\n\n${codeBlock(reason, secrets)}`;
+}
+/** Short questions inline, long ones collapsed (and cut to an eighth). */
+function questionBlock(question, secrets, maxChars, hint) {
+    const q = question.trim();
+    if (!q)
+        return '';
+    if (!q.includes('\n') && q.length <= 200)
+        return `**Question:** ${render_parts_cell(q, secrets, 200)}`;
+    const limit = Math.max(500, Math.floor(maxChars / 8));
+    const body = markdown_truncateMarkdown(safeMarkdown(q, secrets), limit, `_✂️ Cut. ${hint}_`);
+    return details(`Question (${formatCount(q.length)} characters)`, body);
+}
+function details(summaryHtml, body) {
+    return `<details>\n<summary>${summaryHtml}</summary>\n\n${body}\n\n</details>`;
+}
 
 ;// CONCATENATED MODULE: ./src/render.ts
 // One pure renderer for the job summary and the sticky comment. The GitHub
@@ -47272,10 +47309,7 @@ function defaultHint(ctx) {
         : 'The full text is in the run logs.';
 }
 function tagSuffix(tag) {
-    return tag && tag !== 'massgen' ? ` (${escapeTag(tag)})` : '';
-}
-function escapeTag(tag) {
-    return render_parts_cell(tag, [], 40);
+    return tag && tag !== 'massgen' ? ` (${render_parts_cell(tag, [], 40)})` : '';
 }
 function titleLine(result, ctx) {
     return `### ${OUTCOME_EMOJI[result.outcome]} MassGen${tagSuffix(ctx.tag)}: \`${result.outcome}\``;
@@ -47299,29 +47333,8 @@ function header(result, ctx, hint) {
     }
     if (result.outcome !== 'success' && result.phase)
         parts.push(`**Phase reached:** ${render_parts_cell(result.phase, secrets, 60)}`);
-    parts.push(questionBlock(result.question, ctx, hint));
+    parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint));
     return parts.filter(Boolean).join('\n\n');
-}
-function reasonBlock(result, secrets) {
-    const reason = result.reason?.trim();
-    if (!reason || result.outcome === 'success')
-        return '';
-    if (!reason.includes('\n') && reason.length <= 300)
-        return `**Reason:** ${render_parts_cell(reason, secrets, 300)}`;
-    return `**Reason:**\n\n${codeBlock(reason, secrets)}`;
-}
-function questionBlock(question, ctx, hint) {
-    const q = question.trim();
-    if (!q)
-        return '';
-    if (!q.includes('\n') && q.length <= 200)
-        return `**Question:** ${render_parts_cell(q, ctx.secrets, 200)}`;
-    const limit = Math.max(500, Math.floor(ctx.maxChars / 8));
-    const body = markdown_truncateMarkdown(safeMarkdown(q, ctx.secrets), limit, `_✂️ Cut. ${hint}_`);
-    return details(`Question (${formatCount(q.length)} characters)`, body);
-}
-function details(summaryHtml, body) {
-    return `<details>\n<summary>${summaryHtml}</summary>\n\n${body}\n\n</details>`;
 }
 function agentName(a, secrets) {
     return `**${render_parts_cell(a.id, secrets, 60)}** (${render_parts_backendModel(a, secrets)})`;
@@ -47443,6 +47456,41 @@ function setOutputs(result, secrets, workDir, commentUrl) {
     core.setOutput(Outputs.DurationSeconds, result.elapsedSeconds?.toFixed(1) ?? '');
     core.setOutput(Outputs.Cost, result.cost === undefined ? '' : result.cost.toFixed(6));
     core.setOutput(Outputs.CommentUrl, commentUrl ?? '');
+}
+
+;// CONCATENATED MODULE: ./src/executable.ts
+// Finds a command the way a shell would, without running a shell.
+
+
+/**
+ * The absolute path of `command`: a path (with `/`) is taken relative to
+ * `cwd`, a bare name is searched on PATH. Undefined unless it is an
+ * executable file.
+ */
+function executable_findExecutable(command, env, cwd = process.cwd()) {
+    if (!command)
+        return undefined;
+    if (command.includes('/')) {
+        const file = path.resolve(cwd, command);
+        return isExecutable(file) ? file : undefined;
+    }
+    for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+        if (!dir)
+            continue;
+        const file = path.join(dir, command);
+        if (isExecutable(file))
+            return file;
+    }
+    return undefined;
+}
+function isExecutable(file) {
+    try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return fs.statSync(file).isFile();
+    }
+    catch {
+        return false;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/models.ts
@@ -47592,6 +47640,7 @@ function agentId(index, total) {
 
 
 
+
 /** Thrown for bad inputs; the message names the input and the expected form. */
 class InputError extends (/* unused pure expression or super */ null && (Error)) {
 }
@@ -47668,7 +47717,7 @@ function readSettings(source) {
         contextPath: readContextPath(source, errors),
         contextPermission: permission ?? 'read',
         massgenVersion: check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ?? '',
-        massgenCommand: readCommand(raw(Inputs.MassgenCommand), errors),
+        massgenCommand: readCommand(raw(Inputs.MassgenCommand), source, errors),
         githubToken: raw(Inputs.GithubToken) || source.env.GITHUB_TOKEN || '',
         comment: flag(Inputs.Comment, true),
         commentTag: check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
@@ -47713,7 +47762,7 @@ function readQuery(source, errors) {
         return query;
     }
     if (!file)
-        return query;
+        return checkQuerySize(query, Inputs.Query, errors);
     const resolved = insideWorkspace(source.workspace, file);
     if (!resolved) {
         errors.push(`Input '${Inputs.QueryFile}': '${settings_clip(file)}' is outside the workspace ` +
@@ -47724,13 +47773,26 @@ function readQuery(source, errors) {
         const text = fs.readFileSync(resolved, 'utf8').trim();
         if (!text)
             errors.push(`Input '${Inputs.QueryFile}': '${settings_clip(file)}' is empty`);
-        return text;
+        return checkQuerySize(text, Inputs.QueryFile, errors);
     }
     catch {
         errors.push(`Input '${Inputs.QueryFile}': cannot read '${settings_clip(file)}' (expected an existing ` +
             `text file inside the workspace)`);
         return '';
     }
+}
+/**
+ * MassGen takes the question as one command-line argument, and Linux refuses
+ * an argument over 128 KiB (E2BIG); the rest is room for the PR context note.
+ */
+const MAX_QUERY_BYTES = 100_000;
+function checkQuerySize(query, input, errors) {
+    const bytes = Buffer.byteLength(query, 'utf8');
+    if (bytes > MAX_QUERY_BYTES) {
+        errors.push(`Input '${input}': the question is ${bytes} bytes, expected at most ` +
+            `${MAX_QUERY_BYTES} (put long material in a file under context-path and refer to it)`);
+    }
+    return query;
 }
 function readModels(text, errors) {
     try {
@@ -47772,15 +47834,23 @@ function splitCommand(text) {
     }
     return words;
 }
-function readCommand(text, errors) {
+function readCommand(text, source, errors) {
     if (!text)
         return undefined;
+    const expected = `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97')`;
     if (/["']/.test(text.replace(/"[^"]*"|'[^']*'/g, ''))) {
-        errors.push(`Input '${Inputs.MassgenCommand}': unbalanced quote in '${settings_clip(text)}' ` +
-            `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97')`);
+        errors.push(`Input '${Inputs.MassgenCommand}': unbalanced quote in '${settings_clip(text)}' ${expected}`);
         return undefined;
     }
-    return splitCommand(text);
+    const words = splitCommand(text);
+    // Checked here, before anything runs or is posted, not when MassGen starts.
+    const first = words[0] ?? '';
+    if (!findExecutable(first, source.env, source.workspace)) {
+        errors.push(`Input '${Inputs.MassgenCommand}': '${settings_clip(first)}' is not an executable ` +
+            `${first.includes('/') ? 'file' : 'on PATH'} ${expected}`);
+        return undefined;
+    }
+    return words;
 }
 function insideWorkspace(workspace, file) {
     const root = path.resolve(workspace);
@@ -47904,7 +47974,7 @@ function partialResult(workDir) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7271);
+/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2963);
 // Entry of the post step; the logic is in cleanup.ts.
 
 
