@@ -11,6 +11,7 @@ import * as cache from '@actions/cache'
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { findExecutable } from './executable.js'
 import { LOCKED_PYTHONS, MASSGEN_LOCKS } from './massgen-lock.js'
 import type { ProcessDoor } from './process.js'
 
@@ -610,32 +611,6 @@ function removeStaleTemps(root: string, log: InstallLog) {
     } catch {
       // Gone meanwhile.
     }
-  }
-}
-
-/** An executable named by a path, or found on the PATH of env. */
-function findExecutable(
-  command: string,
-  env: NodeJS.ProcessEnv
-): string | undefined {
-  if (command.includes('/')) {
-    const file = path.resolve(command)
-    return isExecutable(file) ? file : undefined
-  }
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue
-    const file = path.join(dir, command)
-    if (isExecutable(file)) return file
-  }
-  return undefined
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK)
-    return fs.statSync(file).isFile()
-  } catch {
-    return false
   }
 }
 

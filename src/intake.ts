@@ -3,6 +3,7 @@ import { Inputs } from './constants.js'
 import { parseCommand } from './command.js'
 import { checkTriggerAllowed } from './gate.js'
 import type { GitHubDoor } from './github.js'
+import { MAX_QUERY_BYTES } from './settings.js'
 import type { Settings, Trigger } from './types.js'
 
 export type Intake =
@@ -74,6 +75,15 @@ async function commentIntake(
         `'${settings.trigger}' needs a question after it ` +
         `(e.g. '${settings.trigger} review the error handling'), ` +
         `or a default in the '${Inputs.Query}' input.`,
+      quiet: false
+    }
+  }
+  const bytes = Buffer.byteLength(question, 'utf8')
+  if (bytes > MAX_QUERY_BYTES) {
+    // MassGen gets the question as one argument, which Linux caps (E2BIG).
+    return {
+      action: 'skip',
+      reason: `The question is ${bytes} bytes; at most ${MAX_QUERY_BYTES} fit. Shorten it.`,
       quiet: false
     }
   }

@@ -3,6 +3,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { z } from 'zod'
 import { Defaults, Inputs } from './constants.js'
+import { findExecutable } from './executable.js'
 import { ModelsError, parseModels } from './models.js'
 import type { ApiKeys, Settings } from './types.js'
 
@@ -104,7 +105,7 @@ export function readSettings(source: InputSource): Settings {
     contextPermission: permission ?? 'read',
     massgenVersion:
       check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ?? '',
-    massgenCommand: readCommand(raw(Inputs.MassgenCommand), errors),
+    massgenCommand: readCommand(raw(Inputs.MassgenCommand), source, errors),
     githubToken: raw(Inputs.GithubToken) || source.env.GITHUB_TOKEN || '',
     comment: flag(Inputs.Comment, true),
     commentTag: check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
@@ -150,7 +151,7 @@ function readQuery(source: InputSource, errors: string[]): string {
     errors.push(`Inputs '${Inputs.Query}' and '${Inputs.QueryFile}' are both set: give only one`)
     return query
   }
-  if (!file) return query
+  if (!file) return checkQuerySize(query, Inputs.Query, errors)
   const resolved = insideWorkspace(source.workspace, file)
   if (!resolved) {
     errors.push(
@@ -162,7 +163,7 @@ function readQuery(source: InputSource, errors: string[]): string {
   try {
     const text = fs.readFileSync(resolved, 'utf8').trim()
     if (!text) errors.push(`Input '${Inputs.QueryFile}': '${clip(file)}' is empty`)
-    return text
+    return checkQuerySize(text, Inputs.QueryFile, errors)
   } catch {
     errors.push(
       `Input '${Inputs.QueryFile}': cannot read '${clip(file)}' (expected an existing ` +
@@ -170,6 +171,23 @@ function readQuery(source: InputSource, errors: string[]): string {
     )
     return ''
   }
+}
+
+/**
+ * MassGen takes the question as one command-line argument, and Linux refuses
+ * an argument over 128 KiB (E2BIG); the rest is room for the PR context note.
+ */
+export const MAX_QUERY_BYTES = 100_000
+
+function checkQuerySize(query: string, input: string, errors: string[]): string {
+  const bytes = Buffer.byteLength(query, 'utf8')
+  if (bytes > MAX_QUERY_BYTES) {
+    errors.push(
+      `Input '${input}': the question is ${bytes} bytes, expected at most ` +
+        `${MAX_QUERY_BYTES} (put long material in a file under context-path and refer to it)`
+    )
+  }
+  return query
 }
 
 function readModels(text: string, errors: string[]) {
@@ -213,16 +231,28 @@ export function splitCommand(text: string): string[] {
   return words
 }
 
-function readCommand(text: string, errors: string[]): string[] | undefined {
+function readCommand(
+  text: string,
+  source: InputSource,
+  errors: string[]
+): string[] | undefined {
   if (!text) return undefined
+  const expected = `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97')`
   if (/["']/.test(text.replace(/"[^"]*"|'[^']*'/g, ''))) {
+    errors.push(`Input '${Inputs.MassgenCommand}': unbalanced quote in '${clip(text)}' ${expected}`)
+    return undefined
+  }
+  const words = splitCommand(text)
+  // Checked here, before anything runs or is posted, not when MassGen starts.
+  const first = words[0] ?? ''
+  if (!findExecutable(first, source.env, source.workspace)) {
     errors.push(
-      `Input '${Inputs.MassgenCommand}': unbalanced quote in '${clip(text)}' ` +
-        `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97')`
+      `Input '${Inputs.MassgenCommand}': '${clip(first)}' is not an executable ` +
+        `${first.includes('/') ? 'file' : 'on PATH'} ${expected}`
     )
     return undefined
   }
-  return splitCommand(text)
+  return words
 }
 
 function insideWorkspace(workspace: string, file: string): string | undefined {

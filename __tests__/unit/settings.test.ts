@@ -43,7 +43,8 @@ describe('readSettings', () => {
     expect(read({ 'context-path': 'src' }).contextPath).toBe(fs.realpathSync(path.join(workspace, 'src')))
   })
   it('splits massgen-command without a shell', () => {
-    expect(read({ 'massgen-command': 'uvx "massgen==0.1.97" --x' }).massgenCommand).toEqual(['uvx', 'massgen==0.1.97', '--x'])
+    const env = { PATH: path.dirname(process.execPath) }
+    expect(read({ 'massgen-command': 'node "massgen==0.1.97" --x' }, env).massgenCommand).toEqual(['node', 'massgen==0.1.97', '--x'])
     expect(splitCommand("a 'b c' $(rm -rf /)")).toEqual(['a', 'b c', '$(rm', '-rf', '/)'])
   })
   it('reports every bad input at once, each naming the input and the form', () => {
