@@ -9,6 +9,25 @@ import { parseStatus, voteFileSchema, type MassgenStatus, type VoteFile } from '
 /** Largest answer kept per agent: the job summary's own limit. */
 export const MAX_ANSWER_BYTES = 1024 * 1024
 const MAX_JSON_BYTES = 8 * 1024 * 1024
+/** Least read of a losing answer, however many agents there are. */
+const MIN_OTHER_ANSWER_BYTES = 64 * 1024
+/** Read past a losing answer's share, so a cut one is still seen as cut. */
+const OTHER_ANSWER_MARGIN = 16 * 1024
+
+/**
+ * Bytes read of one agent's answer. The job summary (the largest report)
+ * shows at most MAX_ANSWER_BYTES of all answers, split evenly among the
+ * losing ones, so a losing answer past its share is never shown: reading it
+ * whole would only cost memory and render time (16 agents x 1 MiB answers
+ * took 2.4 s to render). The winner, and any agent when the winner is not
+ * known, gets the full MAX_ANSWER_BYTES.
+ */
+export function answerReadLimit(agentCount: number, isWinner: boolean): number {
+  const others = agentCount - 1
+  if (isWinner || others <= 1) return MAX_ANSWER_BYTES
+  const share = Math.ceil(MAX_ANSWER_BYTES / others) + OTHER_ANSWER_MARGIN
+  return Math.min(MAX_ANSWER_BYTES, Math.max(MIN_OTHER_ANSWER_BYTES, share))
+}
 
 export interface RunFiles {
   attemptDir?: string
@@ -22,7 +41,7 @@ export interface RunFiles {
   votes: Record<string, VoteFile>
   finalAnswer?: string
   finalAnswerFile?: string
-  /** True when an answer was cut at MAX_ANSWER_BYTES. */
+  /** True when an answer was cut at its read limit (answerReadLimit). */
   answersTruncated: boolean
 }
 
@@ -102,13 +121,15 @@ export function readRunFiles(
   }
   if (!attemptDir) return files
 
+  const winnerId = files.status?.results?.winner ?? undefined
   for (const id of agentIds) {
+    const limit = answerReadLimit(agentIds.length, !winnerId || id === winnerId)
     // Answer and vote folders are named by timestamp: newest first.
     const folders = reader.list(path.join(attemptDir, id)).sort().reverse()
     for (const folder of folders) {
       const dir = path.join(attemptDir, id, folder)
       if (files.answers[id] === undefined) {
-        const answer = reader.readText(path.join(dir, 'answer.txt'), MAX_ANSWER_BYTES)
+        const answer = reader.readText(path.join(dir, 'answer.txt'), limit)
         if (answer) {
           files.answers[id] = answer.text
           files.answersTruncated ||= answer.truncated
@@ -122,7 +143,7 @@ export function readRunFiles(
     }
   }
 
-  const winner = files.status?.results?.winner ?? undefined
+  const winner = winnerId
   if (winner) {
     const candidates = [
       path.join(attemptDir, 'final', winner, 'answer.txt'),
