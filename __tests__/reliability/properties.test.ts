@@ -51,7 +51,7 @@ const ZERO_WIDTH = [
   '\uDB40\uDC41'
 ]
 const INVISIBLE =
-  /[\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u00AD\u034F\u180E]|\uDB40[\uDC00-\uDC7F]/
+  /[\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u00AD\u180E]|\u034F|\uDB40[\uDC00-\uDC7F]/
 
 describe('models parser', () => {
   const word = fc.oneof(
