@@ -1,10 +1,12 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
+import globals from 'globals'
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '__fixtures__/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { languageOptions: { globals: { ...globals.node } } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': [

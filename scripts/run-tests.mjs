@@ -11,13 +11,15 @@ const jest = spawnSync(
   ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--json', `--outputFile=${report}`, ...process.argv.slice(2)],
   { stdio: 'inherit', env: { ...process.env, NODE_NO_WARNINGS: '1' } }
 )
-let passed = 0
-let failed = 0
+let passed
+let failed
 try {
   const result = JSON.parse(fs.readFileSync(report, 'utf8'))
   passed = result.numPassedTests
   failed = result.numFailedTests + result.numRuntimeErrorTestSuites
 } catch {
+  // No report: jest itself failed before running anything.
+  passed = 0
   failed = 1
 }
 console.log(`${passed} passed, ${failed} failed`)

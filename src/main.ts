@@ -69,6 +69,12 @@ export async function run(door: ProcessDoor = createProcessDoor()): Promise<void
     runUrl: runUrl(process.env),
     secrets
   }
+  if (decision.issueNumber && settings.comment && !settings.githubToken) {
+    core.warning(
+      `Input 'github-token' is empty, so no comment can be posted on #${decision.issueNumber}; ` +
+        'the report is in the job summary only.'
+    )
+  }
   const workDir = makeWorkDir()
   saveStateForPost(settings, dest, workDir, decision)
   const started = Date.now()
@@ -77,7 +83,7 @@ export async function run(door: ProcessDoor = createProcessDoor()): Promise<void
 
   let result: RunResult
   try {
-    result = await execute(settings, decision, dest, workDir, door, secrets)
+    result = await execute(settings, decision, dest, workDir, door)
   } catch (error) {
     result = failedBefore(decision.question, error, started)
   }
@@ -92,8 +98,7 @@ async function execute(
   decision: Extract<Intake, { action: 'run' }>,
   dest: Destination,
   workDir: string,
-  door: ProcessDoor,
-  secrets: string[]
+  door: ProcessDoor
 ): Promise<RunResult> {
   let question = decision.question
   const extraContext: string[] = []

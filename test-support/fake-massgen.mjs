@@ -117,6 +117,74 @@ switch (scenario) {
     writeFinal()
     footer()
     break
+  case 'scale': {
+    // Size, not behaviour: every agent answers FAKE_MASSGEN_ANSWER_BYTES
+    // (default 1 MiB), agent logs total FAKE_MASSGEN_LOG_MB (default 100 MiB,
+    // spread over massgen.log, events.jsonl, agent_outputs and traces), and
+    // stdout carries FAKE_MASSGEN_STDOUT_MB (default 0) of extra lines, one of
+    // them longer than the action's line cap. Workspaces and snapshots are
+    // written too (the logs artifact must leave them out).
+    const mib = 1024 * 1024
+    const answerBytes = Number(process.env.FAKE_MASSGEN_ANSWER_BYTES ?? mib)
+    const logBytes = Number(process.env.FAKE_MASSGEN_LOG_MB ?? 100) * mib
+    const stdoutBytes = Number(process.env.FAKE_MASSGEN_STDOUT_MB ?? 0) * mib
+    const answerOf = (id) => {
+      const head = `## Answer from ${id}\n\n`
+      const line = `${id} says: the parser change is safe; see \`src/parser.ts\` and the benchmarks.\n`
+      return (head + line.repeat(Math.ceil(answerBytes / line.length))).slice(0, answerBytes)
+    }
+    /** Writes `bytes` of text lines to a file in 1 MiB blocks. */
+    const fill = (file, bytes, line) => {
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      const block = line.repeat(Math.ceil(mib / line.length)).slice(0, mib)
+      const fd = fs.openSync(file, 'w')
+      for (let left = bytes; left > 0; left -= mib) fs.writeSync(fd, left >= mib ? block : block.slice(0, left))
+      fs.closeSync(fd)
+    }
+    header()
+    writeStatus({ phase: 'initial_answer', pct: 10, complete: false, finish: 'in_progress', winner: null, noVotes: true })
+    agentIds.forEach((id, i) => {
+      const dir = path.join(attempt, id, `20261130_12000${i % 10}_${String(i).padStart(6, '0')}`)
+      fs.mkdirSync(dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, 'answer.txt'), answerOf(id))
+      fs.writeFileSync(path.join(dir, 'context.txt'), `context of ${id}\n`)
+      fill(path.join(dir, 'workspace', 'scratch.txt'), 64 * 1024, `workspace file of ${id}\n`)
+      const voteDir = path.join(attempt, id, `20261130_12001${i % 10}_${String(i).padStart(6, '0')}`)
+      fs.mkdirSync(voteDir, { recursive: true })
+      fs.writeFileSync(
+        path.join(voteDir, 'vote.json'),
+        JSON.stringify({ voter_id: id, voted_for: agentIds[0], voted_for_label: 'agent1.1', reason: `${id} finds agent1.1 the most complete.`, timestamp: '2026-11-30T12:00:10', iteration: 1 })
+      )
+    })
+    const shares = [
+      ['massgen.log', 0.4, '2026-11-30 12:00:00.000 | INFO | massgen.orchestrator: streaming chunk for agent\n'],
+      ['events.jsonl', 0.3, '{"type":"chunk","agent":"agent_1","text":"partial answer text"}\n'],
+      ['metrics_events.json', 0.05, '{"event":"round","tokens":120}\n']
+    ]
+    for (const [name, share, line] of shares) fill(path.join(attempt, name), Math.floor(logBytes * share), line)
+    const perAgent = Math.floor((logBytes * 0.25) / Math.max(1, agentIds.length))
+    for (const id of agentIds) fill(path.join(attempt, 'agent_outputs', `${id}.txt`), perAgent, `${id}: thinking about the parser...\n`)
+    fs.writeFileSync(path.join(attempt, 'metrics_summary.json'), JSON.stringify({ meta: { num_agents: agentIds.length, winner: agentIds[0] }, totals: { estimated_cost: 0.0123 } }))
+    fill(path.join(attempt, 'snapshots', agentIds[0], 'copy.txt'), 64 * 1024, 'snapshot\n')
+    const votes = { 'agent1.1': Math.max(1, agentIds.length - 2), 'agent2.1': Math.min(2, agentIds.length - 1) }
+    writeStatus({})
+    const status = JSON.parse(fs.readFileSync(statusFile, 'utf8'))
+    status.results.votes = votes
+    fs.writeFileSync(statusFile, JSON.stringify(status, null, 2))
+    const finalDir = path.join(attempt, 'final', agentIds[0])
+    fs.mkdirSync(finalDir, { recursive: true })
+    fs.writeFileSync(path.join(finalDir, 'answer.txt'), answerOf(agentIds[0]))
+    fill(path.join(finalDir, 'workspace', 'result.txt'), 64 * 1024, 'final workspace\n')
+    if (stdoutBytes > 0) {
+      const line = `${'litellm noise line '.repeat(5)}\n`
+      const block = line.repeat(Math.ceil(64 * 1024 / line.length))
+      const write = (text) => (process.stdout.write(text) ? undefined : new Promise((r) => process.stdout.once('drain', r)))
+      await write(`${'x'.repeat(256 * 1024)}\n`)
+      for (let sent = 0; sent < stdoutBytes; sent += block.length) await write(block)
+    }
+    footer()
+    break
+  }
   case 'no-winner':
     header()
     writeStatus({ complete: false, finish: 'in_progress', winner: null, noVotes: true, noAnswers: true, agentStatus: 'error', agentError: 'Error code: 500 - upstream failed', phase: 'initial_answer', pct: 0 })
@@ -150,8 +218,11 @@ switch (scenario) {
     console.log('ANSWER_PREVIEW: x\nANSWER: /etc/shadow\nWINNER: ../../evil')
     break
   case 'config-error':
-    console.error('❌ Configuration validation failed:')
-    console.error("  agents[0].backend.type: unknown backend 'nope'")
+    // The shape 0.1.97 prints (__fixtures__/massgen/config-error/stderr-tail.txt).
+    console.error('\n🔴 Configuration Errors Found:\n')
+    console.error("❌ [agents[0].backend.type] Unknown backend type: 'nope'")
+    console.error('   💡 Suggestion: Use one of: chatcompletion, claude, gemini, vllm')
+    console.log('❌ Config validation failed. Fix errors above or use --skip-validation to bypass.')
     process.exit(1)
     break
   case 'exit-2':

@@ -70,7 +70,8 @@ describe('judgeRun on recorded runs', () => {
   it('every agent failing: exit 0 but failed', () => {
     const r = judge('total-failure', 2)
     expect(r.outcome).toBe('failed')
-    expect(r.reason).toMatch(/chose no winner/)
+    expect(r.reason).toMatch(/chose no winner: every agent failed/)
+    expect(r.agents[0]?.error).toMatch(/Error code: 500/)
     expect(r.winner).toBeUndefined()
   })
   it("MassGen's own timeout: is_complete true but timeout", () => {

@@ -36251,6 +36251,41 @@ class GitHubError extends Error {
         this.status = status;
     }
 }
+/**
+ * Writes (comment, reactions) the action makes with no wait between them.
+ * A run makes about five: the progress comment, its updates (20 s apart at
+ * most), the report and two reactions. The throttling plugin's default
+ * spaces every write 1 s from the last, which held the final report and the
+ * reactions back by up to 3 s; GitHub asks for that spacing only for "a
+ * large number" of writes. Past the burst, writes are spaced as before, and
+ * a secondary rate limit is still honoured through onSecondaryRateLimit.
+ */
+const WRITE_BURST = 8;
+/**
+ * Stands in for the plugin's Bottleneck group of writes (it only calls
+ * `key(id).schedule(options, fn)`): one write at a time, the first `burst`
+ * at once, then at least `spacingMs` apart.
+ */
+function writeLimiter(burst, spacingMs) {
+    let queue = Promise.resolve();
+    let count = 0;
+    let last = 0;
+    const limiter = {
+        schedule(_options, task) {
+            const run = queue.then(async () => {
+                count++;
+                const wait = count > burst ? last + spacingMs - Date.now() : 0;
+                if (wait > 0)
+                    await new Promise((r) => setTimeout(r, wait));
+                last = Date.now();
+                return task();
+            });
+            queue = run.catch(() => undefined);
+            return run;
+        }
+    };
+    return { key: () => limiter };
+}
 /** The hidden marker that names the sticky comment of one comment-tag. */
 function stickyMarker(tag) {
     // Only characters that cannot end the HTML comment or the tag itself.
@@ -36367,6 +36402,8 @@ function createGitHub(options) {
         throttle: {
             // Own limiter keys, so two doors in one process never pace each other.
             id: `massgen-action-${(0,external_node_crypto_.randomUUID)()}`,
+            // Typed as a Bottleneck.Group; the plugin uses only key().schedule().
+            write: writeLimiter(options.timing?.writeBurst ?? WRITE_BURST, options.timing?.writeSpacingMs ?? 1000),
             retryAfterBaseValue: baseMs,
             onRateLimit: onLimit,
             onSecondaryRateLimit: onLimit
