@@ -91,7 +91,7 @@ describe('fake massgen, pull_request event', () => {
   it('config error (exit 1): shows MassGen validation errors', async () => {
     const run = await prRun('config-error')
     expect(run.outputs.status).toBe('config-error')
-    expect(run.summary).toContain("unknown backend 'nope'")
+    expect(run.summary).toContain("❌ [agents[0].backend.type] Unknown backend type: 'nope'")
   })
 
   it('spoofed output lines are ignored', async () => {
