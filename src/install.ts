@@ -7,7 +7,6 @@
 // beside its final place, marked complete, then renamed into place, so a
 // killed install never looks finished. scripts/setup-massgen.sh builds the
 // same folder with the same marker: keep the two in step.
-import * as cache from '@actions/cache'
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -111,9 +110,11 @@ export interface VenvLayout {
 
 export function createActionsCacheDoor(): CacheDoor {
   return {
-    restore: (paths, key) => cache.restoreCache(paths, key),
+    // Loaded on first use: @actions/cache is a third of the bundle, and the
+    // usual run (massgen-command, or a virtualenv already there) never needs it.
+    restore: async (paths, key) => (await import('@actions/cache')).restoreCache(paths, key),
     async save(paths, key) {
-      await cache.saveCache(paths, key)
+      await (await import('@actions/cache')).saveCache(paths, key)
     }
   }
 }
