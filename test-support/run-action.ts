@@ -31,6 +31,8 @@ export interface RunOptions {
   githubApiUrl?: string
   /** Send SIGINT to the main step after this many ms (a cancelled job). */
   cancelAfterMs?: number
+  /** SIGKILL the main step after this many ms (the step died: no report). */
+  killAfterMs?: number
   /** Run the post step after main (default true). */
   post?: boolean
   workspace?: string
@@ -58,7 +60,8 @@ function runNode(
   script: string,
   env: NodeJS.ProcessEnv,
   cwd: string,
-  cancelAfterMs?: number
+  cancelAfterMs?: number,
+  killAfterMs?: number
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(NODE24, [script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -75,6 +78,7 @@ function runNode(
         setTimeout(() => child.kill('SIGKILL'), cancelAfterMs + 10000)
       ]
     }
+    if (killAfterMs !== undefined) timers.push(setTimeout(() => child.kill('SIGKILL'), killAfterMs))
     child.on('close', (exitCode) => {
       timers.forEach(clearTimeout)
       resolve({ exitCode, stdout, stderr })
@@ -139,7 +143,8 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     path.join(ROOT, 'dist', 'index.js'),
     { ...clean(base), GITHUB_STEP_SUMMARY: files.summary },
     workspace,
-    options.cancelAfterMs
+    options.cancelAfterMs,
+    options.killAfterMs
   )
   const state = parseCommandFile(fs.readFileSync(files.state, 'utf8'))
   const run: ActionRun = {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { parse } from 'yaml'
 import type { GitHubServer } from '../../test-support/github-server.js'
 import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
 import { commentsOn, event, expectNoKeyLeak, githubWithPull, KEYS } from './helpers.js'
@@ -56,6 +57,17 @@ describe('fake massgen, pull_request event', () => {
     expect(recorded.keys).toEqual(['OPENAI_API_KEY', 'GOOGLE_API_KEY', 'GEMINI_API_KEY'])
     expect(run.outputs['config-file']).toMatch(/runner-temp\/massgen-4242-\w+\/\.massgen-quality\/sessions\/run_\d{8}_\d{6}\/configs\/run_\d{8}_\d{6}\.yaml$/)
     expect(run.post?.exitCode).toBe(0)
+    // The pull request's context: read-only files outside the repository, in the config.
+    const config = parse(fs.readFileSync(run.outputs['config-file'] ?? '', 'utf8'))
+    const prDir = path.join(path.dirname(run.outputs['answer-file'] ?? ''), 'pr-context')
+    expect(config.orchestrator.context_paths).toEqual([
+      { path: fs.realpathSync(path.join(run.dir, 'workspace')), permission: 'read' },
+      { path: prDir, permission: 'read' }
+    ])
+    expect(fs.readFileSync(path.join(prDir, 'diff.patch'), 'utf8')).toContain('+fast')
+    expect(fs.readFileSync(path.join(prDir, 'pull-request.md'), 'utf8')).toContain('Speed up the parser')
+    expect(fs.statSync(path.join(prDir, 'diff.patch')).mode & 0o222).toBe(0)
+    expect(recorded.args[6]).toContain(`read-only folder ${prDir}`)
     expectNoKeyLeak(run, github)
   })
 

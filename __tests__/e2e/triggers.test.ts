@@ -167,4 +167,31 @@ describe('live progress and cancellation', () => {
     expect(comments[0]).toContain('https://github.com/octo-org/octo-repo/actions/runs/4242')
     expect(result.summary + (result.post?.summary ?? '')).toMatch(/cancel/i)
   }, 60_000)
+
+  it('a main step that died: the post step stops MassGen and rewrites the comment', async () => {
+    const marker = `died-${Date.now()}`
+    const result = await run({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      scenario: 'hang-ignore-sigint',
+      inputs: { query: `Review ${marker}`, 'max-duration': '600' },
+      killAfterMs: 8000
+    })
+    expect(result.exitCode).toBeNull()
+    expect(result.state.reported).toBeUndefined()
+    expect(result.post?.stdout).toMatch(/did not finish its report/)
+    expect(result.post?.stdout).toMatch(/Stopped MassGen's process group/)
+    const comments = commentsOn(github, 42)
+    expect(comments).toHaveLength(1)
+    expect(comments[0]).toMatch(/cancelled, or the step stopped/)
+    expect(comments[0]).toContain('Answer from agent_b.')
+    expect(result.post?.summary).toMatch(/stopped before it could report/)
+    // No process of the run is left: the fake's grandchild carried the marker in its parent's argv.
+    await new Promise((r) => setTimeout(r, 500))
+    const alive = (await import('node:child_process'))
+      .execFileSync('ps', ['-eo', 'pid,stat,args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(marker) && !/\sZ/.test(l))
+    expect(alive).toEqual([])
+  }, 60_000)
 })
