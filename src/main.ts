@@ -17,8 +17,8 @@ import { planRun, withMassgenOnPath } from './plan.js'
 import { prContextNote, writePrContext } from './pr-context.js'
 import { createProcessDoor, type ProcessDoor } from './process.js'
 import { ProgressTracker, toSnapshot } from './progress.js'
-import { renderProgress } from './render.js'
-import { commentBudget, deliverReport, postComment, type Destination } from './report.js'
+import { renderProgress, renderSkipped } from './render.js'
+import { commentBudget, deliverReport, postComment, writeSummary, type Destination } from './report.js'
 import { judgeRun } from './results.js'
 import { runMassgen } from './run-massgen.js'
 import { InputError, readKeys, readSettings, type InputSource } from './settings.js'
@@ -51,13 +51,13 @@ export async function run(door: ProcessDoor = createProcessDoor()): Promise<void
   } catch (error) {
     return failBeforeRun(error)
   }
-  if (decision.action === 'skip') return skip(decision.reason, decision.quiet)
+  if (decision.action === 'skip') return skip(decision.reason, decision.quiet, settings)
   try {
     // Pure check of models against keys, before anything costly happens.
     selectAgents(settings.models, settings.keys, settings)
   } catch (error) {
     if (error instanceof ModelsError && !keysPresent(settings) && forkOrBot()) {
-      return skip(forkSkipReason(), false)
+      return skip(forkSkipReason(), false, settings)
     }
     return failBeforeRun(error)
   }
@@ -276,11 +276,14 @@ function forkSkipReason(): string {
   )
 }
 
-function skip(reason: string, quiet: boolean): void {
-  if (quiet) core.info(`Nothing to do: ${reason}`)
-  else core.notice(`MassGen run skipped: ${reason}`)
+/** Quiet skips (a comment not meant for us) leave no trace but a log line. */
+async function skip(reason: string, quiet: boolean, settings: Settings): Promise<void> {
   core.setOutput(Outputs.Status, 'skipped')
   core.saveState(State.Reported, 'true')
+  if (quiet) return core.info(`Nothing to do: ${reason}`)
+  core.notice(`MassGen run skipped: ${reason}`)
+  const ctx = { target: 'summary' as const, tag: settings.commentTag, runUrl: runUrl(process.env), secrets: [], maxChars: 64_000 }
+  await writeSummary({ github: undefined, issueNumber: undefined, settings, runUrl: ctx.runUrl, secrets: [] }, renderSkipped(reason, ctx))
 }
 
 function failBeforeRun(error: unknown): void {
