@@ -9,7 +9,11 @@ const common = {
   transform: {
     '^.+\\.ts$': [
       'ts-jest',
-      { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }
+      {
+        useESM: true,
+        tsconfig: 'tsconfig.json',
+        diagnostics: { ignoreCodes: [151002] }
+      }
     ]
   }
 }
@@ -19,8 +23,16 @@ export default {
   // Two suites at a time: end-to-end runs are mostly waiting on MassGen.
   maxWorkers: 2,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/__tests__/unit/**/*.test.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/__tests__/e2e/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/__tests__/unit/**/*.test.ts']
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/__tests__/e2e/**/*.test.ts']
+    },
     {
       ...common,
       displayName: 'reliability',

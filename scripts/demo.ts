@@ -13,11 +13,17 @@ import { ROOT, runAction } from '../test-support/run-action.ts'
 const out = path.join(ROOT, 'demo-output')
 const say = (line: string) => process.stdout.write(`${line}\n`)
 
-say('massgen-action demo: real MassGen, scripted LLMs, loopback GitHub API, no API key')
-const massgen = execFileSync('bash', [path.join(ROOT, 'scripts', 'setup-massgen.sh')], {
-  encoding: 'utf8',
-  stdio: ['ignore', 'pipe', 'inherit']
-})
+say(
+  'massgen-action demo: real MassGen, scripted LLMs, loopback GitHub API, no API key'
+)
+const massgen = execFileSync(
+  'bash',
+  [path.join(ROOT, 'scripts', 'setup-massgen.sh')],
+  {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit']
+  }
+)
   .trim()
   .split('\n')
   .pop() as string
@@ -38,7 +44,8 @@ const llm = await startLlmServer({
         'Read `action.yml` first: the inputs and outputs are the contract, ' +
         'and the README tables are checked against it by a test.',
       voteFor: 'agent_a',
-      voteReason: 'main.ts shows how the contract is honoured, not just what it is.'
+      voteReason:
+        'main.ts shows how the contract is honoured, not just what it is.'
     },
     'skeptic-model': {
       answer:
@@ -57,12 +64,17 @@ try {
   say('running dist/index.js under Node 24 (MassGen takes a minute)...')
   const run = await runAction({
     eventName: 'workflow_dispatch',
-    payload: { inputs: {}, ref: 'refs/heads/main', repository: { full_name: 'octo-org/octo-repo' } },
+    payload: {
+      inputs: {},
+      ref: 'refs/heads/main',
+      repository: { full_name: 'octo-org/octo-repo' }
+    },
     githubApiUrl: github.url,
     workspace: ROOT,
     post: true,
     inputs: {
-      query: 'Which file of this repository should a new contributor read first, and why?',
+      query:
+        'Which file of this repository should a new contributor read first, and why?',
       models: 'vllm/architect-model vllm/reviewer-model vllm/skeptic-model',
       'base-url': llm.url,
       'massgen-command': massgen,
@@ -73,25 +85,41 @@ try {
   })
   fs.rmSync(out, { recursive: true, force: true })
   fs.mkdirSync(out, { recursive: true })
-  const comment = github.state.comments.find((c) => c.issueNumber === 1)?.body ?? ''
+  const comment =
+    github.state.comments.find((c) => c.issueNumber === 1)?.body ?? ''
   fs.writeFileSync(path.join(out, 'comment.md'), comment)
   fs.writeFileSync(path.join(out, 'summary.md'), run.summary)
-  fs.writeFileSync(path.join(out, 'outputs.json'), JSON.stringify(run.outputs, null, 2))
+  fs.writeFileSync(
+    path.join(out, 'outputs.json'),
+    JSON.stringify(run.outputs, null, 2)
+  )
   fs.writeFileSync(path.join(out, 'action-log.txt'), run.stdout + run.stderr)
   if (run.outputs['config-file']) {
-    fs.copyFileSync(run.outputs['config-file'], path.join(out, 'massgen-config.yaml'))
+    fs.copyFileSync(
+      run.outputs['config-file'],
+      path.join(out, 'massgen-config.yaml')
+    )
   }
   say('')
   say(`status: ${run.outputs.status}    winner: ${run.outputs.winner ?? '-'}`)
-  for (const row of JSON.parse(run.outputs.votes ?? '[]') as Record<string, unknown>[]) {
-    say(`  ${row.agent} (${row.backend}/${row.model}): ${row.votes} vote(s), voted for ${row.voted_for ?? '-'}`)
+  for (const row of JSON.parse(run.outputs.votes ?? '[]') as Record<
+    string,
+    unknown
+  >[]) {
+    say(
+      `  ${row.agent} (${row.backend}/${row.model}): ${row.votes} vote(s), voted for ${row.voted_for ?? '-'}`
+    )
   }
   say('')
   say('winning answer:')
   say(`  ${run.outputs.answer ?? ''}`)
   say('')
-  say(`written to ${path.relative(process.cwd(), out) || out}/: comment.md (the PR/issue comment), summary.md (job summary),`)
-  say('  outputs.json (step outputs), massgen-config.yaml (the config MassGen ran), action-log.txt')
+  say(
+    `written to ${path.relative(process.cwd(), out) || out}/: comment.md (the PR/issue comment), summary.md (job summary),`
+  )
+  say(
+    '  outputs.json (step outputs), massgen-config.yaml (the config MassGen ran), action-log.txt'
+  )
   process.exitCode = run.outputs.status === 'success' ? 0 : 1
 } finally {
   await llm.close()

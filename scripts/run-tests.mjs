@@ -5,10 +5,19 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 
-const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'jest-')), 'report.json')
+const report = path.join(
+  fs.mkdtempSync(path.join(os.tmpdir(), 'jest-')),
+  'report.json'
+)
 const jest = spawnSync(
   process.execPath,
-  ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--json', `--outputFile=${report}`, ...process.argv.slice(2)],
+  [
+    '--experimental-vm-modules',
+    'node_modules/jest/bin/jest.js',
+    '--json',
+    `--outputFile=${report}`,
+    ...process.argv.slice(2)
+  ],
   { stdio: 'inherit', env: { ...process.env, NODE_NO_WARNINGS: '1' } }
 )
 let passed

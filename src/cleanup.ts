@@ -9,16 +9,26 @@ import { createGitHub, runUrl } from './github.js'
 import { discoverLogDir, readRunFiles } from './log-files.js'
 import { createProcessDoor } from './process.js'
 import { renderCancelled } from './render.js'
-import { commentBudget, postComment, writeSummary, type Destination } from './report.js'
+import {
+  commentBudget,
+  postComment,
+  writeSummary,
+  type Destination
+} from './report.js'
 import { readKeys } from './settings.js'
 import type { RunResult } from './types.js'
 
 export async function post(): Promise<void> {
-  if (core.getState(State.Started) !== 'true' || core.getState(State.Reported) === 'true') {
+  if (
+    core.getState(State.Started) !== 'true' ||
+    core.getState(State.Reported) === 'true'
+  ) {
     core.debug('The main step reported; nothing to clean up.')
     return
   }
-  core.warning('The main step did not finish its report (job cancelled or step stopped).')
+  core.warning(
+    'The main step did not finish its report (job cancelled or step stopped).'
+  )
   const pid = Number(core.getState(State.MassgenPid))
   if (Number.isInteger(pid) && pid > 1) {
     try {
@@ -36,14 +46,27 @@ export async function post(): Promise<void> {
   const tag = core.getState(State.CommentTag) || 'massgen'
   const issueNumber = Number(core.getState(State.IssueNumber)) || undefined
   const token = core.getInput('github-token') || process.env.GITHUB_TOKEN || ''
-  const secrets = [...Object.values(readKeys({ getInput: core.getInput, env: process.env, workspace: '' })), token]
-    .filter((s): s is string => Boolean(s))
+  const secrets = [
+    ...Object.values(
+      readKeys({ getInput: core.getInput, env: process.env, workspace: '' })
+    ),
+    token
+  ].filter((s): s is string => Boolean(s))
   secrets.forEach((s) => core.setSecret(s))
-  const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '/').split('/')
+  const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '/').split(
+    '/'
+  )
   const dest: Destination = {
-    github: issueNumber && token ? createGitHub({ token, owner, repo, log: core }) : undefined,
+    github:
+      issueNumber && token
+        ? createGitHub({ token, owner, repo, log: core })
+        : undefined,
     issueNumber,
-    settings: { comment: true, jobSummary: core.getInput('job-summary') !== 'false', commentTag: tag },
+    settings: {
+      comment: true,
+      jobSummary: core.getInput('job-summary') !== 'false',
+      commentTag: tag
+    },
     runUrl: runUrl(process.env),
     secrets
   }
@@ -61,7 +84,11 @@ export async function post(): Promise<void> {
 
 /** Whatever the interrupted run left: phase, answers and votes so far. */
 function partialResult(workDir: string): Partial<RunResult> {
-  const logDir = core.getState(State.LogDir) || (workDir ? discoverLogDir(path.join(workDir, '.massgen', 'massgen_logs')) : undefined)
+  const logDir =
+    core.getState(State.LogDir) ||
+    (workDir
+      ? discoverLogDir(path.join(workDir, '.massgen', 'massgen_logs'))
+      : undefined)
   if (!logDir) return {}
   const files = readRunFiles(logDir, [])
   const ids = Object.keys(files.status?.agents ?? {})
@@ -79,9 +106,15 @@ function partialResult(workDir: string): Partial<RunResult> {
         status: s?.status ?? 'unknown',
         answerCount: s?.answer_count ?? 0,
         votesReceived: 0,
-        ...(s?.latest_answer_label ? { answerLabel: s.latest_answer_label } : {}),
-        ...(s?.vote_cast?.voted_for_agent ? { votedFor: s.vote_cast.voted_for_agent } : {}),
-        ...(withAnswers.answers[id] !== undefined ? { answer: withAnswers.answers[id] } : {})
+        ...(s?.latest_answer_label
+          ? { answerLabel: s.latest_answer_label }
+          : {}),
+        ...(s?.vote_cast?.voted_for_agent
+          ? { votedFor: s.vote_cast.voted_for_agent }
+          : {}),
+        ...(withAnswers.answers[id] !== undefined
+          ? { answer: withAnswers.answers[id] }
+          : {})
       }
     })
   }

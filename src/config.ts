@@ -14,7 +14,9 @@ const backendSchema = z
     enable_mcp_command_line: z.boolean().optional(),
     command_line_execution_mode: z.enum(['docker', 'local']).optional(),
     command_line_docker_image: z.string().min(1).optional(),
-    command_line_docker_network_mode: z.enum(['none', 'bridge', 'host']).optional(),
+    command_line_docker_network_mode: z
+      .enum(['none', 'bridge', 'host'])
+      .optional(),
     command_line_docker_enable_sudo: z.boolean().optional(),
     command_line_docker_credentials: z
       .object({ env_vars: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/)) })
@@ -29,20 +31,39 @@ const backendSchema = z
 export const massgenConfigSchema = z
   .object({
     agents: z
-      .array(z.object({ id: z.string().regex(/^[a-z0-9_]+$/), backend: backendSchema }).strict())
+      .array(
+        z
+          .object({
+            id: z.string().regex(/^[a-z0-9_]+$/),
+            backend: backendSchema
+          })
+          .strict()
+      )
       .min(1)
-      .refine((agents) => new Set(agents.map((a) => a.id)).size === agents.length, {
-        message: 'agent ids must be unique'
-      }),
+      .refine(
+        (agents) => new Set(agents.map((a) => a.id)).size === agents.length,
+        {
+          message: 'agent ids must be unique'
+        }
+      ),
     orchestrator: z
       .object({
-        context_paths: z.array(z.object({ path: z.string().startsWith('/'), permission }).strict()),
+        context_paths: z.array(
+          z.object({ path: z.string().startsWith('/'), permission }).strict()
+        ),
         snapshot_storage: z.string().optional(),
         agent_temporary_workspace: z.string().optional()
       })
       .strict(),
-    timeout_settings: z.object({ orchestrator_timeout_seconds: z.number().int().positive() }).strict(),
-    ui: z.object({ display_type: z.literal('simple'), logging_enabled: z.literal(true) }).strict()
+    timeout_settings: z
+      .object({ orchestrator_timeout_seconds: z.number().int().positive() })
+      .strict(),
+    ui: z
+      .object({
+        display_type: z.literal('simple'),
+        logging_enabled: z.literal(true)
+      })
+      .strict()
   })
   .strict()
 
@@ -73,7 +94,9 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
         : {}),
       cwd: agentWorkspace(agent.id),
       enable_mcp_command_line: true,
-      ...(options.docker ? dockerFields(agent, options.dockerImage) : localFields())
+      ...(options.docker
+        ? dockerFields(agent, options.dockerImage)
+        : localFields())
     }
   }))
   return massgenConfigSchema.parse({
@@ -84,7 +107,9 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
       snapshot_storage: 'snapshots',
       agent_temporary_workspace: 'temp_workspaces'
     },
-    timeout_settings: { orchestrator_timeout_seconds: options.maxDurationSeconds },
+    timeout_settings: {
+      orchestrator_timeout_seconds: options.maxDurationSeconds
+    },
     ui: { display_type: 'simple', logging_enabled: true }
   })
 }

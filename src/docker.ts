@@ -9,9 +9,13 @@ export async function prepareDocker(
   image: string,
   log: { info(message: string): void }
 ): Promise<void> {
-  const info = await door.exec('docker', ['info', '--format', '{{.ServerVersion}}'], {
-    timeoutMs: 30_000
-  })
+  const info = await door.exec(
+    'docker',
+    ['info', '--format', '{{.ServerVersion}}'],
+    {
+      timeoutMs: 30_000
+    }
+  )
   if (info.exitCode !== 0) {
     throw new DockerError(
       `Docker mode needs a reachable Docker daemon, but 'docker info' failed` +
@@ -20,15 +24,21 @@ export async function prepareDocker(
     )
   }
   log.info(`Docker daemon ${info.stdout.trim()} is reachable`)
-  const inspect = await door.exec('docker', ['image', 'inspect', '--format', '{{.Id}}', image], {
-    timeoutMs: 30_000
-  })
+  const inspect = await door.exec(
+    'docker',
+    ['image', 'inspect', '--format', '{{.Id}}', image],
+    {
+      timeoutMs: 30_000
+    }
+  )
   if (inspect.exitCode === 0) {
     log.info(`Docker image ${image} is present`)
     return
   }
   log.info(`Pulling Docker image ${image}`)
-  const pull = await door.exec('docker', ['pull', '--quiet', image], { timeoutMs: 15 * 60_000 })
+  const pull = await door.exec('docker', ['pull', '--quiet', image], {
+    timeoutMs: 15 * 60_000
+  })
   if (pull.exitCode !== 0) {
     throw new DockerError(
       `Could not pull the Docker image '${image}'${firstLine(pull.stderr)}. ` +
@@ -53,23 +63,38 @@ export async function removeLeftoverContainers(
     { timeoutMs: 30_000 }
   )
   if (list.exitCode !== 0) return 0
-  const candidates = list.stdout.split(/\s+/).filter((id) => /^[0-9a-f]{6,64}$/.test(id))
+  const candidates = list.stdout
+    .split(/\s+/)
+    .filter((id) => /^[0-9a-f]{6,64}$/.test(id))
   if (candidates.length === 0) return 0
   const inspect = await door.exec(
     'docker',
-    ['inspect', '--format', '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}', ...candidates],
+    [
+      'inspect',
+      '--format',
+      '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
+      ...candidates
+    ],
     { timeoutMs: 30_000 }
   )
   const ours = inspect.stdout
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .filter(([, ...mounts]) => mounts.some((m) => m === workDir || m.startsWith(`${workDir}/`)))
+    .filter(([, ...mounts]) =>
+      mounts.some((m) => m === workDir || m.startsWith(`${workDir}/`))
+    )
     .map(([id]) => id ?? '')
     .filter((id) => id.length > 0)
   if (ours.length === 0) return 0
-  const removed = await door.exec('docker', ['rm', '--force', ...ours], { timeoutMs: 60_000 })
-  if (removed.exitCode === 0) log.info(`Removed ${ours.length} leftover MassGen container(s)`)
-  else log.warning(`Could not remove leftover MassGen containers${firstLine(removed.stderr)}`)
+  const removed = await door.exec('docker', ['rm', '--force', ...ours], {
+    timeoutMs: 60_000
+  })
+  if (removed.exitCode === 0)
+    log.info(`Removed ${ours.length} leftover MassGen container(s)`)
+  else
+    log.warning(
+      `Could not remove leftover MassGen containers${firstLine(removed.stderr)}`
+    )
   return ours.length
 }
 

@@ -64,8 +64,13 @@ async function commentIntake(
     }
   }
   // Checked before anything else so a refused user costs nothing.
-  const gate = await checkTriggerAllowed(github(), trigger, settings.allowedBots)
-  if (!gate.allowed) return { action: 'skip', reason: gate.reason, quiet: false }
+  const gate = await checkTriggerAllowed(
+    github(),
+    trigger,
+    settings.allowedBots
+  )
+  if (!gate.allowed)
+    return { action: 'skip', reason: gate.reason, quiet: false }
   const question =
     command.kind === 'command' ? command.question : settings.query
   if (!question) {

@@ -4,7 +4,12 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { isInside } from './output-lines.js'
-import { parseStatus, voteFileSchema, type MassgenStatus, type VoteFile } from './status-file.js'
+import {
+  parseStatus,
+  voteFileSchema,
+  type MassgenStatus,
+  type VoteFile
+} from './status-file.js'
 
 /** Largest answer kept per agent: the job summary's own limit. */
 export const MAX_ANSWER_BYTES = 1024 * 1024
@@ -58,7 +63,10 @@ export class LogReader {
     }
   }
 
-  readText(file: string, maxBytes: number): { text: string; truncated: boolean } | undefined {
+  readText(
+    file: string,
+    maxBytes: number
+  ): { text: string; truncated: boolean } | undefined {
     const real = this.safe(file)
     if (!real) return undefined
     let fd: number | undefined
@@ -69,7 +77,10 @@ export class LogReader {
       const buffer = Buffer.alloc(length)
       const read = fs.readSync(fd, buffer, 0, length, 0)
       // Cut back to a whole UTF-8 character when the limit split one.
-      const text = buffer.subarray(0, read).toString('utf8').replace(/\uFFFD$/, '')
+      const text = buffer
+        .subarray(0, read)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '')
       return { text, truncated: size > maxBytes }
     } catch {
       return undefined
@@ -107,10 +118,17 @@ export function readRunFiles(
   hints: { statusFile?: string; winner?: string; answerFile?: string } = {}
 ): RunFiles {
   const reader = new LogReader(logDir)
-  const files: RunFiles = { statusUnreadable: false, answers: {}, votes: {}, answersTruncated: false }
+  const files: RunFiles = {
+    statusUnreadable: false,
+    answers: {},
+    votes: {},
+    answersTruncated: false
+  }
   const attemptDir = reader.newestAttempt()
   files.attemptDir = attemptDir
-  const statusFile = attemptDir ? path.join(attemptDir, 'status.json') : hints.statusFile
+  const statusFile = attemptDir
+    ? path.join(attemptDir, 'status.json')
+    : hints.statusFile
   if (statusFile) {
     const raw = reader.readText(statusFile, MAX_JSON_BYTES)
     if (raw) {
@@ -136,7 +154,10 @@ export function readRunFiles(
         }
       }
       if (files.votes[id] === undefined) {
-        const vote = reader.readText(path.join(dir, 'vote.json'), MAX_JSON_BYTES)
+        const vote = reader.readText(
+          path.join(dir, 'vote.json'),
+          MAX_JSON_BYTES
+        )
         const parsed = vote ? safeJson(vote.text, voteFileSchema) : undefined
         if (parsed) files.votes[id] = parsed
       }
@@ -163,7 +184,10 @@ export function readRunFiles(
   return files
 }
 
-function safeJson<T>(text: string, schema: { safeParse(v: unknown): { success: boolean; data?: T } }) {
+function safeJson<T>(
+  text: string,
+  schema: { safeParse(v: unknown): { success: boolean; data?: T } }
+) {
   try {
     const parsed = schema.safeParse(JSON.parse(text))
     return parsed.success ? parsed.data : undefined

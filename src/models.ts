@@ -83,9 +83,12 @@ export function parseModels(text: string): ModelSpec[] {
 /** The seed's defaults: the OpenAI + Gemini pair (or the one available), plus Claude and Grok. */
 export function defaultModels(keys: ApiKeys): ModelSpec[] {
   const models: ModelSpec[] = []
-  if (keys.openai) models.push({ backend: 'openai', model: DefaultModels.openai })
-  if (keys.google) models.push({ backend: 'gemini', model: DefaultModels.gemini })
-  if (keys.anthropic) models.push({ backend: 'claude', model: DefaultModels.claude })
+  if (keys.openai)
+    models.push({ backend: 'openai', model: DefaultModels.openai })
+  if (keys.google)
+    models.push({ backend: 'gemini', model: DefaultModels.gemini })
+  if (keys.anthropic)
+    models.push({ backend: 'claude', model: DefaultModels.claude })
   if (keys.xai) models.push({ backend: 'grok', model: DefaultModels.grok })
   return models
 }

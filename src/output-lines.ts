@@ -10,8 +10,9 @@ export interface OutputHints {
   answerFile?: string
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g
+const ANSI =
+  // eslint-disable-next-line no-control-regex
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g
 
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '')
@@ -38,13 +39,16 @@ export function foldOutputLine(
   }
   const resolved = path.resolve(where.cwd, value)
   if (key === 'LOG_DIR') {
-    return isInside(resolved, where.logBase) && resolved !== path.resolve(where.logBase)
+    return isInside(resolved, where.logBase) &&
+      resolved !== path.resolve(where.logBase)
       ? { ...hints, logDir: resolved }
       : hints
   }
   if (!hints.logDir || !isInside(resolved, hints.logDir)) return hints
   if (key === 'STATUS') {
-    return path.basename(resolved) === 'status.json' ? { ...hints, statusFile: resolved } : hints
+    return path.basename(resolved) === 'status.json'
+      ? { ...hints, statusFile: resolved }
+      : hints
   }
   return { ...hints, answerFile: resolved }
 }
@@ -52,5 +56,8 @@ export function foldOutputLine(
 /** True when `candidate` lies inside `root` (or is root), after normalising `..`. */
 export function isInside(candidate: string, root: string): boolean {
   const relative = path.relative(path.resolve(root), path.resolve(candidate))
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))
+  return (
+    relative === '' ||
+    (!relative.startsWith('..') && !path.isAbsolute(relative))
+  )
 }

@@ -42,7 +42,10 @@ export function planRun(input: PlanInput): RunPlan {
     maxDurationSeconds: settings.maxDurationSeconds,
     contextPaths: [
       { path: settings.contextPath, permission: settings.contextPermission },
-      ...input.extraContextPaths.map((path) => ({ path, permission: 'read' as const }))
+      ...input.extraContextPaths.map((path) => ({
+        path,
+        permission: 'read' as const
+      }))
     ]
   })
   return {
@@ -86,7 +89,10 @@ export function childEnv(
     env[name] = value
   }
   const needed = new Set(agents.flatMap((agent) => agent.keyEnvVars))
-  for (const [provider, vars] of Object.entries(PROVIDER_ENV_VARS) as [Provider, string[]][]) {
+  for (const [provider, vars] of Object.entries(PROVIDER_ENV_VARS) as [
+    Provider,
+    string[]
+  ][]) {
     const value = keys[provider]
     if (!value) continue
     for (const name of vars) if (needed.has(name)) env[name] = value
@@ -105,7 +111,10 @@ export function childEnv(
  * MassGen starts its MCP servers by bare name (`fastmcp`), so the folder of
  * an absolute MassGen executable (its virtualenv's bin) goes first on PATH.
  */
-export function withMassgenOnPath(env: NodeJS.ProcessEnv, executable: string): NodeJS.ProcessEnv {
+export function withMassgenOnPath(
+  env: NodeJS.ProcessEnv,
+  executable: string
+): NodeJS.ProcessEnv {
   if (!executable.startsWith('/')) return env
   const bin = executable.slice(0, executable.lastIndexOf('/'))
   return { ...env, PATH: [bin, env.PATH].filter(Boolean).join(':') }

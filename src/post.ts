@@ -4,5 +4,7 @@ import { post } from './cleanup.js'
 
 await post().catch((error: unknown) => {
   // The post step reports problems but never fails the job a second time.
-  core.warning(`Post step: ${error instanceof Error ? error.message : String(error)}`)
+  core.warning(
+    `Post step: ${error instanceof Error ? error.message : String(error)}`
+  )
 })

@@ -22,6 +22,12 @@ export interface StartOptions {
   cwd: string
   env: NodeJS.ProcessEnv
   onLine?: (stream: StreamName, line: string) => void
+  /**
+   * Where onLine's lines end up (the job log: process.stdout). Reading the
+   * child pauses while more than MAX_PENDING_OUTPUT waits in it, so a child
+   * that prints faster than the log is read cannot fill our memory.
+   */
+  sink?: NodeJS.WritableStream & { writableLength?: number }
 }
 
 export interface ExecResult extends Exit {
@@ -41,6 +47,8 @@ export interface ProcessDoor {
 
 /** Longest line kept; the rest of a longer line is dropped so memory stays flat. */
 const MAX_LINE = 64 * 1024
+/** Bytes waiting in the sink before reading the child pauses. */
+const MAX_PENDING_OUTPUT = 1024 * 1024
 /** Output `exec` keeps of a short command. */
 const MAX_EXEC_OUTPUT = 1024 * 1024
 
@@ -48,7 +56,11 @@ export function createProcessDoor(): ProcessDoor {
   return { start, exec }
 }
 
-function start(command: string, args: string[], options: StartOptions): RunningProcess {
+function start(
+  command: string,
+  args: string[],
+  options: StartOptions
+): RunningProcess {
   // detached: the child leads a new process group, so one signal reaches every
   // process MassGen starts (MCP servers, docker clients) and none survives.
   const child = spawn(command, args, {
@@ -68,11 +80,19 @@ function start(command: string, args: string[], options: StartOptions): RunningP
       settled = true
     })
   })
+  const sink = options.sink
   for (const name of ['stdout', 'stderr'] as const) {
     const splitter = lineSplitter((line) => options.onLine?.(name, line))
-    child[name].setEncoding('utf8')
-    child[name].on('data', splitter.push)
-    child[name].on('end', splitter.end)
+    const stream = child[name]
+    stream.setEncoding('utf8')
+    stream.on('data', (chunk: string) => {
+      splitter.push(chunk)
+      if (sink && (sink.writableLength ?? 0) > MAX_PENDING_OUTPUT) {
+        stream.pause()
+        sink.once('drain', () => stream.resume())
+      }
+    })
+    stream.on('end', splitter.end)
   }
   const pid = child.pid ?? -1
   return {
@@ -115,7 +135,8 @@ export function livingGroupMembers(pgid: number): number[] {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
       // Fields after the parenthesised command: state, ppid, pgrp, ...
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') living.push(Number(entry))
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z')
+        living.push(Number(entry))
     } catch {
       // The process ended while we looked.
     }
@@ -130,7 +151,11 @@ export function lineSplitter(onLine: (line: string) => void) {
   return {
     push(chunk: string) {
       let start = 0
-      for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', start)) {
+      for (
+        let i = chunk.indexOf('\n');
+        i !== -1;
+        i = chunk.indexOf('\n', start)
+      ) {
         const piece = chunk.slice(start, i)
         if (!dropping) onLine(stripCr(pending + piece))
         pending = ''
@@ -178,8 +203,15 @@ function exec(
       })
     }
     child.on('error', (error) =>
-      resolve({ exitCode: 127, signal: null, stdout: out.stdout, stderr: error.message })
+      resolve({
+        exitCode: 127,
+        signal: null,
+        stdout: out.stdout,
+        stderr: error.message
+      })
     )
-    child.on('close', (exitCode, signal) => resolve({ exitCode, signal, ...out }))
+    child.on('close', (exitCode, signal) =>
+      resolve({ exitCode, signal, ...out })
+    )
   })
 }

@@ -21,7 +21,9 @@ export function toSnapshot(
         model: agent.model,
         status: s?.status ?? 'waiting',
         answerCount: s?.answer_count ?? 0,
-        ...(s?.vote_cast?.voted_for_agent ? { votedFor: s.vote_cast.voted_for_agent } : {})
+        ...(s?.vote_cast?.voted_for_agent
+          ? { votedFor: s.vote_cast.voted_for_agent }
+          : {})
       }
     }),
     votes: status.results?.votes ?? {}
@@ -74,13 +76,20 @@ export class ProgressTracker {
     this.options.log(line)
     const phaseChanged = snapshot.phase !== this.lastPhase
     this.lastPhase = snapshot.phase
-    const due = this.options.now() - this.lastPublished >= this.options.minIntervalMs
-    if (this.options.publish && (phaseChanged || due) && line !== this.publishedLine) {
+    const due =
+      this.options.now() - this.lastPublished >= this.options.minIntervalMs
+    if (
+      this.options.publish &&
+      (phaseChanged || due) &&
+      line !== this.publishedLine
+    ) {
       this.lastPublished = this.options.now()
       this.publishedLine = line
       const publish = this.options.publish
       // Serialised, so an older view never lands after a newer one.
-      this.pending = this.pending.then(() => publish(snapshot)).catch(() => undefined)
+      this.pending = this.pending
+        .then(() => publish(snapshot))
+        .catch(() => undefined)
     }
   }
 

@@ -30,7 +30,8 @@ export async function postComment(
   dest: Destination,
   body: string
 ): Promise<string | undefined> {
-  if (!dest.github || !dest.issueNumber || !dest.settings.comment) return undefined
+  if (!dest.github || !dest.issueNumber || !dest.settings.comment)
+    return undefined
   try {
     const posted = await dest.github.upsertStickyComment(
       dest.issueNumber,
@@ -39,7 +40,10 @@ export async function postComment(
     )
     return posted.url
   } catch (error) {
-    const detail = error instanceof GitHubError ? `${error.kind}: ${error.message}` : String(error)
+    const detail =
+      error instanceof GitHubError
+        ? `${error.kind}: ${error.message}`
+        : String(error)
     core.warning(
       `Could not post the comment on #${dest.issueNumber} (${redactSecrets(detail, dest.secrets)}). ` +
         `The job summary still has the report.`
@@ -48,7 +52,10 @@ export async function postComment(
   }
 }
 
-export async function writeSummary(dest: Destination, markdown: string): Promise<void> {
+export async function writeSummary(
+  dest: Destination,
+  markdown: string
+): Promise<void> {
   if (!dest.settings.jobSummary || !process.env.GITHUB_STEP_SUMMARY) return
   try {
     await core.summary.addRaw(markdown, true).write()
@@ -68,10 +75,16 @@ export async function deliverReport(
     runUrl: dest.runUrl,
     artifactUrl: dest.artifactUrl,
     secrets: dest.secrets,
-    maxChars: target === 'comment' ? commentBudget(dest.settings.commentTag) : SUMMARY_LIMIT
+    maxChars:
+      target === 'comment'
+        ? commentBudget(dest.settings.commentTag)
+        : SUMMARY_LIMIT
   })
   await writeSummary(dest, renderReport(result, ctx('summary')))
-  const commentUrl = await postComment(dest, renderReport(result, ctx('comment')))
+  const commentUrl = await postComment(
+    dest,
+    renderReport(result, ctx('comment'))
+  )
   setOutputs(result, dest.secrets, workDir, commentUrl)
   core.saveState(State.Reported, 'true')
 }
@@ -82,7 +95,10 @@ function setOutputs(
   workDir: string | undefined,
   commentUrl: string | undefined
 ): void {
-  const answer = result.winnerAnswer === undefined ? '' : redactSecrets(result.winnerAnswer, secrets)
+  const answer =
+    result.winnerAnswer === undefined
+      ? ''
+      : redactSecrets(result.winnerAnswer, secrets)
   let answerFile = ''
   if (workDir && result.winnerAnswer !== undefined) {
     // The redacted copy: MassGen's own file may hold a key an agent printed.
@@ -103,10 +119,19 @@ function setOutputs(
   core.setOutput(Outputs.Answer, answer)
   core.setOutput(Outputs.AnswerFile, answerFile)
   core.setOutput(Outputs.Votes, JSON.stringify(votes))
-  core.setOutput(Outputs.ExitCode, result.exitCode === null ? '' : String(result.exitCode))
+  core.setOutput(
+    Outputs.ExitCode,
+    result.exitCode === null ? '' : String(result.exitCode)
+  )
   core.setOutput(Outputs.LogDir, result.logDir ?? '')
   core.setOutput(Outputs.StatusFile, result.statusFile ?? '')
-  core.setOutput(Outputs.DurationSeconds, result.elapsedSeconds?.toFixed(1) ?? '')
-  core.setOutput(Outputs.Cost, result.cost === undefined ? '' : result.cost.toFixed(6))
+  core.setOutput(
+    Outputs.DurationSeconds,
+    result.elapsedSeconds?.toFixed(1) ?? ''
+  )
+  core.setOutput(
+    Outputs.Cost,
+    result.cost === undefined ? '' : result.cost.toFixed(6)
+  )
   core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
 }

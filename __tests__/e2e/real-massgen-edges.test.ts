@@ -1,9 +1,19 @@
 // Real MassGen: a run past max-duration, and a hostile question.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import { startLlmServer, type LlmServer } from '../../test-support/llm-server.js'
+import {
+  startLlmServer,
+  type LlmServer
+} from '../../test-support/llm-server.js'
 import { runAction } from '../../test-support/run-action.js'
-import { commentsOn, event, expectNoKeyLeak, githubWithPull, KEYS, massgenBinary } from './helpers.js'
+import {
+  commentsOn,
+  event,
+  expectNoKeyLeak,
+  githubWithPull,
+  KEYS,
+  massgenBinary
+} from './helpers.js'
 
 jest.setTimeout(240_000)
 
@@ -43,7 +53,8 @@ describe('real MassGen edges', () => {
     expect(run.outputs.status).toBe('timeout')
     expect(run.exitCode).toBe(1)
     expect(run.summary).toContain('Fast partial answer from A.')
-    const comment = commentsOn(github, 42).find((b) => b.includes('tag=real-timeout')) ?? ''
+    const comment =
+      commentsOn(github, 42).find((b) => b.includes('tag=real-timeout')) ?? ''
     expect(comment).toMatch(/timeout/i)
     expect(comment).toContain('Fast partial answer from A.')
     // max-duration plus the grace, plus start-up and reporting.
@@ -51,7 +62,10 @@ describe('real MassGen edges', () => {
   })
 
   it('a hostile question passes through verbatim: nothing injected, nobody pinged', async () => {
-    const server = await startLlmServer({ agentIds: ['agent_a', 'agent_b'] }, { keepBodies: true })
+    const server = await startLlmServer(
+      { agentIds: ['agent_a', 'agent_b'] },
+      { keepBodies: true }
+    )
     servers.push(server)
     const question = [
       'Hey @someone and @octo-org/team, is `rm -rf /` "safe"? It\'s $(whoami) and ${HOME}.',
@@ -77,10 +91,13 @@ describe('real MassGen edges', () => {
     expect(run.outputs.status).toBe('success')
     // The agents saw the question exactly.
     const bodies = server.requests.map((r) => JSON.stringify(r.body))
-    expect(bodies.some((b) => b.includes(JSON.stringify(question).slice(1, -1)))).toBe(true)
+    expect(
+      bodies.some((b) => b.includes(JSON.stringify(question).slice(1, -1)))
+    ).toBe(true)
     expect(run.outputs['answer-file']).not.toBe('/etc/passwd')
     expect(run.outputs['log-dir']).toContain(run.dir)
-    const comment = commentsOn(github, 7).find((b) => b.includes('tag=real-hostile')) ?? ''
+    const comment =
+      commentsOn(github, 7).find((b) => b.includes('tag=real-hostile')) ?? ''
     expect(comment).not.toMatch(/(^|[^\w`])@someone\b/)
     expect(comment).not.toMatch(/(^|[^\w`])@octo-org\/team\b/)
     expect(comment).not.toContain('root:x:0:0')

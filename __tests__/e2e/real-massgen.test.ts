@@ -2,9 +2,20 @@
 // in local mode, against the scripted LLM server and the loopback GitHub API.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import { startLlmServer, type LlmScript, type LlmServer } from '../../test-support/llm-server.js'
+import {
+  startLlmServer,
+  type LlmScript,
+  type LlmServer
+} from '../../test-support/llm-server.js'
 import { runAction } from '../../test-support/run-action.js'
-import { commentsOn, event, expectNoKeyLeak, githubWithPull, KEYS, massgenBinary } from './helpers.js'
+import {
+  commentsOn,
+  event,
+  expectNoKeyLeak,
+  githubWithPull,
+  KEYS,
+  massgenBinary
+} from './helpers.js'
 
 jest.setTimeout(240_000)
 
@@ -29,7 +40,10 @@ async function realRun(
   models: string,
   server: LlmServer,
   extra: Record<string, string> = {},
-  trigger: { eventName: string; payload: unknown } = { eventName: 'pull_request', payload: event('pull_request.opened') }
+  trigger: { eventName: string; payload: unknown } = {
+    eventName: 'pull_request',
+    payload: event('pull_request.opened')
+  }
 ) {
   return runAction({
     ...trigger,
@@ -52,23 +66,45 @@ describe('real MassGen', () => {
     const server = await llm({
       agentIds: ['agent_a', 'agent_b'],
       agents: {
-        'model-a': { answer: 'Answer A: keep the old parser.', voteFor: 'agent_b', voteReason: 'B measured it.' },
-        'model-b': { answer: 'Answer B: the new parser is 2x faster.', voteFor: 'agent_b', voteReason: 'Mine has numbers.' }
+        'model-a': {
+          answer: 'Answer A: keep the old parser.',
+          voteFor: 'agent_b',
+          voteReason: 'B measured it.'
+        },
+        'model-b': {
+          answer: 'Answer B: the new parser is 2x faster.',
+          voteFor: 'agent_b',
+          voteReason: 'Mine has numbers.'
+        }
       }
     })
     const run = await realRun('real-two', 'vllm/model-a vllm/model-b', server)
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.winner).toBe('agent_b')
-    expect(run.outputs.answer).toContain('Answer B: the new parser is 2x faster.')
+    expect(run.outputs.answer).toContain(
+      'Answer B: the new parser is 2x faster.'
+    )
     const votes = JSON.parse(run.outputs.votes ?? '[]')
     expect(votes).toEqual([
-      expect.objectContaining({ agent: 'agent_a', votes: 0, voted_for: 'agent_b' }),
-      expect.objectContaining({ agent: 'agent_b', votes: 2, voted_for: 'agent_b' })
+      expect.objectContaining({
+        agent: 'agent_a',
+        votes: 0,
+        voted_for: 'agent_b'
+      }),
+      expect.objectContaining({
+        agent: 'agent_b',
+        votes: 2,
+        voted_for: 'agent_b'
+      })
     ])
-    const comment = commentsOn(github, 42).find((b) => b.includes('tag=real-two'))
+    const comment = commentsOn(github, 42).find((b) =>
+      b.includes('tag=real-two')
+    )
     expect(comment).toContain('Answer B: the new parser is 2x faster.')
     expect(comment).toContain('Answer A: keep the old parser.')
-    expect(comment).toMatch(/\| agent_b 🏆 \| vllm \/ model-b \| agent2\.1 \| 2 \|/)
+    expect(comment).toMatch(
+      /\| agent_b 🏆 \| vllm \/ model-b \| agent2\.1 \| 2 \|/
+    )
     expect(run.summary).toContain('Mine has numbers.')
     expect(run.exitCode).toBe(0)
     expectNoKeyLeak(run, github)
@@ -85,12 +121,20 @@ describe('real MassGen, more agents and failures', () => {
         'model-c': { answer: 'Plan C.', voteFor: 'agent_b' }
       }
     })
-    const run = await realRun('real-split', 'vllm/model-a vllm/model-b vllm/model-c', server)
+    const run = await realRun(
+      'real-split',
+      'vllm/model-a vllm/model-b vllm/model-c',
+      server
+    )
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.winner).toBe('agent_b')
-    const votes = JSON.parse(run.outputs.votes ?? '[]') as { agent: string; votes: number }[]
+    const votes = JSON.parse(run.outputs.votes ?? '[]') as {
+      agent: string
+      votes: number
+    }[]
     expect(votes.map((v) => v.votes)).toEqual([1, 2, 0])
-    const comment = commentsOn(github, 42).find((b) => b.includes('tag=real-split')) ?? ''
+    const comment =
+      commentsOn(github, 42).find((b) => b.includes('tag=real-split')) ?? ''
     expect(comment).toContain('Plan B.')
     expect((comment.match(/<details>/g) ?? []).length).toBeGreaterThanOrEqual(2)
   })
@@ -100,9 +144,16 @@ describe('real MassGen, more agents and failures', () => {
       agentIds: ['agent_a', 'agent_b', 'agent_c'],
       agents: { 'model-b': { fail: 'http500' } }
     })
-    const run = await realRun('real-partial', 'vllm/model-a vllm/model-b vllm/model-c', server)
+    const run = await realRun(
+      'real-partial',
+      'vllm/model-a vllm/model-b vllm/model-c',
+      server
+    )
     expect(run.outputs.status).toBe('success')
-    const votes = JSON.parse(run.outputs.votes ?? '[]') as { agent: string; status: string }[]
+    const votes = JSON.parse(run.outputs.votes ?? '[]') as {
+      agent: string
+      status: string
+    }[]
     expect(votes.find((v) => v.agent === 'agent_b')?.status).toBe('error')
     expect(run.summary).toMatch(/500/)
   })
@@ -115,7 +166,9 @@ describe('real MassGen, more agents and failures', () => {
     expect(run.exitCode).toBe(1)
     expect(run.summary).toMatch(/every agent failed/)
     expect(run.summary).toMatch(/Error code: 500/)
-    const comment = commentsOn(github, 42).find((b) => b.includes('tag=real-total'))
+    const comment = commentsOn(github, 42).find((b) =>
+      b.includes('tag=real-total')
+    )
     expect(comment).toMatch(/Error code: 500/)
     expectNoKeyLeak(run, github)
   })

@@ -4,7 +4,10 @@ import { buildConfig, configRelativePath } from '../../src/config.js'
 import { selectAgents, parseModels } from '../../src/models.js'
 
 const keys = { openai: 'sk-secret-openai', google: 'AIza-secret' }
-const agents = selectAgents(parseModels('openai/gpt-5.4 gemini/g3'), keys, { docker: true, baseUrl: undefined }).agents
+const agents = selectAgents(parseModels('openai/gpt-5.4 gemini/g3'), keys, {
+  docker: true,
+  baseUrl: undefined
+}).agents
 const base = {
   agents,
   dockerImage: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
@@ -37,7 +40,9 @@ describe('buildConfig', () => {
       snapshot_storage: 'snapshots',
       agent_temporary_workspace: 'temp_workspaces'
     })
-    expect(config.timeout_settings).toEqual({ orchestrator_timeout_seconds: 900 })
+    expect(config.timeout_settings).toEqual({
+      orchestrator_timeout_seconds: 900
+    })
     expect(config.ui).toEqual({ display_type: 'simple', logging_enabled: true })
     const yaml = stringify(config)
     expect(yaml).not.toContain('sk-secret')
@@ -49,18 +54,34 @@ describe('buildConfig', () => {
     const config = buildConfig({ ...base, docker: false })
     for (const agent of config.agents) {
       expect(agent.backend.command_line_execution_mode).toBe('local')
-      expect(Object.keys(agent.backend).filter((k) => k.includes('docker'))).toEqual([])
+      expect(
+        Object.keys(agent.backend).filter((k) => k.includes('docker'))
+      ).toEqual([])
       expect(agent.backend.enable_code_based_tools).toBeUndefined()
     }
   })
   it('puts base_url on endpoint backends only', () => {
-    const mixed = selectAgents(parseModels('vllm/m openai/o'), keys, { docker: false, baseUrl: 'http://127.0.0.1:8000/v1' }).agents
-    const config = buildConfig({ ...base, agents: mixed, docker: false, baseUrl: 'http://127.0.0.1:8000/v1' })
+    const mixed = selectAgents(parseModels('vllm/m openai/o'), keys, {
+      docker: false,
+      baseUrl: 'http://127.0.0.1:8000/v1'
+    }).agents
+    const config = buildConfig({
+      ...base,
+      agents: mixed,
+      docker: false,
+      baseUrl: 'http://127.0.0.1:8000/v1'
+    })
     expect(config.agents[0]?.backend.base_url).toBe('http://127.0.0.1:8000/v1')
     expect(config.agents[1]?.backend.base_url).toBeUndefined()
   })
   it('rejects a relative context path', () => {
-    expect(() => buildConfig({ ...base, docker: false, contextPaths: [{ path: 'repo', permission: 'read' }] })).toThrow()
+    expect(() =>
+      buildConfig({
+        ...base,
+        docker: false,
+        contextPaths: [{ path: 'repo', permission: 'read' }]
+      })
+    ).toThrow()
   })
 })
 

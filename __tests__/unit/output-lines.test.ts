@@ -1,8 +1,14 @@
 import { describe, expect, it } from '@jest/globals'
-import { foldOutputLine, isInside, stripAnsi, type OutputHints } from '../../src/output-lines.js'
+import {
+  foldOutputLine,
+  isInside,
+  stripAnsi,
+  type OutputHints
+} from '../../src/output-lines.js'
 
 const where = { cwd: '/w', logBase: '/w/.massgen/massgen_logs' }
-const fold = (lines: string[]) => lines.reduce<OutputHints>((h, l) => foldOutputLine(h, l, where), {})
+const fold = (lines: string[]) =>
+  lines.reduce<OutputHints>((h, l) => foldOutputLine(h, l, where), {})
 const logDir = '/w/.massgen/massgen_logs/log_20261130_042340_566991'
 
 describe('foldOutputLine', () => {
@@ -36,8 +42,12 @@ describe('foldOutputLine', () => {
     expect(hints).toEqual({ logDir })
   })
   it('strips colour codes', () => {
-    expect(stripAnsi('\u001b[1;31mProvider List\u001b[0m')).toBe('Provider List')
-    expect(fold(['\u001b[32mWINNER: agent_b\u001b[0m'])).toEqual({ winner: 'agent_b' })
+    expect(stripAnsi('\u001b[1;31mProvider List\u001b[0m')).toBe(
+      'Provider List'
+    )
+    expect(fold(['\u001b[32mWINNER: agent_b\u001b[0m'])).toEqual({
+      winner: 'agent_b'
+    })
   })
 })
 

@@ -23,11 +23,10 @@ describe('lineSplitter', () => {
 describe('process door', () => {
   it('kills the whole process group', async () => {
     const door = createProcessDoor()
-    const child = door.start(
-      'sh',
-      ['-c', 'sleep 30 & sleep 30 & wait'],
-      { cwd: '/', env: process.env }
-    )
+    const child = door.start('sh', ['-c', 'sleep 30 & sleep 30 & wait'], {
+      cwd: '/',
+      env: process.env
+    })
     await new Promise((r) => setTimeout(r, 200))
     expect(child.groupAlive()).toBe(true)
     child.signalGroup('SIGKILL')

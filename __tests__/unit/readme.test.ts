@@ -9,27 +9,39 @@ const action = parse(fs.readFileSync('action.yml', 'utf8')) as {
   outputs: Record<string, unknown>
 }
 const readme = fs.readFileSync('README.md', 'utf8')
-const section = (title: string) => readme.split(`## ${title}\n`)[1]?.split('\n## ')[0] ?? ''
+const section = (title: string) =>
+  readme.split(`## ${title}\n`)[1]?.split('\n## ')[0] ?? ''
 const rows = (text: string) =>
   new Map(
-    [...text.matchAll(/^\| `([a-z-]+)` \|(.*)$/gm)].map((m) => [m[1] ?? '', (m[2] ?? '').split(' | ')])
+    [...text.matchAll(/^\| `([a-z-]+)` \|(.*)$/gm)].map((m) => [
+      m[1] ?? '',
+      (m[2] ?? '').split(' | ')
+    ])
   )
 
 describe('README', () => {
   it('documents every input of action.yml with its default, and no other', () => {
     const documented = rows(section('Inputs'))
-    expect([...documented.keys()].sort()).toEqual(Object.keys(action.inputs).sort())
+    expect([...documented.keys()].sort()).toEqual(
+      Object.keys(action.inputs).sort()
+    )
     for (const [name, spec] of Object.entries(action.inputs)) {
       const cell = documented.get(name)?.[0]?.trim() ?? ''
       expect(cell).toBe(spec.default ? `\`${spec.default}\`` : '')
     }
   })
   it('documents every output of action.yml, and no other', () => {
-    expect([...rows(section('Outputs')).keys()].sort()).toEqual(Object.keys(action.outputs).sort())
+    expect([...rows(section('Outputs')).keys()].sort()).toEqual(
+      Object.keys(action.outputs).sort()
+    )
   })
   it('action.yml declares exactly the names the code reads and writes', () => {
-    expect(Object.keys(action.inputs).sort()).toEqual(Object.values(Inputs).sort())
-    expect(Object.keys(action.outputs).sort()).toEqual(Object.values(Outputs).sort())
+    expect(Object.keys(action.inputs).sort()).toEqual(
+      Object.values(Inputs).sort()
+    )
+    expect(Object.keys(action.outputs).sort()).toEqual(
+      Object.values(Outputs).sort()
+    )
   })
   it('starts with the two commands', () => {
     const first = readme.split('```sh\n')[1]?.split('```')[0] ?? ''

@@ -10,7 +10,14 @@ import type { AgentPlan } from '../../src/types.js'
 const FIXTURES = path.join(process.cwd(), '__fixtures__', 'massgen')
 
 function agents(n: number): AgentPlan[] {
-  return ['a', 'b', 'c'].slice(0, n).map((x) => ({ id: `agent_${x}`, backend: 'vllm', model: `model-${x}`, keyEnvVars: [] }))
+  return ['a', 'b', 'c']
+    .slice(0, n)
+    .map((x) => ({
+      id: `agent_${x}`,
+      backend: 'vllm',
+      model: `model-${x}`,
+      keyEnvVars: []
+    }))
 }
 
 /** A live copy of a recorded log folder. */
@@ -33,7 +40,10 @@ function judge(scenario: string, n: number, extra: Partial<RunFacts> = {}) {
     cancelled: false,
     maxDurationSeconds: 120,
     logDir,
-    files: readRunFiles(logDir, plan.map((a) => a.id)),
+    files: readRunFiles(
+      logDir,
+      plan.map((a) => a.id)
+    ),
     configErrors: [],
     wallSeconds: 9,
     ...extra
@@ -47,7 +57,9 @@ describe('judgeRun on recorded runs', () => {
     expect(r.winner).toBe('agent_a')
     expect(r.winnerAnswer).toMatch(/\S/)
     expect(r.votes).toEqual({ 'agent1.1': 2 })
-    expect(r.agents.map((a) => [a.id, a.answerLabel, a.votesReceived, a.votedFor])).toEqual([
+    expect(
+      r.agents.map((a) => [a.id, a.answerLabel, a.votesReceived, a.votedFor])
+    ).toEqual([
       ['agent_a', 'agent1.1', 2, 'agent_a'],
       ['agent_b', 'agent2.1', 0, 'agent_a']
     ])
@@ -85,7 +97,9 @@ describe('judgeRun on recorded runs', () => {
     expect(r.phase).toBeDefined()
   })
   it('cancelled wins over everything', () => {
-    expect(judge('success-2-agents', 2, { cancelled: true }).outcome).toBe('cancelled')
+    expect(judge('success-2-agents', 2, { cancelled: true }).outcome).toBe(
+      'cancelled'
+    )
   })
   it('exit 1 without a log folder is a config error', () => {
     const r = judgeRun({
@@ -96,7 +110,12 @@ describe('judgeRun on recorded runs', () => {
       timedOut: false,
       cancelled: false,
       maxDurationSeconds: 60,
-      files: { statusUnreadable: false, answers: {}, votes: {}, answersTruncated: false },
+      files: {
+        statusUnreadable: false,
+        answers: {},
+        votes: {},
+        answersTruncated: false
+      },
       configErrors: ["❌ [agents[0].backend.type] Unknown backend type: 'x'"],
       wallSeconds: 7
     })
@@ -105,13 +124,28 @@ describe('judgeRun on recorded runs', () => {
   })
   it('a missing winner answer file fails', () => {
     const logDir = logDirOf('success-2-agents')
-    for (const dir of [path.join(logDir, 'turn_1', 'final'), path.join(logDir, 'turn_1', 'attempt_1', 'final')]) {
+    for (const dir of [
+      path.join(logDir, 'turn_1', 'final'),
+      path.join(logDir, 'turn_1', 'attempt_1', 'final')
+    ]) {
       fs.rmSync(dir, { recursive: true, force: true })
     }
     const plan = agents(2)
     const r = judgeRun({
-      question: 'q', agents: plan, exitCode: 0, signal: null, timedOut: false, cancelled: false,
-      maxDurationSeconds: 60, logDir, files: readRunFiles(logDir, plan.map((a) => a.id)), configErrors: [], wallSeconds: 1
+      question: 'q',
+      agents: plan,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      maxDurationSeconds: 60,
+      logDir,
+      files: readRunFiles(
+        logDir,
+        plan.map((a) => a.id)
+      ),
+      configErrors: [],
+      wallSeconds: 1
     })
     expect(r.outcome).toBe('failed')
     expect(r.reason).toMatch(/answer file is missing/)
@@ -121,7 +155,13 @@ describe('judgeRun on recorded runs', () => {
 describe('readRunFiles', () => {
   it('never follows a link out of LOG_DIR', () => {
     const logDir = logDirOf('success-2-agents')
-    const answerDir = path.join(logDir, 'turn_1', 'attempt_1', 'agent_b', '29991231_000000_000000')
+    const answerDir = path.join(
+      logDir,
+      'turn_1',
+      'attempt_1',
+      'agent_b',
+      '29991231_000000_000000'
+    )
     fs.mkdirSync(answerDir, { recursive: true })
     fs.symlinkSync('/etc/passwd', path.join(answerDir, 'answer.txt'))
     const files = readRunFiles(logDir, ['agent_a', 'agent_b'])
@@ -129,11 +169,19 @@ describe('readRunFiles', () => {
   })
   it('caps an answer at 1 MiB', () => {
     const logDir = logDirOf('success-2-agents')
-    const dir = path.join(logDir, 'turn_1', 'attempt_1', 'agent_a', '29991231_000000_000000')
+    const dir = path.join(
+      logDir,
+      'turn_1',
+      'attempt_1',
+      'agent_a',
+      '29991231_000000_000000'
+    )
     fs.mkdirSync(dir, { recursive: true })
     fs.writeFileSync(path.join(dir, 'answer.txt'), 'é'.repeat(1024 * 1024))
     const files = readRunFiles(logDir, ['agent_a'])
-    expect(Buffer.byteLength(files.answers.agent_a ?? '')).toBeLessThanOrEqual(1024 * 1024)
+    expect(Buffer.byteLength(files.answers.agent_a ?? '')).toBeLessThanOrEqual(
+      1024 * 1024
+    )
     expect(files.answers.agent_a?.endsWith('é')).toBe(true)
     expect(files.answersTruncated).toBe(true)
   })

@@ -33,24 +33,42 @@ describe('readSettings', () => {
     })
   })
   it('reads keys from inputs first, then the environment', () => {
-    const s = read({ 'openai-api-key': 'sk-input' }, { OPENAI_API_KEY: 'sk-env', GEMINI_API_KEY: 'AIza-env', XAI_API_KEY: ' ' })
+    const s = read(
+      { 'openai-api-key': 'sk-input' },
+      { OPENAI_API_KEY: 'sk-env', GEMINI_API_KEY: 'AIza-env', XAI_API_KEY: ' ' }
+    )
     expect(s.keys).toEqual({ openai: 'sk-input', google: 'AIza-env' })
   })
   it('reads query-file inside the workspace', () => {
     expect(read({ 'query-file': 'q.md' }).query).toBe('Review the README')
   })
   it('resolves context-path against the workspace', () => {
-    expect(read({ 'context-path': 'src' }).contextPath).toBe(fs.realpathSync(path.join(workspace, 'src')))
+    expect(read({ 'context-path': 'src' }).contextPath).toBe(
+      fs.realpathSync(path.join(workspace, 'src'))
+    )
   })
   it('splits massgen-command without a shell', () => {
     const env = { PATH: path.dirname(process.execPath) }
-    expect(read({ 'massgen-command': 'node "massgen==0.1.97" --x' }, env).massgenCommand).toEqual(['node', 'massgen==0.1.97', '--x'])
-    expect(splitCommand("a 'b c' $(rm -rf /)")).toEqual(['a', 'b c', '$(rm', '-rf', '/)'])
+    expect(
+      read({ 'massgen-command': 'node "massgen==0.1.97" --x' }, env)
+        .massgenCommand
+    ).toEqual(['node', 'massgen==0.1.97', '--x'])
+    expect(splitCommand("a 'b c' $(rm -rf /)")).toEqual([
+      'a',
+      'b c',
+      '$(rm',
+      '-rf',
+      '/)'
+    ])
   })
   it('reports every bad input at once, each naming the input and the form', () => {
     let error: unknown
     try {
-      read({ docker: 'yes', 'max-duration': '-5', 'context-permission': 'admin' })
+      read({
+        docker: 'yes',
+        'max-duration': '-5',
+        'context-permission': 'admin'
+      })
     } catch (e) {
       error = e
     }

@@ -30859,7 +30859,9 @@ async function prepareDocker(door, image, log) {
         return;
     }
     log.info(`Pulling Docker image ${image}`);
-    const pull = await door.exec('docker', ['pull', '--quiet', image], { timeoutMs: 15 * 60_000 });
+    const pull = await door.exec('docker', ['pull', '--quiet', image], {
+        timeoutMs: 15 * 60_000
+    });
     if (pull.exitCode !== 0) {
         throw new DockerError(`Could not pull the Docker image '${image}'${firstLine(pull.stderr)}. ` +
             `Check '${Inputs.DockerImage}', or set '${Inputs.Docker}: false'.`);
@@ -30874,10 +30876,17 @@ async function removeLeftoverContainers(door, workDir, log) {
     const list = await door.exec('docker', ['ps', '--all', '--quiet', '--filter', 'name=^massgen-'], { timeoutMs: 30_000 });
     if (list.exitCode !== 0)
         return 0;
-    const candidates = list.stdout.split(/\s+/).filter((id) => /^[0-9a-f]{6,64}$/.test(id));
+    const candidates = list.stdout
+        .split(/\s+/)
+        .filter((id) => /^[0-9a-f]{6,64}$/.test(id));
     if (candidates.length === 0)
         return 0;
-    const inspect = await door.exec('docker', ['inspect', '--format', '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}', ...candidates], { timeoutMs: 30_000 });
+    const inspect = await door.exec('docker', [
+        'inspect',
+        '--format',
+        '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
+        ...candidates
+    ], { timeoutMs: 30_000 });
     const ours = inspect.stdout
         .split('\n')
         .map((line) => line.trim().split(/\s+/))
@@ -30886,7 +30895,9 @@ async function removeLeftoverContainers(door, workDir, log) {
         .filter((id) => id.length > 0);
     if (ours.length === 0)
         return 0;
-    const removed = await door.exec('docker', ['rm', '--force', ...ours], { timeoutMs: 60_000 });
+    const removed = await door.exec('docker', ['rm', '--force', ...ours], {
+        timeoutMs: 60_000
+    });
     if (removed.exitCode === 0)
         log.info(`Removed ${ours.length} leftover MassGen container(s)`);
     else
@@ -36623,8 +36634,9 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 // QUESTION: and ANSWER_PREVIEW: echo untrusted text, so a line such as
 // `ANSWER: /etc/passwd` can be injected: paths count only inside the log base.
 
+const ANSI = 
 // eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 function stripAnsi(text) {
     return text.replace(ANSI, '');
 }
@@ -36645,21 +36657,25 @@ function foldOutputLine(hints, rawLine, where) {
     }
     const resolved = path.resolve(where.cwd, value);
     if (key === 'LOG_DIR') {
-        return isInside(resolved, where.logBase) && resolved !== path.resolve(where.logBase)
+        return isInside(resolved, where.logBase) &&
+            resolved !== path.resolve(where.logBase)
             ? { ...hints, logDir: resolved }
             : hints;
     }
     if (!hints.logDir || !isInside(resolved, hints.logDir))
         return hints;
     if (key === 'STATUS') {
-        return path.basename(resolved) === 'status.json' ? { ...hints, statusFile: resolved } : hints;
+        return path.basename(resolved) === 'status.json'
+            ? { ...hints, statusFile: resolved }
+            : hints;
     }
     return { ...hints, answerFile: resolved };
 }
 /** True when `candidate` lies inside `root` (or is root), after normalising `..`. */
 function isInside(candidate, root) {
     const relative = external_node_path_namespaceObject.relative(external_node_path_namespaceObject.resolve(root), external_node_path_namespaceObject.resolve(candidate));
-    return relative === '' || (!relative.startsWith('..') && !external_node_path_namespaceObject.isAbsolute(relative));
+    return (relative === '' ||
+        (!relative.startsWith('..') && !external_node_path_namespaceObject.isAbsolute(relative)));
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -46215,13 +46231,15 @@ const agentStatusSchema = object({
     })
         .nullish()
         .catch(undefined),
-    error: object({ type: str, message: str })
-        .nullish()
-        .catch(undefined),
+    error: object({ type: str, message: str }).nullish().catch(undefined),
     // Where 0.1.97 keeps API errors when an agent is dropped without an
     // `error` (every request failed): its enforcement retries.
     reliability: object({
-        enforcement_attempts: array(object({ reason: str, error_message: schemas_string().nullish().catch(undefined) }).catch({}))
+        enforcement_attempts: array(object({
+            reason: str,
+            error_message: schemas_string().nullish().catch(undefined)
+        })
+            .catch({}))
             .optional()
             .catch(undefined)
     })
@@ -46246,12 +46264,20 @@ const statusSchema = object({
     })
         .optional()
         .catch(undefined),
-    coordination: object({ phase: str, completion_percentage: num, active_agent: schemas_string().nullish().catch(undefined) })
+    coordination: object({
+        phase: str,
+        completion_percentage: num,
+        active_agent: schemas_string().nullish().catch(undefined)
+    })
         .optional()
         .catch(undefined),
     agents: record(schemas_string(), agentStatusSchema).optional().catch(undefined),
     historical_workspaces: array(object({ agentId: str, answerLabel: str, timestamp: str })
-        .catch({ agentId: undefined, answerLabel: undefined, timestamp: undefined }))
+        .catch({
+        agentId: undefined,
+        answerLabel: undefined,
+        timestamp: undefined
+    }))
         .optional()
         .catch(undefined),
     results: object({
@@ -46339,7 +46365,10 @@ class LogReader {
             const buffer = Buffer.alloc(length);
             const read = external_node_fs_namespaceObject.readSync(fd, buffer, 0, length, 0);
             // Cut back to a whole UTF-8 character when the limit split one.
-            const text = buffer.subarray(0, read).toString('utf8').replace(/\uFFFD$/, '');
+            const text = buffer
+                .subarray(0, read)
+                .toString('utf8')
+                .replace(/\uFFFD$/, '');
             return { text, truncated: size > maxBytes };
         }
         catch {
@@ -46375,10 +46404,17 @@ class LogReader {
 }
 function readRunFiles(logDir, agentIds, hints = {}) {
     const reader = new LogReader(logDir);
-    const files = { statusUnreadable: false, answers: {}, votes: {}, answersTruncated: false };
+    const files = {
+        statusUnreadable: false,
+        answers: {},
+        votes: {},
+        answersTruncated: false
+    };
     const attemptDir = reader.newestAttempt();
     files.attemptDir = attemptDir;
-    const statusFile = attemptDir ? external_node_path_namespaceObject.join(attemptDir, 'status.json') : hints.statusFile;
+    const statusFile = attemptDir
+        ? external_node_path_namespaceObject.join(attemptDir, 'status.json')
+        : hints.statusFile;
     if (statusFile) {
         const raw = reader.readText(statusFile, MAX_JSON_BYTES);
         if (raw) {
@@ -46461,6 +46497,8 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 
 /** Longest line kept; the rest of a longer line is dropped so memory stays flat. */
 const MAX_LINE = 64 * 1024;
+/** Bytes waiting in the sink before reading the child pauses. */
+const MAX_PENDING_OUTPUT = 1024 * 1024;
 /** Output `exec` keeps of a short command. */
 const MAX_EXEC_OUTPUT = 1024 * 1024;
 function createProcessDoor() {
@@ -46488,11 +46526,19 @@ function start(command, args, options) {
             settled = true;
         });
     });
+    const sink = options.sink;
     for (const name of ['stdout', 'stderr']) {
         const splitter = lineSplitter((line) => options.onLine?.(name, line));
-        child[name].setEncoding('utf8');
-        child[name].on('data', splitter.push);
-        child[name].on('end', splitter.end);
+        const stream = child[name];
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk) => {
+            splitter.push(chunk);
+            if (sink && (sink.writableLength ?? 0) > MAX_PENDING_OUTPUT) {
+                stream.pause();
+                sink.once('drain', () => stream.resume());
+            }
+        });
+        stream.on('end', splitter.end);
     }
     const pid = child.pid ?? -1;
     return {
@@ -46598,7 +46644,12 @@ function exec(command, args, options = {}) {
                     out[name] += chunk;
             });
         }
-        child.on('error', (error) => resolve({ exitCode: 127, signal: null, stdout: out.stdout, stderr: error.message }));
+        child.on('error', (error) => resolve({
+            exitCode: 127,
+            signal: null,
+            stdout: out.stdout,
+            stderr: error.message
+        }));
         child.on('close', (exitCode, signal) => resolve({ exitCode, signal, ...out }));
     });
 }
@@ -47456,7 +47507,9 @@ async function postComment(dest, body) {
         return posted.url;
     }
     catch (error) {
-        const detail = error instanceof GitHubError ? `${error.kind}: ${error.message}` : String(error);
+        const detail = error instanceof GitHubError
+            ? `${error.kind}: ${error.message}`
+            : String(error);
         lib_core.warning(`Could not post the comment on #${dest.issueNumber} (${markdown_redactSecrets(detail, dest.secrets)}). ` +
             `The job summary still has the report.`);
         return undefined;
@@ -47479,7 +47532,9 @@ async function deliverReport(result, dest, workDir) {
         runUrl: dest.runUrl,
         artifactUrl: dest.artifactUrl,
         secrets: dest.secrets,
-        maxChars: target === 'comment' ? commentBudget(dest.settings.commentTag) : SUMMARY_LIMIT
+        maxChars: target === 'comment'
+            ? commentBudget(dest.settings.commentTag)
+            : SUMMARY_LIMIT
     });
     await writeSummary(dest, renderReport(result, ctx('summary')));
     const commentUrl = await postComment(dest, renderReport(result, ctx('comment')));
@@ -47487,7 +47542,9 @@ async function deliverReport(result, dest, workDir) {
     core.saveState(State.Reported, 'true');
 }
 function setOutputs(result, secrets, workDir, commentUrl) {
-    const answer = result.winnerAnswer === undefined ? '' : redactSecrets(result.winnerAnswer, secrets);
+    const answer = result.winnerAnswer === undefined
+        ? ''
+        : redactSecrets(result.winnerAnswer, secrets);
     let answerFile = '';
     if (workDir && result.winnerAnswer !== undefined) {
         // The redacted copy: MassGen's own file may hold a key an agent printed.
@@ -47738,7 +47795,10 @@ const rules = {
         "one word such as '/massgen'"
     ],
     issueNumber: [wholeNumber(1, 2 ** 31 - 1), 'an issue or pull request number'],
-    prDiffMaxBytes: [wholeNumber(1_000, 10_000_000), 'bytes from 1000 to 10000000'],
+    prDiffMaxBytes: [
+        wholeNumber(1_000, 10_000_000),
+        'bytes from 1000 to 10000000'
+    ],
     baseUrl: [
         url({ protocol: /^https?$/ }),
         "an http(s) URL such as 'http://localhost:8000/v1'"
@@ -47763,7 +47823,9 @@ function readSettings(source) {
     const issueNumber = raw(Inputs.IssueNumber)
         ? check('issueNumber', Inputs.IssueNumber, '')
         : undefined;
-    const baseUrl = raw(Inputs.BaseUrl) ? check('baseUrl', Inputs.BaseUrl, '') : undefined;
+    const baseUrl = raw(Inputs.BaseUrl)
+        ? check('baseUrl', Inputs.BaseUrl, '')
+        : undefined;
     const settings = {
         query: readQuery(source, errors),
         models: readModels(raw(Inputs.Models), errors),
@@ -47774,7 +47836,8 @@ function readSettings(source) {
         maxDurationSeconds: maxDuration ?? Defaults.MaxDurationSeconds,
         contextPath: readContextPath(source, errors),
         contextPermission: permission ?? 'read',
-        massgenVersion: check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ?? '',
+        massgenVersion: check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ??
+            '',
         massgenCommand: readCommand(raw(Inputs.MassgenCommand), source, errors),
         githubToken: raw(Inputs.GithubToken) || source.env.GITHUB_TOKEN || '',
         comment: flag(Inputs.Comment, true),
@@ -47786,8 +47849,7 @@ function readSettings(source) {
             .filter((b) => b.length > 0),
         issueNumber,
         prContext: flag(Inputs.PrContext, true),
-        prDiffMaxBytes: check('prDiffMaxBytes', Inputs.PrDiffMaxBytes, String(Defaults.PrDiffMaxBytes)) ??
-            Defaults.PrDiffMaxBytes,
+        prDiffMaxBytes: check('prDiffMaxBytes', Inputs.PrDiffMaxBytes, String(Defaults.PrDiffMaxBytes)) ?? Defaults.PrDiffMaxBytes,
         uploadLogs: flag(Inputs.UploadLogs, true),
         cacheMassgen: flag(Inputs.CacheMassgen, true)
     };
@@ -47950,7 +48012,8 @@ function settings_clip(value) {
 
 
 async function post() {
-    if (lib_core.getState(constants_State.Started) !== 'true' || lib_core.getState(constants_State.Reported) === 'true') {
+    if (lib_core.getState(constants_State.Started) !== 'true' ||
+        lib_core.getState(constants_State.Reported) === 'true') {
         lib_core.debug('The main step reported; nothing to clean up.');
         return;
     }
@@ -47973,14 +48036,22 @@ async function post() {
     const tag = lib_core.getState(constants_State.CommentTag) || 'massgen';
     const issueNumber = Number(lib_core.getState(constants_State.IssueNumber)) || undefined;
     const token = lib_core.getInput('github-token') || process.env.GITHUB_TOKEN || '';
-    const secrets = [...Object.values(readKeys({ getInput: lib_core.getInput, env: process.env, workspace: '' })), token]
-        .filter((s) => Boolean(s));
+    const secrets = [
+        ...Object.values(readKeys({ getInput: lib_core.getInput, env: process.env, workspace: '' })),
+        token
+    ].filter((s) => Boolean(s));
     secrets.forEach((s) => lib_core.setSecret(s));
     const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '/').split('/');
     const dest = {
-        github: issueNumber && token ? createGitHub({ token, owner, repo, log: lib_core }) : undefined,
+        github: issueNumber && token
+            ? createGitHub({ token, owner, repo, log: lib_core })
+            : undefined,
         issueNumber,
-        settings: { comment: true, jobSummary: lib_core.getInput('job-summary') !== 'false', commentTag: tag },
+        settings: {
+            comment: true,
+            jobSummary: lib_core.getInput('job-summary') !== 'false',
+            commentTag: tag
+        },
         runUrl: runUrl(process.env),
         secrets
     };
@@ -47997,7 +48068,10 @@ async function post() {
 }
 /** Whatever the interrupted run left: phase, answers and votes so far. */
 function partialResult(workDir) {
-    const logDir = lib_core.getState(constants_State.LogDir) || (workDir ? discoverLogDir(external_node_path_namespaceObject.join(workDir, '.massgen', 'massgen_logs')) : undefined);
+    const logDir = lib_core.getState(constants_State.LogDir) ||
+        (workDir
+            ? discoverLogDir(external_node_path_namespaceObject.join(workDir, '.massgen', 'massgen_logs'))
+            : undefined);
     if (!logDir)
         return {};
     const files = readRunFiles(logDir, []);
@@ -48016,9 +48090,15 @@ function partialResult(workDir) {
                 status: s?.status ?? 'unknown',
                 answerCount: s?.answer_count ?? 0,
                 votesReceived: 0,
-                ...(s?.latest_answer_label ? { answerLabel: s.latest_answer_label } : {}),
-                ...(s?.vote_cast?.voted_for_agent ? { votedFor: s.vote_cast.voted_for_agent } : {}),
-                ...(withAnswers.answers[id] !== undefined ? { answer: withAnswers.answers[id] } : {})
+                ...(s?.latest_answer_label
+                    ? { answerLabel: s.latest_answer_label }
+                    : {}),
+                ...(s?.vote_cast?.voted_for_agent
+                    ? { votedFor: s.vote_cast.voted_for_agent }
+                    : {}),
+                ...(withAnswers.answers[id] !== undefined
+                    ? { answer: withAnswers.answers[id] }
+                    : {})
             };
         })
     };

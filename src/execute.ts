@@ -1,0 +1,166 @@
+// The run proper, once the event says to run: the pull request's context,
+// the plan and its config file, MassGen prepared and run under the deadline
+// with live progress, and the result judged from what it left behind.
+import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { stringify } from 'yaml'
+import { configRelativePath } from './config.js'
+import { Outputs, State } from './constants.js'
+import { prepareDocker } from './docker.js'
+import { prepareMassgen } from './install.js'
+import type { Intake } from './intake.js'
+import { discoverLogDir, readRunFiles } from './log-files.js'
+import { planRun, withMassgenOnPath } from './plan.js'
+import { prContextNote, writePrContext } from './pr-context.js'
+import type { ProcessDoor } from './process.js'
+import { ProgressTracker, toSnapshot } from './progress.js'
+import { renderProgress } from './render.js'
+import { commentBudget, postComment, type Destination } from './report.js'
+import { judgeRun } from './results.js'
+import { runMassgen } from './run-massgen.js'
+import type { RunResult, Settings } from './types.js'
+
+export async function execute(
+  settings: Settings,
+  decision: Extract<Intake, { action: 'run' }>,
+  dest: Destination,
+  workDir: string,
+  door: ProcessDoor
+): Promise<RunResult> {
+  let question = decision.question
+  const extraContext: string[] = []
+  if (decision.pullRequest && settings.prContext && dest.github) {
+    const pr = await dest.github.getPullRequestContext(
+      decision.pullRequest,
+      settings.prDiffMaxBytes
+    )
+    const dir = path.join(workDir, 'pr-context')
+    writePrContext(dir, pr)
+    extraContext.push(dir)
+    question += prContextNote(dir, pr)
+  }
+  const configFile = path.join(workDir, configRelativePath(new Date()))
+  const plan = planRun({
+    settings,
+    question,
+    configFile,
+    extraContextPaths: extraContext,
+    baseEnv: process.env
+  })
+  plan.warnings.forEach((w) => core.warning(w))
+  fs.mkdirSync(path.dirname(configFile), { recursive: true })
+  fs.writeFileSync(configFile, stringify(plan.config), { mode: 0o600 })
+  core.setOutput(Outputs.ConfigFile, configFile)
+  core.info(
+    `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
+  )
+
+  const publish = async (body: string) => void (await postComment(dest, body))
+  await publish(
+    renderProgress(toSnapshot({}, plan.agents, 0), progressCtx(dest))
+  )
+  const installation = await prepareMassgen(door, {
+    version: settings.massgenVersion,
+    command: settings.massgenCommand,
+    docker: settings.docker,
+    useCache: settings.cacheMassgen,
+    toolCacheDir:
+      process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
+    env: process.env,
+    log: core
+  })
+  if (settings.docker) await prepareDocker(door, settings.dockerImage, core)
+
+  const abort = new AbortController()
+  const onSignal = () => abort.abort()
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
+  const started = Date.now()
+  const tracker = new ProgressTracker({
+    minIntervalMs: 20_000,
+    now: Date.now,
+    log: (line) => core.info(line),
+    publish: (snapshot) => publish(renderProgress(snapshot, progressCtx(dest)))
+  })
+  const logBase = path.join(workDir, '.massgen', 'massgen_logs')
+  core.startGroup('MassGen output')
+  const outcome = await runMassgen(door, {
+    command: installation.command,
+    args: [...installation.prefixArgs, ...plan.args],
+    cwd: workDir,
+    env: withMassgenOnPath(plan.env, installation.command),
+    logBase,
+    maxDurationSeconds: settings.maxDurationSeconds,
+    abort: abort.signal,
+    onStart: (pid) => core.saveState(State.MassgenPid, String(pid)),
+    onLine: (line) => core.info(line),
+    onStatus: (status) =>
+      tracker.update(
+        toSnapshot(status, plan.agents, (Date.now() - started) / 1000)
+      )
+  })
+  core.endGroup()
+  process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+  await tracker.close()
+  if (outcome.survivors)
+    core.warning('Some MassGen processes outlived SIGKILL of their group')
+
+  const logDir = outcome.hints.logDir ?? discoverLogDir(logBase)
+  const files = logDir
+    ? readRunFiles(
+        logDir,
+        plan.agents.map((a) => a.id),
+        outcome.hints
+      )
+    : {
+        statusUnreadable: false,
+        answers: {},
+        votes: {},
+        answersTruncated: false
+      }
+  if (logDir) core.saveState(State.LogDir, logDir)
+  return {
+    ...judgeRun({
+      question: decision.question,
+      agents: plan.agents,
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      timedOut: outcome.timedOut,
+      cancelled: outcome.cancelled,
+      maxDurationSeconds: settings.maxDurationSeconds,
+      logDir,
+      files,
+      configErrors: configErrorLines(outcome.stderrTail),
+      wallSeconds: outcome.wallSeconds
+    }),
+    configFile
+  }
+}
+
+/**
+ * MassGen's validation messages: `❌ [location] message` lines with their
+ * `💡 Suggestion` lines on stderr; the rest of stderr is warnings noise.
+ */
+export function configErrorLines(stderr: string[]): string[] {
+  const marked = stderr
+    .filter((line) => /❌|💡/.test(line))
+    .map((line) => line.trim())
+  if (marked.length > 0) return marked.slice(0, 60)
+  return stderr
+    .filter(
+      (line) =>
+        line.trim() &&
+        !/Warning|^\s+(from|with|import) |^It will be compatible/.test(line)
+    )
+    .slice(-20)
+}
+
+function progressCtx(dest: Destination) {
+  return {
+    runUrl: dest.runUrl,
+    tag: dest.settings.commentTag,
+    maxChars: commentBudget(dest.settings.commentTag),
+    secrets: dest.secrets
+  }
+}
