@@ -398,6 +398,18 @@ export function createGitHub(options: GitHubOptions): GitHubDoor {
     }
   }
 
+  const written = new Map<string, number>()
+  const update = async (id: number, body: string) => {
+    const { data } = await octokit.rest.issues.updateComment({
+      owner,
+      repo,
+      comment_id: id,
+      body
+    })
+    learn(data)
+    return { id: data.id, url: data.html_url }
+  }
+
   return {
     owner,
     repo,
@@ -409,17 +421,28 @@ export function createGitHub(options: GitHubOptions): GitHubDoor {
     async upsertStickyComment(issueNumber, tag, body) {
       const marker = stickyMarker(tag)
       const text = body.includes(marker) ? body : `${marker}\n${body}`
+      // The comment this door wrote last for the tag: updated straight away,
+      // without listing the comments again (one request, not two or more).
+      const key = `${issueNumber}\u0000${tag}`
+      const remember = (c: { id: number; url: string }) => {
+        written.set(key, c.id)
+        return c
+      }
+      const known = written.get(key)
+      if (known !== undefined) {
+        try {
+          return remember(await update(known, text))
+        } catch (e) {
+          if (statusOf(e) !== 404) {
+            throw wrap(e, `Updating comment ${known}`, WRITE_HINT)
+          }
+          written.delete(key) // deleted since: look for it again
+        }
+      }
       const found = await find(issueNumber, tag)
-      if (!found) return create(issueNumber, text)
+      if (!found) return remember(await create(issueNumber, text))
       try {
-        const { data } = await octokit.rest.issues.updateComment({
-          owner,
-          repo,
-          comment_id: found.id,
-          body: text
-        })
-        learn(data)
-        return { id: data.id, url: data.html_url }
+        return remember(await update(found.id, text))
       } catch (e) {
         // Deleted since we found it, or another app's comment we may not
         // edit: a fresh comment is better than none.
@@ -431,7 +454,7 @@ export function createGitHub(options: GitHubOptions): GitHubDoor {
         log.warning(
           `Could not update comment ${found.id} (${s}); posting a new one`
         )
-        return create(issueNumber, text)
+        return remember(await create(issueNumber, text))
       }
     },
 

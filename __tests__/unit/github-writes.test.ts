@@ -50,4 +50,19 @@ describe('write pacing', () => {
     // Writes 3 and 4 wait 300 ms each.
     expect(Date.now() - start).toBeGreaterThanOrEqual(550)
   })
+
+  it('updates its own sticky comment again with one request, and finds it anew once deleted', async () => {
+    const github = await door()
+    await github.upsertStickyComment(1, 'massgen', 'progress')
+    const before = server.requests.length
+    await github.upsertStickyComment(1, 'massgen', 'report')
+    expect(server.requests.slice(before).map((r) => r.method)).toEqual([
+      'PATCH'
+    ])
+    server.state.comments.splice(0)
+    await github.upsertStickyComment(1, 'massgen', 'again')
+    expect(server.state.comments.map((c) => c.body)).toEqual([
+      expect.stringContaining('again')
+    ])
+  })
 })
