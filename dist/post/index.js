@@ -36499,6 +36499,17 @@ function createGitHub(options) {
             throw err;
         }
     };
+    const written = new Map();
+    const update = async (id, body) => {
+        const { data } = await octokit.rest.issues.updateComment({
+            owner,
+            repo,
+            comment_id: id,
+            body
+        });
+        learn(data);
+        return { id: data.id, url: data.html_url };
+    };
     return {
         owner,
         repo,
@@ -36509,18 +36520,30 @@ function createGitHub(options) {
         async upsertStickyComment(issueNumber, tag, body) {
             const marker = stickyMarker(tag);
             const text = body.includes(marker) ? body : `${marker}\n${body}`;
+            // The comment this door wrote last for the tag: updated straight away,
+            // without listing the comments again (one request, not two or more).
+            const key = `${issueNumber}\u0000${tag}`;
+            const remember = (c) => {
+                written.set(key, c.id);
+                return c;
+            };
+            const known = written.get(key);
+            if (known !== undefined) {
+                try {
+                    return remember(await update(known, text));
+                }
+                catch (e) {
+                    if (statusOf(e) !== 404) {
+                        throw wrap(e, `Updating comment ${known}`, WRITE_HINT);
+                    }
+                    written.delete(key); // deleted since: look for it again
+                }
+            }
             const found = await find(issueNumber, tag);
             if (!found)
-                return create(issueNumber, text);
+                return remember(await create(issueNumber, text));
             try {
-                const { data } = await octokit.rest.issues.updateComment({
-                    owner,
-                    repo,
-                    comment_id: found.id,
-                    body: text
-                });
-                learn(data);
-                return { id: data.id, url: data.html_url };
+                return remember(await update(found.id, text));
             }
             catch (e) {
                 // Deleted since we found it, or another app's comment we may not
@@ -36531,7 +36554,7 @@ function createGitHub(options) {
                     throw wrap(e, `Updating comment ${found.id}`, WRITE_HINT);
                 }
                 log.warning(`Could not update comment ${found.id} (${s}); posting a new one`);
-                return create(issueNumber, text);
+                return remember(await create(issueNumber, text));
             }
         },
         async addReaction(commentId, content) {
