@@ -15,7 +15,8 @@ import {
   massgenBinary
 } from './helpers.js'
 
-jest.setTimeout(240_000)
+// Local mode starts MassGen's MCP servers each round: 40 to 120 s a run on 2 cores.
+jest.setTimeout(600_000)
 
 let github: GitHubServer
 const servers: LlmServer[] = []
@@ -85,7 +86,7 @@ describe('real MassGen edges', () => {
         'massgen-command': massgenBinary(),
         'issue-number': '7',
         'comment-tag': 'real-hostile',
-        'max-duration': '120'
+        'max-duration': '600'
       }
     })
     expect(run.outputs.status).toBe('success')

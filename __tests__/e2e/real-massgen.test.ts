@@ -17,7 +17,8 @@ import {
   massgenBinary
 } from './helpers.js'
 
-jest.setTimeout(240_000)
+// Local mode starts MassGen's MCP servers each round: 40 to 120 s a run on 2 cores.
+jest.setTimeout(600_000)
 
 let github: GitHubServer
 const servers: LlmServer[] = []
@@ -55,7 +56,7 @@ async function realRun(
       'openai-api-key': KEYS.openai,
       'massgen-command': massgenBinary(),
       'comment-tag': tag,
-      'max-duration': '120',
+      'max-duration': '600',
       ...extra
     }
   })
