@@ -58,20 +58,32 @@ export async function execute(
   )
 
   const publish = async (body: string) => void (await postComment(dest, body))
-  await publish(
+  // The first live view goes out while MassGen is prepared, not before.
+  const firstView = publish(
     renderProgress(toSnapshot({}, plan.agents, 0), progressCtx(dest))
   )
-  const installation = await prepareMassgen(door, {
-    version: settings.massgenVersion,
-    command: settings.massgenCommand,
-    docker: settings.docker,
-    useCache: settings.cacheMassgen,
-    toolCacheDir:
-      process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
-    env: process.env,
-    log: core
-  })
-  if (settings.docker) await prepareDocker(door, settings.dockerImage, core)
+  const prepare = async () => {
+    const installed = await prepareMassgen(door, {
+      version: settings.massgenVersion,
+      command: settings.massgenCommand,
+      docker: settings.docker,
+      useCache: settings.cacheMassgen,
+      toolCacheDir:
+        process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
+      env: process.env,
+      log: core
+    })
+    if (settings.docker) await prepareDocker(door, settings.dockerImage, core)
+    return installed
+  }
+  // Settled either way before anything else is posted, so a late first
+  // view can never overwrite a failure report.
+  const [installation] = await Promise.all([prepare(), firstView]).catch(
+    async (error: unknown) => {
+      await firstView
+      throw error
+    }
+  )
 
   const abort = new AbortController()
   const onSignal = () => abort.abort()

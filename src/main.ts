@@ -5,6 +5,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { Outputs, State } from './constants.js'
+import { uploadLogs } from './artifact.js'
 import { removeLeftoverContainers } from './docker.js'
 import { execute } from './execute.js'
 import { createGitHub, runUrl, type GitHubDoor } from './github.js'
@@ -95,6 +96,17 @@ export async function run(
     result = failedBefore(decision.question, error, started)
   }
   if (settings.docker) await removeLeftoverContainers(door, workDir, core)
+  if (result.logDir && settings.uploadLogs) {
+    // Before the report, so both the summary and the comment can link it.
+    const logs = await uploadLogs(result.logDir, {
+      // Unique per job and re-run: matrix jobs may share a comment tag.
+      name: `massgen-logs-${settings.commentTag}-${path.basename(result.logDir)}`,
+      log: core,
+      secrets: dest.secrets,
+      winningAnswer: result.winnerAnswer
+    })
+    if (logs?.url) dest.artifactUrl = logs.url
+  }
   await deliverReport(result, dest, workDir)
   await reactions.finish(result.outcome)
   if (result.outcome !== 'success')

@@ -86,6 +86,7 @@ export async function deliverReport(
     renderReport(result, ctx('comment'))
   )
   setOutputs(result, dest.secrets, workDir, commentUrl)
+  core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '')
   core.saveState(State.Reported, 'true')
 }
 

@@ -47562,6 +47562,7 @@ async function deliverReport(result, dest, workDir) {
     await writeSummary(dest, renderReport(result, ctx('summary')));
     const commentUrl = await postComment(dest, renderReport(result, ctx('comment')));
     setOutputs(result, dest.secrets, workDir, commentUrl);
+    core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '');
     core.saveState(State.Reported, 'true');
 }
 function setOutputs(result, secrets, workDir, commentUrl) {
