@@ -79,7 +79,8 @@ describe('real MassGen', () => {
         }
       }
     })
-    const run = await realRun('real-two', 'vllm/model-a vllm/model-b', server)
+    // chatcompletion sends the OpenAI key: no file MassGen writes may hold it.
+    const run = await realRun('real-two', 'chatcompletion/model-a vllm/model-b', server)
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.winner).toBe('agent_b')
     expect(run.outputs.answer).toContain(
