@@ -14,6 +14,7 @@ import { ModelsError, selectAgents } from './models.js'
 import { createProcessDoor, type ProcessDoor } from './process.js'
 import { reactionsFor } from './reactions.js'
 import { renderSkipped } from './render.js'
+import { scrubSecrets } from './scrub.js'
 import { deliverReport, writeSummary, type Destination } from './report.js'
 import {
   InputError,
@@ -108,6 +109,13 @@ export async function run(
     if (logs?.url) dest.artifactUrl = logs.url
   }
   await deliverReport(result, dest, workDir)
+  const scrub = await scrubSecrets(workDir, secrets)
+  if (scrub.scrubbed.length > 0) {
+    core.warning(
+      `${scrub.scrubbed.length} file(s) of the run held an API key (an agent printed it); ` +
+        'they were redacted on disk, and every posted text was redacted too.'
+    )
+  }
   await reactions.finish(result.outcome)
   if (result.outcome !== 'success')
     core.setFailed(`MassGen run ${result.outcome}: ${result.reason ?? ''}`)

@@ -25,8 +25,6 @@ interface Fault {
   env?: Record<string, string>
   /** Fake docker mode, when the run is in Docker mode. */
   docker?: 'no-daemon' | 'pull-fails'
-  /** MassGen's own log folder holds key values (an agent printed them). */
-  keysInMassgenLogs?: boolean
   check(run: ActionRun, ctx: Ctx): void
 }
 interface Ctx {
@@ -236,13 +234,14 @@ const FAULTS: Fault[] = [
     }
   },
   {
+    // MassGen's own log folder included: the action scrubs its work folder.
     name: 'an answer holding key values is redacted everywhere',
-    keysInMassgenLogs: true,
     env: scenario('success', {
       FAKE_MASSGEN_ANSWER: `Here is my environment:\nOPENAI_API_KEY=${KEYS.openai}\nGEMINI_API_KEY=${KEYS.google}\nANTHROPIC_API_KEY=${KEYS.anthropic} XAI_API_KEY=${KEYS.xai}\ntoken ghs_e2eTokenValue0000000000000000000000`
     }),
     check(run, ctx) {
       expect(run.outputs.status).toBe('success')
+      expect(run.stdout).toMatch(/held an API key .*redacted on disk/)
       const answerFile = fs.readFileSync(
         run.outputs['answer-file'] ?? '',
         'utf8'
@@ -383,13 +382,10 @@ describe('faults through the bundled action', () => {
     expect(
       stackTraces(run.stdout + run.stderr + (run.post?.stdout ?? ''))
     ).toEqual([])
-    expectNoLeak(
-      run,
-      ctx.server,
-      [...Object.values(KEYS), 'ghs_e2eTokenValue0000000000000000000000'],
-      [],
-      f.keysInMassgenLogs ? run.outputs['log-dir'] : undefined
-    )
+    expectNoLeak(run, ctx.server, [
+      ...Object.values(KEYS),
+      'ghs_e2eTokenValue0000000000000000000000'
+    ])
     tally('faultScenarios', 1, f.name)
   })
 })

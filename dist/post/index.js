@@ -30741,7 +30741,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2963:
+/***/ 2109:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36242,26 +36242,14 @@ throttling.VERSION = plugin_throttling_dist_bundle_VERSION;
 throttling.triggersNotification = triggersNotification;
 
 
-;// CONCATENATED MODULE: ./src/github.ts
-// The GitHub door: every GitHub API call the action makes goes through the
-// narrow interface below, built once in main and passed in where needed.
+;// CONCATENATED MODULE: ./src/github-client.ts
+// The Octokit client behind the GitHub door: retries for server and network
+// errors, throttling for rate limits, and a write limiter that lets a run's
+// few writes go at once.
 
 
 
 
-
-
-/** A failed API call, with a `kind` callers can branch on. */
-class GitHubError extends Error {
-    kind;
-    status;
-    constructor(kind, message, status) {
-        super(message);
-        this.name = 'GitHubError';
-        this.kind = kind;
-        this.status = status;
-    }
-}
 /**
  * Writes (comment, reactions) the action makes with no wait between them.
  * A run makes about five: the progress comment, its updates (20 s apart at
@@ -36297,93 +36285,7 @@ function writeLimiter(burst, spacingMs) {
     };
     return { key: () => limiter };
 }
-/** The hidden marker that names the sticky comment of one comment-tag. */
-function stickyMarker(tag) {
-    // Only characters that cannot end the HTML comment or the tag itself.
-    const safe = tag.replace(/[^A-Za-z0-9._-]/g, '_').replace(/-{2,}/g, '-');
-    return `<!-- massgen-action:sticky tag=${safe} -->`;
-}
-/** Number of this run attempt (GITHUB_RUN_ATTEMPT), 1 when unknown. */
-function runAttempt(env = process.env) {
-    const n = Number(env.GITHUB_RUN_ATTEMPT);
-    return Number.isInteger(n) && n >= 1 ? n : 1;
-}
-/** Link to this workflow run (and attempt, after a re-run), if known. */
-function runUrl(env = process.env) {
-    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
-    const repository = env.GITHUB_REPOSITORY;
-    const id = env.GITHUB_RUN_ID;
-    if (!repository || !id || !/^\d+$/.test(id))
-        return undefined;
-    const attempt = runAttempt(env);
-    const suffix = attempt > 1 ? `/attempts/${attempt}` : '';
-    return `${server}/${repository}/actions/runs/${id}${suffix}`;
-}
-/** Cut a diff to maxBytes of UTF-8 at the last whole line. */
-function cutDiff(diff, maxBytes) {
-    const bytes = Buffer.from(diff, 'utf8');
-    if (bytes.length <= maxBytes)
-        return { diff, truncated: false };
-    const head = bytes.subarray(0, Math.max(0, maxBytes)).toString('utf8');
-    const nl = head.lastIndexOf('\n');
-    // Without a newline, drop a character split by the byte cut.
-    const cut = nl >= 0 ? head.slice(0, nl + 1) : head.replace(/\uFFFD$/, '');
-    return { diff: cut, truncated: true };
-}
-function statusOf(e) {
-    const s = e?.status;
-    return typeof s === 'number' ? s : undefined;
-}
-function isRateLimit(e) {
-    const err = e;
-    return (/rate limit/i.test(err?.message ?? '') ||
-        err?.response?.headers?.['x-ratelimit-remaining'] === '0');
-}
-function apiMessage(e) {
-    const data = e?.response?.data;
-    const detail = data?.errors?.map((x) => x.message).filter(Boolean);
-    const message = data?.message ?? e?.message ?? String(e);
-    return detail?.length ? `${message}: ${detail.join('; ')}` : message;
-}
-/** Turn an Octokit error into a GitHubError that says what to do. */
-function wrap(e, what, hint = '') {
-    const status = statusOf(e);
-    const said = `${what} failed (${status ?? 'no response'}: ${apiMessage(e)})`;
-    if ((status === 403 || status === 429) && isRateLimit(e)) {
-        return new GitHubError('rate-limited', `${said}. GitHub rate limit`, status);
-    }
-    if (status === 404)
-        return new GitHubError('not-found', said, status);
-    if (status === 401 || status === 403) {
-        return new GitHubError('forbidden', `${said}.${hint}`, status);
-    }
-    if (status === 422 && /too long/i.test(apiMessage(e))) {
-        const limit = `GitHub's limit is ${GitHubCommentLimit} characters`;
-        return new GitHubError('body-too-long', `${said}. ${limit}`, status);
-    }
-    return new GitHubError('failed', said, status);
-}
-const WRITE_HINT = ' The token needs `issues: write` and `pull-requests: write` in the' +
-    " workflow's `permissions:`.";
-const ROLES = [
-    'admin',
-    'maintain',
-    'write',
-    'triage',
-    'read',
-    'none'
-];
-function toPermission(role, legacy) {
-    // role_name may be a custom role; then the coarse `permission` decides.
-    for (const value of [role, legacy]) {
-        if (ROLES.includes(value))
-            return value;
-    }
-    return 'none';
-}
-function createGitHub(options) {
-    const { owner, repo } = options;
-    const log = options.log ?? lib_core;
+function createOctokit(options, log) {
     const baseMs = options.timing?.retryAfterBaseMs ?? 1000;
     const retries = options.timing?.retries ?? 3;
     const maxWait = options.timing?.maxWaitSeconds ?? 120;
@@ -36393,7 +36295,7 @@ function createGitHub(options) {
             (again ? `retrying in ${after}s` : 'giving up'));
         return again;
     };
-    const octokit = getOctokit(options.token, {
+    return getOctokit(options.token, {
         baseUrl: options.apiUrl ??
             process.env.GITHUB_API_URL ??
             'https://api.github.com',
@@ -36420,12 +36322,132 @@ function createGitHub(options) {
             onSecondaryRateLimit: onLimit
         }
     }, retry, throttling);
+}
+
+;// CONCATENATED MODULE: ./src/github-errors.ts
+// Failed GitHub API calls, turned into errors callers can branch on and that
+// tell the user what to do.
+
+/** A failed API call, with a `kind` callers can branch on. */
+class GitHubError extends Error {
+    kind;
+    status;
+    constructor(kind, message, status) {
+        super(message);
+        this.name = 'GitHubError';
+        this.kind = kind;
+        this.status = status;
+    }
+}
+/** Added to a refused write: the usual cause is the workflow's permissions. */
+const WRITE_HINT = ' The token needs `issues: write` and `pull-requests: write` in the' +
+    " workflow's `permissions:`.";
+function statusOf(e) {
+    const s = e?.status;
+    return typeof s === 'number' ? s : undefined;
+}
+function isRateLimit(e) {
+    const err = e;
+    return (/rate limit/i.test(err?.message ?? '') ||
+        err?.response?.headers?.['x-ratelimit-remaining'] === '0');
+}
+function apiMessage(e) {
+    const data = e?.response?.data;
+    const detail = data?.errors?.map((x) => x.message).filter(Boolean);
+    const message = data?.message ?? e?.message ?? String(e);
+    return detail?.length ? `${message}: ${detail.join('; ')}` : message;
+}
+/** Turn an Octokit error into a GitHubError that says what to do. */
+function toGitHubError(e, what, hint = '') {
+    const status = statusOf(e);
+    const said = `${what} failed (${status ?? 'no response'}: ${apiMessage(e)})`;
+    if ((status === 403 || status === 429) && isRateLimit(e)) {
+        return new GitHubError('rate-limited', `${said}. GitHub rate limit`, status);
+    }
+    if (status === 404)
+        return new GitHubError('not-found', said, status);
+    if (status === 401 || status === 403) {
+        return new GitHubError('forbidden', `${said}.${hint}`, status);
+    }
+    if (status === 422 && /too long/i.test(apiMessage(e))) {
+        const limit = `GitHub's limit is ${GitHubCommentLimit} characters`;
+        return new GitHubError('body-too-long', `${said}. ${limit}`, status);
+    }
+    return new GitHubError('failed', said, status);
+}
+
+;// CONCATENATED MODULE: ./src/github-pull.ts
+
+/** Cut a diff to maxBytes of UTF-8 at the last whole line. */
+function cutDiff(diff, maxBytes) {
+    const bytes = Buffer.from(diff, 'utf8');
+    if (bytes.length <= maxBytes)
+        return { diff, truncated: false };
+    const head = bytes.subarray(0, Math.max(0, maxBytes)).toString('utf8');
+    const nl = head.lastIndexOf('\n');
+    // Without a newline, drop a character split by the byte cut.
+    const cut = nl >= 0 ? head.slice(0, nl + 1) : head.replace(/\uFFFD$/, '');
+    return { diff: cut, truncated: true };
+}
+async function readPullRequestContext({ octokit, owner, repo, log }, number, maxDiffBytes) {
+    const params = { owner, repo, pull_number: number };
+    const what = `Reading pull request #${number}`;
+    try {
+        const [pr, files, raw] = await Promise.all([
+            octokit.rest.pulls.get(params),
+            octokit.paginate(octokit.rest.pulls.listFiles, {
+                ...params,
+                per_page: 100
+            }),
+            octokit.rest.pulls.get({ ...params, mediaType: { format: 'diff' } }).then((r) => r.data, (e) => {
+                // 406: GitHub will not render diffs over 300 files/20k lines.
+                if (statusOf(e) !== 406)
+                    throw e;
+                log.warning(`${what}: ${apiMessage(e)}; no diff given`);
+                return undefined;
+            })
+        ]);
+        const cut = cutDiff(raw ?? '', maxDiffBytes);
+        return {
+            number,
+            title: pr.data.title,
+            body: pr.data.body ?? '',
+            baseRef: pr.data.base.ref,
+            baseSha: pr.data.base.sha,
+            headRef: pr.data.head.ref,
+            headSha: pr.data.head.sha,
+            headRepo: pr.data.head.repo?.full_name ?? undefined,
+            files: files.map((f) => ({
+                filename: f.filename,
+                status: f.status,
+                additions: f.additions,
+                deletions: f.deletions
+            })),
+            diff: cut.diff,
+            diffTruncated: raw === undefined || cut.truncated
+        };
+    }
+    catch (e) {
+        throw toGitHubError(e, what);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github-sticky.ts
+
+/** The hidden marker that names the sticky comment of one comment-tag. */
+function stickyMarker(tag) {
+    // Only characters that cannot end the HTML comment or the tag itself.
+    const safe = tag.replace(/[^A-Za-z0-9._-]/g, '_').replace(/-{2,}/g, '-');
+    return `<!-- massgen-action:sticky tag=${safe} -->`;
+}
+function createStickyComments(target) {
+    const { octokit, owner, repo, log } = target;
     // Who the token writes as. `GET /user` answers for PATs and user tokens;
     // installation tokens (GITHUB_TOKEN, GitHub Apps) get 403 and no API tells
     // them their own bot login, so then we match known bot logins, and logins
     // learned from our own writes.
     const known = new Set([
-        (options.botLogin ?? 'github-actions[bot]').toLowerCase()
+        (target.botLogin ?? 'github-actions[bot]').toLowerCase()
     ]);
     let identity;
     const whoAmI = () => (identity ??= octokit.rest.users.getAuthenticated().then((r) => r.data.login.toLowerCase(), (e) => {
@@ -36434,7 +36456,7 @@ function createGitHub(options) {
         if (statusOf(e) === 404)
             return undefined;
         identity = undefined;
-        throw wrap(e, 'GET /user (who the token is)');
+        throw toGitHubError(e, 'GET /user (who the token is)');
     }));
     const learn = (c) => {
         if (c.user?.login)
@@ -36474,7 +36496,7 @@ function createGitHub(options) {
             });
         }
         catch (e) {
-            throw wrap(e, `Listing the comments of #${issueNumber}`);
+            throw toGitHubError(e, `Listing the comments of #${issueNumber}`);
         }
         return best;
     };
@@ -36491,7 +36513,7 @@ function createGitHub(options) {
         }
         catch (e) {
             const what = `Commenting on #${issueNumber} of ${owner}/${repo}`;
-            const err = wrap(e, what, WRITE_HINT);
+            const err = toGitHubError(e, what, WRITE_HINT);
             if (err.kind === 'not-found') {
                 err.message +=
                     '. The issue or pull request is gone, or hidden from the token';
@@ -36511,13 +36533,11 @@ function createGitHub(options) {
         return { id: data.id, url: data.html_url };
     };
     return {
-        owner,
-        repo,
-        async findStickyComment(issueNumber, tag) {
+        async find(issueNumber, tag) {
             const found = await find(issueNumber, tag);
             return found && { id: found.id, url: found.url, body: found.body };
         },
-        async upsertStickyComment(issueNumber, tag, body) {
+        async upsert(issueNumber, tag, body) {
             const marker = stickyMarker(tag);
             const text = body.includes(marker) ? body : `${marker}\n${body}`;
             // The comment this door wrote last for the tag: updated straight away,
@@ -36534,7 +36554,7 @@ function createGitHub(options) {
                 }
                 catch (e) {
                     if (statusOf(e) !== 404) {
-                        throw wrap(e, `Updating comment ${known}`, WRITE_HINT);
+                        throw toGitHubError(e, `Updating comment ${known}`, WRITE_HINT);
                     }
                     written.delete(key); // deleted since: look for it again
                 }
@@ -36551,12 +36571,81 @@ function createGitHub(options) {
                 const s = statusOf(e);
                 const foreign = s === 403 && found.rank === 2 && !isRateLimit(e);
                 if (s !== 404 && !foreign) {
-                    throw wrap(e, `Updating comment ${found.id}`, WRITE_HINT);
+                    throw toGitHubError(e, `Updating comment ${found.id}`, WRITE_HINT);
                 }
                 log.warning(`Could not update comment ${found.id} (${s}); posting a new one`);
                 return remember(await create(issueNumber, text));
             }
-        },
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github-run-url.ts
+// Where this workflow run lives on GitHub, read from the runner's variables.
+/** Number of this run attempt (GITHUB_RUN_ATTEMPT), 1 when unknown. */
+function runAttempt(env = process.env) {
+    const n = Number(env.GITHUB_RUN_ATTEMPT);
+    return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+/** Link to this workflow run (and attempt, after a re-run), if known. */
+function runUrl(env = process.env) {
+    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+    const repository = env.GITHUB_REPOSITORY;
+    const id = env.GITHUB_RUN_ID;
+    if (!repository || !id || !/^\d+$/.test(id))
+        return undefined;
+    const attempt = runAttempt(env);
+    const suffix = attempt > 1 ? `/attempts/${attempt}` : '';
+    return `${server}/${repository}/actions/runs/${id}${suffix}`;
+}
+
+;// CONCATENATED MODULE: ./src/github.ts
+// The GitHub door: every GitHub API call the action makes goes through the
+// narrow interface below, built once in main and passed in where needed.
+// The parts live beside it (github-*.ts); everything they export is
+// re-exported here, so importers need only this module.
+
+
+
+
+
+
+
+
+
+
+const ROLES = [
+    'admin',
+    'maintain',
+    'write',
+    'triage',
+    'read',
+    'none'
+];
+function toPermission(role, legacy) {
+    // role_name may be a custom role; then the coarse `permission` decides.
+    for (const value of [role, legacy]) {
+        if (ROLES.includes(value))
+            return value;
+    }
+    return 'none';
+}
+function createGitHub(options) {
+    const { owner, repo } = options;
+    const log = options.log ?? lib_core;
+    const octokit = createOctokit(options, log);
+    const sticky = createStickyComments({
+        octokit,
+        owner,
+        repo,
+        log,
+        botLogin: options.botLogin
+    });
+    return {
+        owner,
+        repo,
+        findStickyComment: (issueNumber, tag) => sticky.find(issueNumber, tag),
+        upsertStickyComment: (issueNumber, tag, body) => sticky.upsert(issueNumber, tag, body),
         async addReaction(commentId, content) {
             try {
                 const { data } = await octokit.rest.reactions.createForIssueComment({
@@ -36568,7 +36657,7 @@ function createGitHub(options) {
                 return data.id;
             }
             catch (e) {
-                throw wrap(e, `Reacting to comment ${commentId}`, WRITE_HINT);
+                throw toGitHubError(e, `Reacting to comment ${commentId}`, WRITE_HINT);
             }
         },
         async removeReaction(commentId, reactionId) {
@@ -36584,7 +36673,7 @@ function createGitHub(options) {
                 // Already gone is what we wanted.
                 if (statusOf(e) === 404)
                     return;
-                throw wrap(e, `Removing reaction ${reactionId}`, WRITE_HINT);
+                throw toGitHubError(e, `Removing reaction ${reactionId}`, WRITE_HINT);
             }
         },
         async getPermission(username) {
@@ -36600,53 +36689,10 @@ function createGitHub(options) {
             catch (e) {
                 if (statusOf(e) === 404)
                     return 'none';
-                throw wrap(e, `Checking the permission of ${username}`);
+                throw toGitHubError(e, `Checking the permission of ${username}`);
             }
         },
-        async getPullRequestContext(number, maxDiffBytes) {
-            const params = { owner, repo, pull_number: number };
-            const what = `Reading pull request #${number}`;
-            try {
-                const [pr, files, raw] = await Promise.all([
-                    octokit.rest.pulls.get(params),
-                    octokit.paginate(octokit.rest.pulls.listFiles, {
-                        ...params,
-                        per_page: 100
-                    }),
-                    octokit.rest.pulls
-                        .get({ ...params, mediaType: { format: 'diff' } })
-                        .then((r) => r.data, (e) => {
-                        // 406: GitHub will not render diffs over 300 files/20k lines.
-                        if (statusOf(e) !== 406)
-                            throw e;
-                        log.warning(`${what}: ${apiMessage(e)}; no diff given`);
-                        return undefined;
-                    })
-                ]);
-                const cut = cutDiff(raw ?? '', maxDiffBytes);
-                return {
-                    number,
-                    title: pr.data.title,
-                    body: pr.data.body ?? '',
-                    baseRef: pr.data.base.ref,
-                    baseSha: pr.data.base.sha,
-                    headRef: pr.data.head.ref,
-                    headSha: pr.data.head.sha,
-                    headRepo: pr.data.head.repo?.full_name ?? undefined,
-                    files: files.map((f) => ({
-                        filename: f.filename,
-                        status: f.status,
-                        additions: f.additions,
-                        deletions: f.deletions
-                    })),
-                    diff: cut.diff,
-                    diffTruncated: raw === undefined || cut.truncated
-                };
-            }
-            catch (e) {
-                throw wrap(e, what);
-            }
-        }
+        getPullRequestContext: (number, maxDiffBytes) => readPullRequestContext({ octokit, owner, repo, log }, number, maxDiffBytes)
     };
 }
 
@@ -48136,7 +48182,7 @@ function partialResult(workDir) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2963);
+/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2109);
 // Entry of the post step; the logic is in cleanup.ts.
 
 
