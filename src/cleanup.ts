@@ -15,6 +15,7 @@ import {
   writeSummary,
   type Destination
 } from './report.js'
+import { scrubSecrets } from './scrub.js'
 import { readKeys } from './settings.js'
 import type { RunResult } from './types.js'
 
@@ -80,6 +81,8 @@ export async function post(): Promise<void> {
   })
   await writeSummary(dest, renderCancelled(partial, ctx('summary')))
   await postComment(dest, renderCancelled(partial, ctx('comment')))
+  // The run died before its own scrub: no key value stays on disk.
+  if (workDir) await scrubSecrets(workDir, secrets)
 }
 
 /** Whatever the interrupted run left: phase, answers and votes so far. */
