@@ -1,0 +1,96 @@
+// A pull request as the prompt needs it: title, body, refs, changed files
+// and the diff, cut to a size the agents can read.
+import type { GitHubLog, Octokit } from './github-client.js'
+import { apiMessage, statusOf, toGitHubError } from './github-errors.js'
+
+export interface ChangedFile {
+  filename: string
+  status: string
+  additions: number
+  deletions: number
+}
+export interface PullRequestContext {
+  number: number
+  title: string
+  body: string
+  baseRef: string
+  baseSha: string
+  headRef: string
+  headSha: string
+  /** `owner/name` of the head repository; undefined when the fork is gone. */
+  headRepo: string | undefined
+  files: ChangedFile[]
+  /** Unified diff, cut at a line boundary to at most maxDiffBytes. */
+  diff: string
+  /** The diff was cut, or GitHub refused to produce it (too large). */
+  diffTruncated: boolean
+}
+
+/** Cut a diff to maxBytes of UTF-8 at the last whole line. */
+export function cutDiff(
+  diff: string,
+  maxBytes: number
+): { diff: string; truncated: boolean } {
+  const bytes = Buffer.from(diff, 'utf8')
+  if (bytes.length <= maxBytes) return { diff, truncated: false }
+  const head = bytes.subarray(0, Math.max(0, maxBytes)).toString('utf8')
+  const nl = head.lastIndexOf('\n')
+  // Without a newline, drop a character split by the byte cut.
+  const cut = nl >= 0 ? head.slice(0, nl + 1) : head.replace(/\uFFFD$/, '')
+  return { diff: cut, truncated: true }
+}
+
+export interface PullRequestTarget {
+  octokit: Octokit
+  owner: string
+  repo: string
+  log: GitHubLog
+}
+
+export async function readPullRequestContext(
+  { octokit, owner, repo, log }: PullRequestTarget,
+  number: number,
+  maxDiffBytes: number
+): Promise<PullRequestContext> {
+  const params = { owner, repo, pull_number: number }
+  const what = `Reading pull request #${number}`
+  try {
+    const [pr, files, raw] = await Promise.all([
+      octokit.rest.pulls.get(params),
+      octokit.paginate(octokit.rest.pulls.listFiles, {
+        ...params,
+        per_page: 100
+      }),
+      octokit.rest.pulls.get({ ...params, mediaType: { format: 'diff' } }).then(
+        (r) => r.data as unknown as string,
+        (e: unknown) => {
+          // 406: GitHub will not render diffs over 300 files/20k lines.
+          if (statusOf(e) !== 406) throw e
+          log.warning(`${what}: ${apiMessage(e)}; no diff given`)
+          return undefined
+        }
+      )
+    ])
+    const cut = cutDiff(raw ?? '', maxDiffBytes)
+    return {
+      number,
+      title: pr.data.title,
+      body: pr.data.body ?? '',
+      baseRef: pr.data.base.ref,
+      baseSha: pr.data.base.sha,
+      headRef: pr.data.head.ref,
+      headSha: pr.data.head.sha,
+      headRepo: pr.data.head.repo?.full_name ?? undefined,
+      files: files.map((f) => ({
+        filename: f.filename,
+        status: f.status,
+        additions: f.additions,
+        deletions: f.deletions
+      })),
+      diff: cut.diff,
+      diffTruncated: raw === undefined || cut.truncated
+    }
+  } catch (e) {
+    throw toGitHubError(e, what)
+  }
+}
