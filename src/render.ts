@@ -64,6 +64,25 @@ export const CANCELLED_REASON =
 /** Answers shorter than this are dropped rather than cut. */
 const MIN_SHARE = 400
 
+/**
+ * The first `max` characters, never half a surrogate pair, and never the
+ * first part of a secret cut at the edge (redaction only knows whole ones).
+ */
+function clipRaw(text: string, max: number, secrets: string[]): string {
+  if (text.length <= max) return text
+  const code = text.charCodeAt(max - 1)
+  let clipped = text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
+  for (const secret of secrets) {
+    for (let n = Math.min(secret.length - 1, clipped.length); n > 0; n--) {
+      if (clipped.endsWith(secret.slice(0, n))) {
+        clipped = clipped.slice(0, clipped.length - n)
+        break
+      }
+    }
+  }
+  return clipped
+}
+
 export function renderReport(result: RunResult, ctx: ReportContext): string {
   const hint = ctx.fullTextHint ?? defaultHint(ctx)
   const secrets = ctx.secrets
@@ -73,9 +92,12 @@ export function renderReport(result: RunResult, ctx: ReportContext): string {
     .filter((a) => a.answer !== undefined)
     .filter((a) => winnerText === undefined || a.id !== result.winner)
     .sort((a, b) => b.votesReceived - a.votesReceived)
-  const winnerBody =
-    winnerText === undefined ? undefined : safeMarkdown(winnerText, secrets)
-  const otherBodies = others.map((a) => safeMarkdown(a.answer ?? '', secrets))
+  // Text past the budget can never be shown: cut it before the (costly)
+  // sanitising, so a 1 MiB answer costs a comment 64 KiB of work.
+  const visible = (text: string) =>
+    safeMarkdown(clipRaw(text, ctx.maxChars, secrets), secrets)
+  const winnerBody = winnerText === undefined ? undefined : visible(winnerText)
+  const otherBodies = others.map((a) => visible(a.answer ?? ''))
 
   const head = header(result, ctx, hint)
   const tail = ['---', footer(result, ctx)].join('\n\n')
@@ -121,7 +143,7 @@ export function renderReport(result: RunResult, ctx: ReportContext): string {
   }
   // 2. Cut the winning answer (or, without one, drop the other answers).
   const note =
-    `_✂️ Answer cut to fit (${formatCount(winnerBody?.length ?? 0)} ` +
+    `_✂️ Answer cut to fit (${formatCount(winnerText?.length ?? 0)} ` +
     `characters in full). ${hint}_`
   for (const mode of [others.map(() => ''), null]) {
     if (winnerBody === undefined) {

@@ -18,9 +18,12 @@ export async function scrubSecrets(
     .map((s) => Buffer.from(s, 'utf8'))
   const result = { scanned: 0, scrubbed: [] as string[] }
   if (needles.length === 0) return result
+  // One read buffer for every file: memory stays flat however many there are.
+  const overlap = Math.max(...needles.map((n) => n.length)) - 1
+  const buffer = Buffer.alloc(CHUNK + overlap)
   for (const file of regularFiles(dir)) {
     result.scanned++
-    if (!holdsAny(file, needles)) continue
+    if (!holdsAny(file, needles, buffer, overlap)) continue
     try {
       const temp = `${file}.scrub-${process.pid}`
       await pipeline(
@@ -52,9 +55,12 @@ function* regularFiles(dir: string): Generator<string> {
 }
 
 /** Streams the file once; chunks overlap so a key split across two is seen. */
-function holdsAny(file: string, needles: Buffer[]): boolean {
-  const overlap = Math.max(...needles.map((n) => n.length)) - 1
-  const buffer = Buffer.alloc(CHUNK + overlap)
+function holdsAny(
+  file: string,
+  needles: Buffer[],
+  buffer: Buffer,
+  overlap: number
+): boolean {
   let fd: number | undefined
   try {
     fd = fs.openSync(file, 'r')

@@ -42267,6 +42267,25 @@ function details(summaryHtml, body) {
 const CANCELLED_REASON = 'The job was cancelled, or the step stopped before it could report.';
 /** Answers shorter than this are dropped rather than cut. */
 const MIN_SHARE = 400;
+/**
+ * The first `max` characters, never half a surrogate pair, and never the
+ * first part of a secret cut at the edge (redaction only knows whole ones).
+ */
+function clipRaw(text, max, secrets) {
+    if (text.length <= max)
+        return text;
+    const code = text.charCodeAt(max - 1);
+    let clipped = text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+    for (const secret of secrets) {
+        for (let n = Math.min(secret.length - 1, clipped.length); n > 0; n--) {
+            if (clipped.endsWith(secret.slice(0, n))) {
+                clipped = clipped.slice(0, clipped.length - n);
+                break;
+            }
+        }
+    }
+    return clipped;
+}
 function render_renderReport(result, ctx) {
     const hint = ctx.fullTextHint ?? defaultHint(ctx);
     const secrets = ctx.secrets;
@@ -42276,8 +42295,11 @@ function render_renderReport(result, ctx) {
         .filter((a) => a.answer !== undefined)
         .filter((a) => winnerText === undefined || a.id !== result.winner)
         .sort((a, b) => b.votesReceived - a.votesReceived);
-    const winnerBody = winnerText === undefined ? undefined : safeMarkdown(winnerText, secrets);
-    const otherBodies = others.map((a) => safeMarkdown(a.answer ?? '', secrets));
+    // Text past the budget can never be shown: cut it before the (costly)
+    // sanitising, so a 1 MiB answer costs a comment 64 KiB of work.
+    const visible = (text) => safeMarkdown(clipRaw(text, ctx.maxChars, secrets), secrets);
+    const winnerBody = winnerText === undefined ? undefined : visible(winnerText);
+    const otherBodies = others.map((a) => visible(a.answer ?? ''));
     const head = header(result, ctx, hint);
     const tail = ['---', footer(result, ctx)].join('\n\n');
     const build = (w, o) => [
@@ -42313,7 +42335,7 @@ function render_renderReport(result, ctx) {
             return done(dropped);
     }
     // 2. Cut the winning answer (or, without one, drop the other answers).
-    const note = `_✂️ Answer cut to fit (${formatCount(winnerBody?.length ?? 0)} ` +
+    const note = `_✂️ Answer cut to fit (${formatCount(winnerText?.length ?? 0)} ` +
         `characters in full). ${hint}_`;
     for (const mode of [others.map(() => ''), null]) {
         if (winnerBody === undefined) {
@@ -42802,9 +42824,12 @@ async function scrubSecrets(dir, secrets) {
     const result = { scanned: 0, scrubbed: [] };
     if (needles.length === 0)
         return result;
+    // One read buffer for every file: memory stays flat however many there are.
+    const overlap = Math.max(...needles.map((n) => n.length)) - 1;
+    const buffer = Buffer.alloc(scrub_CHUNK + overlap);
     for (const file of regularFiles(dir)) {
         result.scanned++;
-        if (!holdsAny(file, needles))
+        if (!holdsAny(file, needles, buffer, overlap))
             continue;
         try {
             const temp = `${file}.scrub-${process.pid}`;
@@ -42835,9 +42860,7 @@ function* regularFiles(dir) {
     }
 }
 /** Streams the file once; chunks overlap so a key split across two is seen. */
-function holdsAny(file, needles) {
-    const overlap = Math.max(...needles.map((n) => n.length)) - 1;
-    const buffer = Buffer.alloc(scrub_CHUNK + overlap);
+function holdsAny(file, needles, buffer, overlap) {
     let fd;
     try {
         fd = external_node_fs_.openSync(file, 'r');
