@@ -10,9 +10,10 @@
 set -euo pipefail
 
 version="${MASSGEN_VERSION:-0.1.97}"
-# Keep in step with src/install.ts: UV_VERSION, LAYOUT_VERSION, MARKER_FILE,
-# PYTHON_PROBE, venvLayout() and markerText(). The checked dependency versions
-# come from src/massgen-lock.ts (lockFor()).
+# Keep in step with src/install-*.ts: UV_VERSION (install-uv.ts), LAYOUT_VERSION,
+# MARKER_FILE, venvLayout() and markerText() (install-layout.ts), PYTHON_PROBE
+# (install-python.ts). The checked dependency versions come from
+# src/massgen-lock.ts (lockFor()).
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 lock_source="$here/../src/massgen-lock.ts"
 locked_pythons=" 3.11 3.12 3.13 "
