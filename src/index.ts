@@ -2,3 +2,6 @@
 import { run } from './main.js'
 
 await run()
+// Everything is reported by now; an abandoned request (a stalled artifact
+// upload past its limit) must not keep the step alive.
+process.exit()

@@ -25,6 +25,20 @@ import {
 import { readTrigger } from './trigger.js'
 import type { RunResult, Settings, Trigger } from './types.js'
 
+/** The artifact client retries for ~30 s on errors and minutes on a stall. */
+const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
+
+function withinSeconds<T>(
+  seconds: number,
+  work: Promise<T>
+): Promise<T | 'late'> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), seconds * 1000)
+  })
+  return Promise.race([work, late]).finally(() => clearTimeout(timer))
+}
+
 export async function run(
   door: ProcessDoor = createProcessDoor()
 ): Promise<void> {
@@ -98,15 +112,24 @@ export async function run(
   }
   if (settings.docker) await removeLeftoverContainers(door, workDir, core)
   if (result.logDir && settings.uploadLogs) {
-    // Before the report, so both the summary and the comment can link it.
-    const logs = await uploadLogs(result.logDir, {
-      // Unique per job and re-run: matrix jobs may share a comment tag.
-      name: `massgen-logs-${settings.commentTag}-${path.basename(result.logDir)}`,
-      log: core,
-      secrets: dest.secrets,
-      winningAnswer: result.winnerAnswer
-    })
-    if (logs?.url) dest.artifactUrl = logs.url
+    // Before the report, so both the summary and the comment can link it;
+    // bounded, so a stalled artifact service cannot hold the report back.
+    const logs = await withinSeconds(
+      ARTIFACT_UPLOAD_LIMIT_SECONDS,
+      uploadLogs(result.logDir, {
+        // Unique per job and re-run: matrix jobs may share a comment tag.
+        name: `massgen-logs-${settings.commentTag}-${path.basename(result.logDir)}`,
+        log: core,
+        secrets: dest.secrets,
+        winningAnswer: result.winnerAnswer
+      })
+    )
+    if (logs === 'late') {
+      core.warning(
+        `The logs artifact upload did not finish within ${ARTIFACT_UPLOAD_LIMIT_SECONDS} s; ` +
+          'the report goes out without its link.'
+      )
+    } else if (logs?.url) dest.artifactUrl = logs.url
   }
   await deliverReport(result, dest, workDir)
   const scrub = await scrubSecrets(workDir, secrets)
