@@ -1,0 +1,255 @@
+// The REST routes the action calls, each answering from the server's state
+// as api.github.com would, errors included.
+import {
+  commentJson,
+  HttpError,
+  now,
+  page,
+  REACTIONS,
+  ROCKET_EYES,
+  userJson,
+  type Handler
+} from './github-replies.ts'
+import {
+  BODY_LIMIT,
+  DOCS,
+  type ServerComment,
+  type ServerPull,
+  type ServerState,
+  type ServerUser
+} from './github-state.ts'
+
+function findComment(s: ServerState, id: string): ServerComment {
+  const c = s.comments.find((x) => x.id === Number(id))
+  if (!c) throw new HttpError(404, 'Not Found')
+  return c
+}
+
+function checkBody(body: unknown, doc: string): string {
+  if (typeof body !== 'string') throw new HttpError(422, 'Invalid request.')
+  // GitHub counts characters (code points), not UTF-16 units or bytes.
+  if ([...body].length > BODY_LIMIT) {
+    throw new HttpError(422, 'Validation Failed', {
+      errors: [
+        {
+          resource: 'IssueComment',
+          code: 'custom',
+          field: 'body',
+          message: `body is too long (maximum is ${BODY_LIMIT} characters)`
+        }
+      ],
+      documentation_url: `${DOCS}/issues/comments#${doc}`
+    })
+  }
+  return body
+}
+
+function pull(s: ServerState, n: string): ServerPull {
+  const p = s.pulls[n]
+  if (!p) throw new HttpError(404, 'Not Found')
+  return p
+}
+
+/** The repository part of a route: its owner and name must match the state's. */
+export const R = '/repos/{owner}/{repo}'
+export const routes: [string, Handler][] = [
+  [
+    'GET /user',
+    (s) => {
+      if (s.userEndpoint === 'forbidden') {
+        throw new HttpError(403, 'Resource not accessible by integration')
+      }
+      return { status: 200, data: userJson(s.identity, s) }
+    }
+  ],
+  [
+    `GET ${R}/issues/{issue_number}/comments`,
+    (s, c) => {
+      const n = Number(c.params[0])
+      const all = s.comments.filter((x) => x.issueNumber === n)
+      const { slice, link } = page(all, c)
+      const data = slice.map((x) => commentJson(x, s, c.base))
+      return { status: 200, data, headers: link ? { link } : {} }
+    }
+  ],
+  [
+    `POST ${R}/issues/{issue_number}/comments`,
+    (s, c) => {
+      const n = Number(c.params[0])
+      if (!s.issues.includes(n) && !s.pulls[String(n)]) {
+        throw new HttpError(404, 'Not Found')
+      }
+      const body = checkBody(c.body.body, 'create-an-issue-comment')
+      const t = now()
+      const comment: ServerComment = {
+        id: s.nextId++,
+        issueNumber: n,
+        body,
+        user: s.identity,
+        createdAt: t,
+        updatedAt: t,
+        app: s.app
+      }
+      s.comments.push(comment)
+      return { status: 201, data: commentJson(comment, s, c.base) }
+    }
+  ],
+  [
+    `GET ${R}/issues/comments/{comment_id}`,
+    (s, c) => ({
+      status: 200,
+      data: commentJson(findComment(s, c.params[0] ?? ''), s, c.base)
+    })
+  ],
+  [
+    `PATCH ${R}/issues/comments/{comment_id}`,
+    (s, c) => {
+      const comment = findComment(s, c.params[0] ?? '')
+      comment.body = checkBody(c.body.body, 'update-an-issue-comment')
+      comment.updatedAt = now()
+      return { status: 200, data: commentJson(comment, s, c.base) }
+    }
+  ],
+  [
+    `DELETE ${R}/issues/comments/{comment_id}`,
+    (s, c) => {
+      const comment = findComment(s, c.params[0] ?? '')
+      s.comments = s.comments.filter((x) => x !== comment)
+      return { status: 204 }
+    }
+  ],
+  [
+    `POST ${R}/issues/comments/{comment_id}/reactions`,
+    (s, c) => {
+      const comment = findComment(s, c.params[0] ?? '')
+      const content = String(c.body.content)
+      if (![...REACTIONS, ...ROCKET_EYES].includes(content)) {
+        throw new HttpError(422, 'Validation Failed')
+      }
+      const same = s.reactions.find(
+        (r) =>
+          r.commentId === comment.id &&
+          r.content === content &&
+          r.user.login === s.identity.login
+      )
+      const reaction = same ?? {
+        id: s.nextId++,
+        commentId: comment.id,
+        content,
+        user: s.identity
+      }
+      if (!same) s.reactions.push(reaction)
+      const data = {
+        id: reaction.id,
+        node_id: `REA_${reaction.id}`,
+        user: userJson(reaction.user, s),
+        content,
+        created_at: now()
+      }
+      return { status: same ? 200 : 201, data }
+    }
+  ],
+  [
+    `DELETE ${R}/issues/comments/{comment_id}/reactions/{reaction_id}`,
+    (s, c) => {
+      const id = Number(c.params[1])
+      const before = s.reactions.length
+      s.reactions = s.reactions.filter((r) => r.id !== id)
+      if (s.reactions.length === before) throw new HttpError(404, 'Not Found')
+      return { status: 204 }
+    }
+  ],
+  [
+    `GET ${R}/collaborators/{username}/permission`,
+    (s, c) => {
+      const login = decodeURIComponent(c.params[0] ?? '')
+      const role = s.permissions[login]
+      if (!role) throw new HttpError(404, 'Not Found')
+      // `permission` is the legacy coarse level; `role_name` the real role.
+      const legacy: Record<string, string> = {
+        maintain: 'write',
+        triage: 'read'
+      }
+      const roleName = typeof role === 'string' ? role : role.role_name
+      const permission =
+        typeof role === 'string' ? (legacy[role] ?? role) : role.permission
+      const user = { login, id: 1, type: 'User' } as ServerUser
+      return {
+        status: 200,
+        data: {
+          permission,
+          role_name: roleName,
+          user: userJson(user, s)
+        }
+      }
+    }
+  ],
+  [
+    `GET ${R}/pulls/{pull_number}`,
+    (s, c) => {
+      const n = c.params[0] ?? ''
+      const p = pull(s, n)
+      if (/\.diff\b/.test(c.accept)) {
+        if (p.diffTooLarge) {
+          throw new HttpError(
+            406,
+            'Sorry, the diff exceeded the maximum number of files (300).',
+            {
+              errors: [
+                { resource: 'PullRequest', field: 'diff', code: 'too_large' }
+              ]
+            }
+          )
+        }
+        return { status: 200, text: p.diff }
+      }
+      const repo = `${s.owner}/${s.repo}`
+      const side = (b: { ref: string; sha: string; repo: string | null }) => ({
+        label: `${(b.repo ?? repo).split('/')[0]}:${b.ref}`,
+        ref: b.ref,
+        sha: b.sha,
+        repo:
+          b.repo === null ? null : { full_name: b.repo, fork: b.repo !== repo }
+      })
+      const data = {
+        url: `${c.base}/repos/${repo}/pulls/${n}`,
+        id: Number(n) + 500_000,
+        node_id: `PR_${n}`,
+        html_url: `${s.serverUrl}/${repo}/pull/${n}`,
+        diff_url: `${s.serverUrl}/${repo}/pull/${n}.diff`,
+        number: Number(n),
+        state: 'open',
+        title: p.title,
+        body: p.body,
+        user: userJson(p.author, s),
+        draft: false,
+        base: side(p.base),
+        head: side(p.head),
+        changed_files: p.files.length
+      }
+      return { status: 200, data }
+    }
+  ],
+  [
+    `GET ${R}/pulls/{pull_number}/files`,
+    (s, c) => {
+      const p = pull(s, c.params[0] ?? '')
+      const { slice, link } = page(p.files, c)
+      const data = slice.map((f) => ({
+        sha: '0'.repeat(40),
+        filename: f.filename,
+        status: f.status,
+        additions: f.additions,
+        deletions: f.deletions,
+        changes: f.additions + f.deletions
+      }))
+      return { status: 200, data, headers: link ? { link } : {} }
+    }
+  ]
+]
+
+export const compiled = routes.map(([key, handler]) => {
+  const [method, template] = key.split(' ') as [string, string]
+  const pattern = template.replace(/\{(\w+)\}/g, '([^/]+)')
+  return { key, method, re: new RegExp(`^${pattern}$`), handler }
+})

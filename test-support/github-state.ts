@@ -1,0 +1,163 @@
+// The loopback GitHub's world: the repository, its issues, pulls, comments,
+// reactions and collaborators, and the faults a test can queue. Plain data,
+// so a test or a JSON file (`--state`) can set it up.
+
+export type Role = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
+export interface ServerUser {
+  login: string
+  id: number
+  type: 'User' | 'Bot'
+}
+export interface ServerApp {
+  id: number
+  slug: string
+  name: string
+}
+export interface ServerComment {
+  id: number
+  issueNumber: number
+  body: string
+  user: ServerUser
+  createdAt: string
+  updatedAt: string
+  app: ServerApp | null
+}
+export interface ServerReaction {
+  id: number
+  commentId: number
+  content: string
+  user: ServerUser
+}
+export interface ServerFile {
+  filename: string
+  status: string
+  additions: number
+  deletions: number
+}
+export interface ServerPull {
+  title: string
+  body: string | null
+  author: ServerUser
+  base: { ref: string; sha: string; repo: string }
+  head: { ref: string; sha: string; repo: string | null }
+  files: ServerFile[]
+  diff: string
+  /** GitHub answers 406 for diffs over 300 files or 20,000 lines. */
+  diffTooLarge?: boolean
+}
+export interface ServerState {
+  owner: string
+  repo: string
+  /** Base of html_url links. */
+  serverUrl: string
+  /** The account the token acts as: author of everything it writes. */
+  identity: ServerUser
+  /** `GET /user`: 'forbidden' is what GITHUB_TOKEN and app tokens get. */
+  userEndpoint: 'ok' | 'forbidden'
+  /** The app that writes for the token, as comments report it. */
+  app: ServerApp | null
+  /** Issue numbers that exist (pull numbers exist too). */
+  issues: number[]
+  comments: ServerComment[]
+  reactions: ServerReaction[]
+  /**
+   * Collaborator roles by login; an unknown login answers 404. A custom
+   * role gives its name and the base permission GitHub reports with it.
+   */
+  permissions: Record<
+    string,
+    Role | { role_name: string; permission: 'admin' | 'write' | 'read' }
+  >
+  pulls: Record<string, ServerPull>
+  nextId: number
+}
+export interface Fault {
+  status: number
+  headers?: Record<string, string>
+  body?: unknown
+}
+
+/** GitHub's limit on issue comment bodies, in characters. */
+export const BODY_LIMIT = 65_536
+export const DOCS = 'https://docs.github.com/rest'
+
+export const faults = {
+  serverError: (status = 500): Fault => ({
+    status,
+    body: { message: 'Server Error' }
+  }),
+  secondaryRateLimit: (retryAfter = 1, status = 403): Fault => ({
+    status,
+    headers: { 'retry-after': String(retryAfter) },
+    body: {
+      message:
+        'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+      documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api`
+    }
+  }),
+  primaryRateLimit: (resetInSeconds = 1, status = 403): Fault => ({
+    status,
+    headers: {
+      'retry-after': String(resetInSeconds),
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-used': '5000',
+      'x-ratelimit-resource': 'core',
+      'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + resetInSeconds)
+    },
+    body: {
+      message: 'API rate limit exceeded for installation ID 1.',
+      documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api`
+    }
+  }),
+  notFound: (): Fault => ({ status: 404, body: { message: 'Not Found' } }),
+  forbidden: (): Fault => ({
+    status: 403,
+    body: { message: 'Resource not accessible by integration' }
+  })
+}
+
+const GITHUB_ACTIONS: ServerUser = {
+  login: 'github-actions[bot]',
+  id: 41898282,
+  type: 'Bot'
+}
+
+export function defaultState(): ServerState {
+  return {
+    owner: 'octo-org',
+    repo: 'octo-repo',
+    serverUrl: 'https://github.com',
+    identity: GITHUB_ACTIONS,
+    userEndpoint: 'forbidden',
+    app: { id: 15368, slug: 'github-actions', name: 'GitHub Actions' },
+    issues: [1],
+    comments: [],
+    reactions: [],
+    permissions: {},
+    pulls: {},
+    nextId: 1000
+  }
+}
+
+/** Put a comment straight into the state, as if posted earlier. */
+export function addComment(
+  state: ServerState,
+  issueNumber: number,
+  body: string,
+  user: ServerUser = state.identity,
+  app: ServerApp | null = user === state.identity ? state.app : null
+): ServerComment {
+  const t = '2025-11-28T10:00:00Z'
+  const comment: ServerComment = {
+    id: state.nextId++,
+    issueNumber,
+    body,
+    user,
+    createdAt: t,
+    updatedAt: t,
+    app
+  }
+  state.comments.push(comment)
+  return comment
+}
