@@ -1,0 +1,129 @@
+// The replies of an OpenAI-compatible chat-completions server: SSE chunks
+// for a streamed tool call or text, and the whole completion when the client
+// asked not to stream.
+
+function chunk(
+  id: string,
+  model: string,
+  delta: Record<string, unknown>,
+  finish: string | null
+): string {
+  const payload = {
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }]
+  }
+  return `data: ${JSON.stringify(payload)}\n\n`
+}
+
+function usageChunk(id: string, model: string): string {
+  const payload = {
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [],
+    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }
+  }
+  return `data: ${JSON.stringify(payload)}\n\n`
+}
+
+/** SSE chunks for one tool call. */
+export function toolCallChunks(
+  model: string,
+  name: string,
+  args: Record<string, string>,
+  pieces = 2
+): string[] {
+  const id = `chatcmpl-${Math.random().toString(36).slice(2, 10)}`
+  const callId = `call_${Math.random().toString(36).slice(2, 12)}`
+  const json = JSON.stringify(args)
+  const n = Math.max(1, pieces)
+  const size = Math.ceil(json.length / n)
+  const out = [
+    chunk(id, model, { role: 'assistant', content: null }, null),
+    chunk(
+      id,
+      model,
+      {
+        tool_calls: [
+          {
+            index: 0,
+            id: callId,
+            type: 'function',
+            function: { name, arguments: '' }
+          }
+        ]
+      },
+      null
+    )
+  ]
+  for (let i = 0; i < json.length; i += size) {
+    out.push(
+      chunk(
+        id,
+        model,
+        {
+          tool_calls: [
+            { index: 0, function: { arguments: json.slice(i, i + size) } }
+          ]
+        },
+        null
+      )
+    )
+  }
+  out.push(chunk(id, model, {}, 'tool_calls'))
+  out.push(usageChunk(id, model))
+  out.push('data: [DONE]\n\n')
+  return out
+}
+
+/** SSE chunks for a plain text reply (no tool call). */
+export function textChunks(model: string, text: string): string[] {
+  const id = `chatcmpl-${Math.random().toString(36).slice(2, 10)}`
+  return [
+    chunk(id, model, { role: 'assistant', content: '' }, null),
+    chunk(id, model, { content: text }, null),
+    chunk(id, model, {}, 'stop'),
+    usageChunk(id, model),
+    'data: [DONE]\n\n'
+  ]
+}
+
+/** The whole completion carrying one tool call, for `stream: false`. */
+export function completionJson(
+  model: string,
+  name: string,
+  args: Record<string, string>
+) {
+  return {
+    id: 'chatcmpl-nostream',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'tool_calls',
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_nostream',
+              type: 'function',
+              function: { name, arguments: JSON.stringify(args) }
+            }
+          ]
+        }
+      }
+    ],
+    usage: {
+      prompt_tokens: 100,
+      completion_tokens: 20,
+      total_tokens: 120
+    }
+  }
+}

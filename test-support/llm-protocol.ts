@@ -1,0 +1,168 @@
+// What MassGen 0.1.97 asks the scripted LLM and what the script answers:
+// the script's types, the `<agentN.M>` answer labels in a request, and the
+// rule that picks a new answer, a vote or the final presentation.
+//
+// Protocol as MassGen 0.1.97 sends it (see docs/massgen-0.1.97.md):
+// - every request is POST /v1/chat/completions with stream: true and tools;
+// - coordination requests carry the workflow tools `new_answer` and `vote`;
+// - the winner's final presentation carries no `vote` tool;
+// - answers of the other agents appear in the user message as
+//   `<agentN.M> text <end of agentN.M>`.
+
+export type FailureMode = 'http500' | 'refuse' | 'hang' | 'plaintext'
+
+export interface AgentScript {
+  /** Text of this agent's `new_answer`; default `Answer from <model>.`. */
+  answer?: string
+  /** Text of the final presentation; default: the answer text. */
+  finalAnswer?: string
+  /**
+   * Whom to vote for: a real agent id (mapped to its anonymous label through
+   * `LlmScript.agentIds`), an anonymous id like `agent2`, or 'lowest label'
+   * (the default: the lowest `<agentN.M>` label in the user message).
+   */
+  voteFor?: string
+  /** Reason sent with the vote. */
+  voteReason?: string
+  /** Wait this long before answering each request (ms). */
+  delayMs?: number
+  /** Wait this long between SSE chunks (ms): slow streaming. */
+  chunkDelayMs?: number
+  /** Split the tool-call arguments into this many chunks (default 2). */
+  argumentChunks?: number
+  fail?: FailureMode
+  /** Fail only the first N requests of this model, then behave. */
+  failTimes?: number
+  /** Plain text used by `plaintext` failures. */
+  text?: string
+}
+
+export interface LlmScript {
+  /** Per agent, keyed by the backend's `model` name. */
+  agents?: Record<string, AgentScript>
+  /** Applied to models absent from `agents`. */
+  default?: AgentScript
+  /**
+   * The real agent ids of the run. MassGen 0.1.97 numbers the anonymous ids
+   * agent1..N in the SORTED order of the real ids
+   * (coordination_tracker.get_anonymous_agent_mapping); needed to vote by
+   * real id.
+   */
+  agentIds?: string[]
+}
+
+export interface ToolDef {
+  type?: string
+  function?: { name?: string; parameters?: unknown }
+  name?: string
+}
+
+export interface ChatMessage {
+  role?: string
+  content?: unknown
+}
+
+const LABEL_RE = /<(agent\d+)\.(\d+)>/g
+
+export function messageText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (Array.isArray(content)) {
+    return content
+      .map((part: unknown) => {
+        if (typeof part === 'string') return part
+        if (part && typeof part === 'object' && 'text' in part) {
+          const t = (part as { text?: unknown }).text
+          return typeof t === 'string' ? t : ''
+        }
+        return ''
+      })
+      .join('\n')
+  }
+  return ''
+}
+
+/** Distinct `<agentN.M>` labels found in the text, in order. */
+export function findLabels(text: string): string[] {
+  const seen: string[] = []
+  for (const m of text.matchAll(LABEL_RE)) {
+    const label = `${m[1]}.${m[2]}`
+    // only count labels that are closed, i.e. real answer blocks
+    if (!text.includes(`<end of ${label}>`)) continue
+    if (!seen.includes(label)) seen.push(label)
+  }
+  return seen
+}
+
+function labelOrder(label: string): [number, number] {
+  const m = /^agent(\d+)\.(\d+)$/.exec(label)
+  return m ? [Number(m[1]), Number(m[2])] : [Infinity, Infinity]
+}
+
+/** The lowest label by agent number, then answer number. */
+export function lowestLabel(labels: string[]): string | undefined {
+  return [...labels].sort((a, b) => {
+    const [a1, a2] = labelOrder(a)
+    const [b1, b2] = labelOrder(b)
+    return a1 - b1 || a2 - b2
+  })[0]
+}
+
+export function toolName(t: ToolDef): string {
+  return t.function?.name ?? t.name ?? ''
+}
+
+export function voteEnum(tools: ToolDef[]): string[] {
+  const vote = tools.find((t) => toolName(t) === 'vote')
+  const params = vote?.function?.parameters as
+    { properties?: { agent_id?: { enum?: unknown } } } | undefined
+  const e = params?.properties?.agent_id?.enum
+  return Array.isArray(e) ? e.filter((x) => typeof x === 'string') : []
+}
+
+/** Resolve a voteFor setting to an anonymous agent id (agentN). */
+export function resolveVote(
+  voteFor: string | undefined,
+  labels: string[],
+  script: LlmScript,
+  choices: string[]
+): string {
+  const lowest = lowestLabel(labels)
+  const fallback = (lowest ? lowest.split('.')[0] : choices[0]) ?? 'agent1'
+  if (!voteFor || voteFor === 'lowest label' || voteFor === 'lowest') {
+    return fallback
+  }
+  if (/^agent\d+$/.test(voteFor) && !script.agentIds?.includes(voteFor)) {
+    return voteFor
+  }
+  const ids = [...(script.agentIds ?? [])].sort()
+  const index = ids.indexOf(voteFor)
+  if (index < 0) return fallback
+  const anon = `agent${index + 1}`
+  // MassGen only accepts votes for agents whose answer it has shown
+  return labels.some((l) => l.startsWith(`${anon}.`)) ? anon : fallback
+}
+
+/** The rule that converges, plus the script's overrides. */
+export function decide(
+  model: string,
+  hasVoteTool: boolean,
+  labels: string[],
+  choices: string[],
+  script: LlmScript
+): { kind: 'new_answer' | 'vote' | 'final'; args: Record<string, string> } {
+  const agent = script.agents?.[model] ?? script.default ?? {}
+  const answer = agent.answer ?? `Answer from ${model}.`
+  if (!hasVoteTool) {
+    return { kind: 'final', args: { content: agent.finalAnswer ?? answer } }
+  }
+  if (labels.length === 0) {
+    return { kind: 'new_answer', args: { content: answer } }
+  }
+  return {
+    kind: 'vote',
+    args: {
+      agent_id: resolveVote(agent.voteFor, labels, script, choices),
+      reason: agent.voteReason ?? `Voting as scripted for ${model}.`
+    }
+  }
+}

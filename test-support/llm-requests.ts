@@ -1,0 +1,85 @@
+// What the scripted LLM server records of each request: the model, the
+// tools offered, the `<agentN.M>` labels of the answers shown, and the reply
+// it gave. Tests assert on these records.
+import {
+  findLabels,
+  messageText,
+  toolName,
+  voteEnum,
+  type ChatMessage,
+  type ToolDef
+} from './llm-protocol.ts'
+
+export type ReplyKind =
+  | 'new_answer'
+  | 'vote'
+  | 'final'
+  | 'http500'
+  | 'refuse'
+  | 'hang'
+  | 'plaintext'
+  | 'not_found'
+
+export interface RecordedRequest {
+  at: number
+  method: string
+  path: string
+  model: string
+  stream: boolean
+  toolNames: string[]
+  hasVoteTool: boolean
+  hasNewAnswerTool: boolean
+  /** Enum of the vote tool's agent_id parameter, if any. */
+  voteChoices: string[]
+  /** Distinct `<agentN.M>` labels in the messages, in order of appearance. */
+  labels: string[]
+  messageCount: number
+  roles: string[]
+  reply: ReplyKind
+  /** Arguments we answered with (for tool calls). */
+  replyArgs?: Record<string, string>
+  body?: unknown
+}
+
+/** The JSON body of a request; `{}` when there is none or it is not JSON. */
+export function parseBody(raw: string): Record<string, unknown> {
+  try {
+    return raw ? (JSON.parse(raw) as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
+}
+
+/** The record of one request, its reply still 'not_found'. */
+export function recordRequest(
+  method: string,
+  path: string,
+  body: Record<string, unknown>
+): RecordedRequest {
+  const model = typeof body.model === 'string' ? body.model : ''
+  const tools = (Array.isArray(body.tools) ? body.tools : []) as ToolDef[]
+  const messages = (
+    Array.isArray(body.messages) ? body.messages : []
+  ) as ChatMessage[]
+  const toolNames = tools.map(toolName)
+  // the system prompt quotes example labels: read only the other messages
+  const text = messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => messageText(m.content))
+    .join('\n')
+  return {
+    at: Date.now(),
+    method,
+    path,
+    model,
+    stream: body.stream === true,
+    toolNames,
+    hasVoteTool: toolNames.includes('vote'),
+    hasNewAnswerTool: toolNames.includes('new_answer'),
+    voteChoices: voteEnum(tools),
+    labels: findLabels(text),
+    messageCount: messages.length,
+    roles: messages.map((m) => m.role ?? ''),
+    reply: 'not_found'
+  }
+}
