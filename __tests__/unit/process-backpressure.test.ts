@@ -8,13 +8,13 @@ jest.setTimeout(30_000)
 
 describe('start with a sink', () => {
   it('pauses reading while the sink is full and resumes when it drains', async () => {
-    let release: (() => void) | undefined
+    const gate = { open: false }
     const held: (() => void)[] = []
     // A sink that accepts writes but finishes none until released.
     const sink = new Writable({
       highWaterMark: 16 * 1024,
       write(_chunk, _encoding, done) {
-        if (release) done()
+        if (gate.open) done()
         else held.push(done)
       }
     })
@@ -39,7 +39,7 @@ describe('start with a sink', () => {
     await new Promise((r) => setTimeout(r, 1500))
     // 40 MiB offered; reading stopped near the 1 MiB mark.
     expect(received).toBeLessThan(4 * mib)
-    release = () => {}
+    gate.open = true
     held.splice(0).forEach((done) => done())
     const exit = await child.exited
     expect(exit.exitCode).toBe(0)
