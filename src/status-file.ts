@@ -72,13 +72,11 @@ export const statusSchema = z.object({
   agents: z.record(z.string(), agentStatusSchema).optional().catch(undefined),
   historical_workspaces: z
     .array(
-      z
-        .object({ agentId: str, answerLabel: str, timestamp: str })
-        .catch({
-          agentId: undefined,
-          answerLabel: undefined,
-          timestamp: undefined
-        })
+      z.object({ agentId: str, answerLabel: str, timestamp: str }).catch({
+        agentId: undefined,
+        answerLabel: undefined,
+        timestamp: undefined
+      })
     )
     .optional()
     .catch(undefined),

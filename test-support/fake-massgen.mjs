@@ -12,16 +12,28 @@ const scenario = process.env.FAKE_MASSGEN_SCENARIO || 'success'
 const args = process.argv.slice(2)
 const question = args[args.indexOf('--') + 1] ?? ''
 const configFile = args[args.indexOf('--config') + 1] ?? ''
-const keyVars = ['OPENAI_API_KEY', 'GOOGLE_API_KEY', 'GEMINI_API_KEY', 'ANTHROPIC_API_KEY', 'XAI_API_KEY']
+const keyVars = [
+  'OPENAI_API_KEY',
+  'GOOGLE_API_KEY',
+  'GEMINI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'XAI_API_KEY'
+]
 
 if (process.env.FAKE_MASSGEN_RECORD) {
   fs.writeFileSync(
     process.env.FAKE_MASSGEN_RECORD,
-    JSON.stringify({ args, cwd: process.cwd(), keys: keyVars.filter((k) => process.env[k]) })
+    JSON.stringify({
+      args,
+      cwd: process.cwd(),
+      keys: keyVars.filter((k) => process.env[k])
+    })
   )
 }
 
-const agentIds = [...fs.readFileSync(configFile, 'utf8').matchAll(/- id: (\w+)/g)].map((m) => m[1])
+const agentIds = [
+  ...fs.readFileSync(configFile, 'utf8').matchAll(/- id: (\w+)/g)
+].map((m) => m[1])
 const stamp = '20261130_120000_000001'
 const logDir = path.resolve('.massgen/massgen_logs', `log_${stamp}`)
 const attempt = path.join(logDir, 'turn_1', 'attempt_1')
@@ -39,10 +51,22 @@ function writeStatus(fields) {
         latest_answer_label: fields.noAnswers ? null : `agent${i + 1}.1`,
         vote_cast: fields.noVotes
           ? null
-          : { voted_for_agent: agentIds[0], voted_for_label: 'agent1.1', reason_preview: `Vote from ${id}` },
+          : {
+              voted_for_agent: agentIds[0],
+              voted_for_label: 'agent1.1',
+              reason_preview: `Vote from ${id}`
+            },
         times_restarted: 0,
-        error: fields.agentError ? { type: 'api_error', message: fields.agentError, timestamp: 0 } : null,
-        token_usage: { input_tokens: 100, output_tokens: 20, reasoning_tokens: 0, cached_input_tokens: 0, estimated_cost: 0.001 }
+        error: fields.agentError
+          ? { type: 'api_error', message: fields.agentError, timestamp: 0 }
+          : null,
+        token_usage: {
+          input_tokens: 100,
+          output_tokens: 20,
+          reasoning_tokens: 0,
+          cached_input_tokens: 0,
+          estimated_cost: 0.001
+        }
       }
     ])
   )
@@ -50,11 +74,29 @@ function writeStatus(fields) {
     finish_reason: fields.finish ?? 'completed',
     finish_reason_details: fields.details ?? null,
     is_complete: fields.complete ?? true,
-    meta: { question, start_time: Date.now() / 1000, elapsed_seconds: 1.5, log_dir: path.relative(process.cwd(), attempt) },
-    costs: { total_estimated_cost: 0.0123, total_input_tokens: 1200, total_output_tokens: 340 },
-    coordination: { phase: fields.phase ?? 'presentation', active_agent: null, completion_percentage: fields.pct ?? 100, is_final_presentation: true },
+    meta: {
+      question,
+      start_time: Date.now() / 1000,
+      elapsed_seconds: 1.5,
+      log_dir: path.relative(process.cwd(), attempt)
+    },
+    costs: {
+      total_estimated_cost: 0.0123,
+      total_input_tokens: 1200,
+      total_output_tokens: 340
+    },
+    coordination: {
+      phase: fields.phase ?? 'presentation',
+      active_agent: null,
+      completion_percentage: fields.pct ?? 100,
+      is_final_presentation: true
+    },
     agents,
-    results: { votes: fields.noVotes ? {} : { 'agent1.1': agentIds.length }, winner: fields.winner === undefined ? agentIds[0] : fields.winner, final_answer_preview: 'preview' }
+    results: {
+      votes: fields.noVotes ? {} : { 'agent1.1': agentIds.length },
+      winner: fields.winner === undefined ? agentIds[0] : fields.winner,
+      final_answer_preview: 'preview'
+    }
   }
   fs.writeFileSync(statusFile, fields.raw ?? JSON.stringify(status, null, 2))
 }
@@ -63,37 +105,57 @@ function writeAnswers() {
   agentIds.forEach((id, i) => {
     const dir = path.join(attempt, id, `20261130_12000${i}_000000`)
     fs.mkdirSync(dir, { recursive: true })
-    fs.writeFileSync(path.join(dir, 'answer.txt'), process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${id}.`)
+    fs.writeFileSync(
+      path.join(dir, 'answer.txt'),
+      process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${id}.`
+    )
   })
 }
 
 function writeFinal() {
   const dir = path.join(attempt, 'final', agentIds[0])
   fs.mkdirSync(dir, { recursive: true })
-  fs.writeFileSync(path.join(dir, 'answer.txt'), process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${agentIds[0]}.`)
+  fs.writeFileSync(
+    path.join(dir, 'answer.txt'),
+    process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${agentIds[0]}.`
+  )
 }
 
 function header() {
   console.log(`LOG_DIR: ${logDir}`)
   console.log(`STATUS: ${statusFile}`)
   console.log(`QUESTION: ${question}`)
-  console.log('[Coordination in progress - monitor status.json for real-time updates]')
+  console.log(
+    '[Coordination in progress - monitor status.json for real-time updates]'
+  )
 }
 
 function footer() {
-  const rel = path.relative(process.cwd(), path.join(attempt, 'final', agentIds[0], 'answer.txt'))
+  const rel = path.relative(
+    process.cwd(),
+    path.join(attempt, 'final', agentIds[0], 'answer.txt')
+  )
   console.log(`WINNER: ${agentIds[0]}`)
   console.log(`ANSWER_FILE: ${rel}`)
   console.log('DURATION: 1.5s')
   console.log(`ANSWER_PREVIEW: Answer from ${agentIds[0]}.`)
   console.log(`COMPLETED: ${agentIds.length} agents, 1.5s total`)
-  console.log(`ANSWER: ${path.join(attempt, 'final', agentIds[0], 'answer.txt')}`)
+  console.log(
+    `ANSWER: ${path.join(attempt, 'final', agentIds[0], 'answer.txt')}`
+  )
 }
 
 switch (scenario) {
   case 'success':
     header()
-    writeStatus({ phase: 'initial_answer', pct: 10, complete: false, finish: 'in_progress', winner: null, noVotes: true })
+    writeStatus({
+      phase: 'initial_answer',
+      pct: 10,
+      complete: false,
+      finish: 'in_progress',
+      winner: null,
+      noVotes: true
+    })
     await sleep(Number(process.env.FAKE_MASSGEN_DELAY_MS ?? 0))
     writeAnswers()
     writeStatus({})
@@ -109,7 +171,15 @@ switch (scenario) {
       ['enforcement', 70, 'voted'],
       ['presentation', 90, 'voted']
     ]) {
-      writeStatus({ phase, pct, agentStatus, complete: false, finish: 'in_progress', winner: null, noVotes: phase !== 'presentation' })
+      writeStatus({
+        phase,
+        pct,
+        agentStatus,
+        complete: false,
+        finish: 'in_progress',
+        winner: null,
+        noVotes: phase !== 'presentation'
+      })
       await sleep(Number(process.env.FAKE_MASSGEN_STEP_MS ?? 1500))
     }
     writeAnswers()
@@ -131,42 +201,101 @@ switch (scenario) {
     const answerOf = (id) => {
       const head = `## Answer from ${id}\n\n`
       const line = `${id} says: the parser change is safe; see \`src/parser.ts\` and the benchmarks.\n`
-      return (head + line.repeat(Math.ceil(answerBytes / line.length))).slice(0, answerBytes)
+      return (head + line.repeat(Math.ceil(answerBytes / line.length))).slice(
+        0,
+        answerBytes
+      )
     }
     /** Writes `bytes` of text lines to a file in 1 MiB blocks. */
     const fill = (file, bytes, line) => {
       fs.mkdirSync(path.dirname(file), { recursive: true })
       const block = line.repeat(Math.ceil(mib / line.length)).slice(0, mib)
       const fd = fs.openSync(file, 'w')
-      for (let left = bytes; left > 0; left -= mib) fs.writeSync(fd, left >= mib ? block : block.slice(0, left))
+      for (let left = bytes; left > 0; left -= mib)
+        fs.writeSync(fd, left >= mib ? block : block.slice(0, left))
       fs.closeSync(fd)
     }
     header()
-    writeStatus({ phase: 'initial_answer', pct: 10, complete: false, finish: 'in_progress', winner: null, noVotes: true })
+    writeStatus({
+      phase: 'initial_answer',
+      pct: 10,
+      complete: false,
+      finish: 'in_progress',
+      winner: null,
+      noVotes: true
+    })
     agentIds.forEach((id, i) => {
-      const dir = path.join(attempt, id, `20261130_12000${i % 10}_${String(i).padStart(6, '0')}`)
+      const dir = path.join(
+        attempt,
+        id,
+        `20261130_12000${i % 10}_${String(i).padStart(6, '0')}`
+      )
       fs.mkdirSync(dir, { recursive: true })
       fs.writeFileSync(path.join(dir, 'answer.txt'), answerOf(id))
       fs.writeFileSync(path.join(dir, 'context.txt'), `context of ${id}\n`)
-      fill(path.join(dir, 'workspace', 'scratch.txt'), 64 * 1024, `workspace file of ${id}\n`)
-      const voteDir = path.join(attempt, id, `20261130_12001${i % 10}_${String(i).padStart(6, '0')}`)
+      fill(
+        path.join(dir, 'workspace', 'scratch.txt'),
+        64 * 1024,
+        `workspace file of ${id}\n`
+      )
+      const voteDir = path.join(
+        attempt,
+        id,
+        `20261130_12001${i % 10}_${String(i).padStart(6, '0')}`
+      )
       fs.mkdirSync(voteDir, { recursive: true })
       fs.writeFileSync(
         path.join(voteDir, 'vote.json'),
-        JSON.stringify({ voter_id: id, voted_for: agentIds[0], voted_for_label: 'agent1.1', reason: `${id} finds agent1.1 the most complete.`, timestamp: '2026-11-30T12:00:10', iteration: 1 })
+        JSON.stringify({
+          voter_id: id,
+          voted_for: agentIds[0],
+          voted_for_label: 'agent1.1',
+          reason: `${id} finds agent1.1 the most complete.`,
+          timestamp: '2026-11-30T12:00:10',
+          iteration: 1
+        })
       )
     })
     const shares = [
-      ['massgen.log', 0.4, '2026-11-30 12:00:00.000 | INFO | massgen.orchestrator: streaming chunk for agent\n'],
-      ['events.jsonl', 0.3, '{"type":"chunk","agent":"agent_1","text":"partial answer text"}\n'],
+      [
+        'massgen.log',
+        0.4,
+        '2026-11-30 12:00:00.000 | INFO | massgen.orchestrator: streaming chunk for agent\n'
+      ],
+      [
+        'events.jsonl',
+        0.3,
+        '{"type":"chunk","agent":"agent_1","text":"partial answer text"}\n'
+      ],
       ['metrics_events.json', 0.05, '{"event":"round","tokens":120}\n']
     ]
-    for (const [name, share, line] of shares) fill(path.join(attempt, name), Math.floor(logBytes * share), line)
-    const perAgent = Math.floor((logBytes * 0.25) / Math.max(1, agentIds.length))
-    for (const id of agentIds) fill(path.join(attempt, 'agent_outputs', `${id}.txt`), perAgent, `${id}: thinking about the parser...\n`)
-    fs.writeFileSync(path.join(attempt, 'metrics_summary.json'), JSON.stringify({ meta: { num_agents: agentIds.length, winner: agentIds[0] }, totals: { estimated_cost: 0.0123 } }))
-    fill(path.join(attempt, 'snapshots', agentIds[0], 'copy.txt'), 64 * 1024, 'snapshot\n')
-    const votes = { 'agent1.1': Math.max(1, agentIds.length - 2), 'agent2.1': Math.min(2, agentIds.length - 1) }
+    for (const [name, share, line] of shares)
+      fill(path.join(attempt, name), Math.floor(logBytes * share), line)
+    const perAgent = Math.floor(
+      (logBytes * 0.25) / Math.max(1, agentIds.length)
+    )
+    for (const id of agentIds)
+      fill(
+        path.join(attempt, 'agent_outputs', `${id}.txt`),
+        perAgent,
+        `${id}: thinking about the parser...\n`
+      )
+    fs.writeFileSync(
+      path.join(attempt, 'metrics_summary.json'),
+      JSON.stringify({
+        meta: { num_agents: agentIds.length, winner: agentIds[0] },
+        totals: { estimated_cost: 0.0123 }
+      })
+    )
+    fill(
+      path.join(attempt, 'snapshots', agentIds[0], 'copy.txt'),
+      64 * 1024,
+      'snapshot\n'
+    )
+    const votes = {
+      'agent1.1': Math.max(1, agentIds.length - 2),
+      'agent2.1': Math.min(2, agentIds.length - 1)
+    }
     writeStatus({})
     const status = JSON.parse(fs.readFileSync(statusFile, 'utf8'))
     status.results.votes = votes
@@ -174,20 +303,38 @@ switch (scenario) {
     const finalDir = path.join(attempt, 'final', agentIds[0])
     fs.mkdirSync(finalDir, { recursive: true })
     fs.writeFileSync(path.join(finalDir, 'answer.txt'), answerOf(agentIds[0]))
-    fill(path.join(finalDir, 'workspace', 'result.txt'), 64 * 1024, 'final workspace\n')
+    fill(
+      path.join(finalDir, 'workspace', 'result.txt'),
+      64 * 1024,
+      'final workspace\n'
+    )
     if (stdoutBytes > 0) {
       const line = `${'litellm noise line '.repeat(5)}\n`
-      const block = line.repeat(Math.ceil(64 * 1024 / line.length))
-      const write = (text) => (process.stdout.write(text) ? undefined : new Promise((r) => process.stdout.once('drain', r)))
+      const block = line.repeat(Math.ceil((64 * 1024) / line.length))
+      const write = (text) =>
+        process.stdout.write(text)
+          ? undefined
+          : new Promise((r) => process.stdout.once('drain', r))
       await write(`${'x'.repeat(256 * 1024)}\n`)
-      for (let sent = 0; sent < stdoutBytes; sent += block.length) await write(block)
+      for (let sent = 0; sent < stdoutBytes; sent += block.length)
+        await write(block)
     }
     footer()
     break
   }
   case 'no-winner':
     header()
-    writeStatus({ complete: false, finish: 'in_progress', winner: null, noVotes: true, noAnswers: true, agentStatus: 'error', agentError: 'Error code: 500 - upstream failed', phase: 'initial_answer', pct: 0 })
+    writeStatus({
+      complete: false,
+      finish: 'in_progress',
+      winner: null,
+      noVotes: true,
+      noAnswers: true,
+      agentStatus: 'error',
+      agentError: 'Error code: 500 - upstream failed',
+      phase: 'initial_answer',
+      pct: 0
+    })
     console.log('COMPLETED: 0 agents, 1.0s total')
     break
   case 'missing-answer':
@@ -221,8 +368,12 @@ switch (scenario) {
     // The shape 0.1.97 prints (__fixtures__/massgen/config-error/stderr-tail.txt).
     console.error('\n🔴 Configuration Errors Found:\n')
     console.error("❌ [agents[0].backend.type] Unknown backend type: 'nope'")
-    console.error('   💡 Suggestion: Use one of: chatcompletion, claude, gemini, vllm')
-    console.log('❌ Config validation failed. Fix errors above or use --skip-validation to bypass.')
+    console.error(
+      '   💡 Suggestion: Use one of: chatcompletion, claude, gemini, vllm'
+    )
+    console.log(
+      '❌ Config validation failed. Fix errors above or use --skip-validation to bypass.'
+    )
     process.exit(1)
     break
   case 'exit-2':
@@ -232,18 +383,35 @@ switch (scenario) {
     break
   case 'crash':
     header()
-    writeStatus({ complete: false, finish: 'in_progress', winner: null, noVotes: true, phase: 'initial_answer', pct: 20 })
+    writeStatus({
+      complete: false,
+      finish: 'in_progress',
+      winner: null,
+      noVotes: true,
+      phase: 'initial_answer',
+      pct: 20
+    })
     process.kill(process.pid, 'SIGKILL')
     break
   case 'hang':
   case 'hang-ignore-sigint': {
     header()
     writeAnswers()
-    writeStatus({ complete: false, finish: 'in_progress', winner: null, noVotes: true, phase: 'enforcement', pct: 50, agentStatus: 'answered' })
+    writeStatus({
+      complete: false,
+      finish: 'in_progress',
+      winner: null,
+      noVotes: true,
+      phase: 'enforcement',
+      pct: 50,
+      agentStatus: 'answered'
+    })
     if (scenario === 'hang-ignore-sigint') process.on('SIGINT', () => {})
     // A grandchild in the same process group: it must not outlive the run.
     const { spawn } = await import('node:child_process')
-    spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
+    spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
+      stdio: 'ignore'
+    })
     setInterval(() => {}, 1000)
     break
   }

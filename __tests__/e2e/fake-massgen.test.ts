@@ -6,7 +6,13 @@ import * as path from 'node:path'
 import { parse } from 'yaml'
 import type { GitHubServer } from '../../test-support/github-server.js'
 import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
-import { commentsOn, event, expectNoKeyLeak, githubWithPull, KEYS } from './helpers.js'
+import {
+  commentsOn,
+  event,
+  expectNoKeyLeak,
+  githubWithPull,
+  KEYS
+} from './helpers.js'
 
 let github: GitHubServer
 beforeAll(async () => {
@@ -16,7 +22,11 @@ afterAll(async () => {
   await github.close()
 })
 
-function prRun(scenario: string, extra: Record<string, string> = {}, env: Record<string, string> = {}) {
+function prRun(
+  scenario: string,
+  extra: Record<string, string> = {},
+  env: Record<string, string> = {}
+) {
   return runAction({
     eventName: 'pull_request',
     payload: event('pull_request.opened'),
@@ -45,27 +55,58 @@ describe('fake massgen, pull_request event', () => {
     expect(run.outputs.answer).toBe('Answer from agent_a.')
     expect(JSON.parse(run.outputs.votes ?? '[]')).toHaveLength(2)
     expect(run.outputs['comment-url']).toMatch(/#issuecomment-\d+$/)
-    expect(fs.readFileSync(run.outputs['answer-file'] ?? '', 'utf8')).toBe('Answer from agent_a.')
+    expect(fs.readFileSync(run.outputs['answer-file'] ?? '', 'utf8')).toBe(
+      'Answer from agent_a.'
+    )
     expect(run.summary).toContain('Answer from agent_a.')
-    const comments = commentsOn(github, 42).filter((b) => b.includes('tag=fake-success'))
+    const comments = commentsOn(github, 42).filter((b) =>
+      b.includes('tag=fake-success')
+    )
     expect(comments).toHaveLength(1)
     expect(comments[0]).toContain('Answer from agent_a.')
     // The argument array, exactly; the keys reach the child by name only.
     const recorded = JSON.parse(fs.readFileSync(record, 'utf8'))
-    expect(recorded.args.slice(0, 5)).toEqual(['--automation', '--no-parse-at-references', '--no-session-registry', '--config', run.outputs['config-file']])
-    expect(recorded.args.slice(5)).toEqual(['--', expect.stringContaining('Is the parser change safe?')])
-    expect(recorded.keys).toEqual(['OPENAI_API_KEY', 'GOOGLE_API_KEY', 'GEMINI_API_KEY'])
-    expect(run.outputs['config-file']).toMatch(/runner-temp\/massgen-4242-\w+\/\.massgen-quality\/sessions\/run_\d{8}_\d{6}\/configs\/run_\d{8}_\d{6}\.yaml$/)
+    expect(recorded.args.slice(0, 5)).toEqual([
+      '--automation',
+      '--no-parse-at-references',
+      '--no-session-registry',
+      '--config',
+      run.outputs['config-file']
+    ])
+    expect(recorded.args.slice(5)).toEqual([
+      '--',
+      expect.stringContaining('Is the parser change safe?')
+    ])
+    expect(recorded.keys).toEqual([
+      'OPENAI_API_KEY',
+      'GOOGLE_API_KEY',
+      'GEMINI_API_KEY'
+    ])
+    expect(run.outputs['config-file']).toMatch(
+      /runner-temp\/massgen-4242-\w+\/\.massgen-quality\/sessions\/run_\d{8}_\d{6}\/configs\/run_\d{8}_\d{6}\.yaml$/
+    )
     expect(run.post?.exitCode).toBe(0)
     // The pull request's context: read-only files outside the repository, in the config.
-    const config = parse(fs.readFileSync(run.outputs['config-file'] ?? '', 'utf8'))
-    const prDir = path.join(path.dirname(run.outputs['answer-file'] ?? ''), 'pr-context')
+    const config = parse(
+      fs.readFileSync(run.outputs['config-file'] ?? '', 'utf8')
+    )
+    const prDir = path.join(
+      path.dirname(run.outputs['answer-file'] ?? ''),
+      'pr-context'
+    )
     expect(config.orchestrator.context_paths).toEqual([
-      { path: fs.realpathSync(path.join(run.dir, 'workspace')), permission: 'read' },
+      {
+        path: fs.realpathSync(path.join(run.dir, 'workspace')),
+        permission: 'read'
+      },
       { path: prDir, permission: 'read' }
     ])
-    expect(fs.readFileSync(path.join(prDir, 'diff.patch'), 'utf8')).toContain('+fast')
-    expect(fs.readFileSync(path.join(prDir, 'pull-request.md'), 'utf8')).toContain('Speed up the parser')
+    expect(fs.readFileSync(path.join(prDir, 'diff.patch'), 'utf8')).toContain(
+      '+fast'
+    )
+    expect(
+      fs.readFileSync(path.join(prDir, 'pull-request.md'), 'utf8')
+    ).toContain('Speed up the parser')
     expect(fs.statSync(path.join(prDir, 'diff.patch')).mode & 0o222).toBe(0)
     expect(recorded.args[6]).toContain(`read-only folder ${prDir}`)
     expectNoKeyLeak(run, github)
@@ -78,7 +119,9 @@ describe('fake massgen, pull_request event', () => {
     expect(run.outputs['exit-code']).toBe('0')
     expect(run.summary).toMatch(/chose no winner/)
     expect(run.summary).toContain('Error code: 500')
-    const comment = commentsOn(github, 42).find((b) => b.includes('tag=fake-no-winner'))
+    const comment = commentsOn(github, 42).find((b) =>
+      b.includes('tag=fake-no-winner')
+    )
     expect(comment).toMatch(/chose no winner/)
     expectNoKeyLeak(run, github)
   })
@@ -91,19 +134,27 @@ describe('fake massgen, pull_request event', () => {
   })
 
   it('hang: timeout, no process left, partial answers reported', async () => {
-    const run = await prRun('hang', { 'max-duration': '2' }, { MASSGEN_ACTION_DEADLINE_GRACE_SECONDS: '2' })
+    const run = await prRun(
+      'hang',
+      { 'max-duration': '2' },
+      { MASSGEN_ACTION_DEADLINE_GRACE_SECONDS: '2' }
+    )
     expect(run.outputs.status).toBe('timeout')
     expect(run.summary).toMatch(/did not finish within max-duration/)
     expect(run.summary).toContain('Answer from agent_b.')
     expect(run.stdout).not.toMatch(/outlived SIGKILL/)
-    const comment = commentsOn(github, 42).find((b) => b.includes('tag=fake-hang'))
+    const comment = commentsOn(github, 42).find((b) =>
+      b.includes('tag=fake-hang')
+    )
     expect(comment).toMatch(/timeout/i)
   }, 60_000)
 
   it('config error (exit 1): shows MassGen validation errors', async () => {
     const run = await prRun('config-error')
     expect(run.outputs.status).toBe('config-error')
-    expect(run.summary).toContain("❌ [agents[0].backend.type] Unknown backend type: 'nope'")
+    expect(run.summary).toContain(
+      "❌ [agents[0].backend.type] Unknown backend type: 'nope'"
+    )
   })
 
   it('spoofed output lines are ignored', async () => {

@@ -80,7 +80,11 @@ describe('real MassGen', () => {
       }
     })
     // chatcompletion sends the OpenAI key: no file MassGen writes may hold it.
-    const run = await realRun('real-two', 'chatcompletion/model-a vllm/model-b', server)
+    const run = await realRun(
+      'real-two',
+      'chatcompletion/model-a vllm/model-b',
+      server
+    )
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.winner).toBe('agent_b')
     expect(run.outputs.answer).toContain(

@@ -10,14 +10,12 @@ import type { AgentPlan } from '../../src/types.js'
 const FIXTURES = path.join(process.cwd(), '__fixtures__', 'massgen')
 
 function agents(n: number): AgentPlan[] {
-  return ['a', 'b', 'c']
-    .slice(0, n)
-    .map((x) => ({
-      id: `agent_${x}`,
-      backend: 'vllm',
-      model: `model-${x}`,
-      keyEnvVars: []
-    }))
+  return ['a', 'b', 'c'].slice(0, n).map((x) => ({
+    id: `agent_${x}`,
+    backend: 'vllm',
+    model: `model-${x}`,
+    keyEnvVars: []
+  }))
 }
 
 /** A live copy of a recorded log folder. */

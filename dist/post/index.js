@@ -41258,8 +41258,7 @@ const statusSchema = object({
         .optional()
         .catch(undefined),
     agents: record(schemas_string(), agentStatusSchema).optional().catch(undefined),
-    historical_workspaces: array(object({ agentId: str, answerLabel: str, timestamp: str })
-        .catch({
+    historical_workspaces: array(object({ agentId: str, answerLabel: str, timestamp: str }).catch({
         agentId: undefined,
         answerLabel: undefined,
         timestamp: undefined
