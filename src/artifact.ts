@@ -8,6 +8,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { walkFiles } from './files.js'
 import { redactSecrets } from './markdown.js'
 
 export interface ArtifactLog {
@@ -75,29 +76,11 @@ const CHUNK = 64 * 1024
  * never entered.
  */
 export function selectLogFiles(logDir: string): string[] {
-  const out: string[] = []
-  const walk = (dir: string, rel: string): void => {
-    let entries: fs.Dirent[]
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name
-      if (entry.isDirectory()) {
-        if (!EXCLUDED_DIR.test(entry.name))
-          walk(path.join(dir, entry.name), childRel)
-      } else if (
-        entry.isFile() &&
-        LOG_EXTENSIONS.has(path.extname(entry.name).toLowerCase())
-      ) {
-        out.push(childRel)
-      }
-    }
-  }
-  walk(logDir, '')
-  return out.sort()
+  const files = walkFiles(logDir, (name) => !EXCLUDED_DIR.test(name))
+  return [...files]
+    .map((f) => f.rel)
+    .filter((rel) => LOG_EXTENSIONS.has(path.extname(rel).toLowerCase()))
+    .sort()
 }
 
 /**

@@ -3,9 +3,9 @@
 // in its workspace. Files holding a key are rewritten, redacted, in bounded
 // memory; links are never followed.
 import * as fs from 'node:fs'
-import * as path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { redactingStream } from './artifact.js'
+import { walkFiles } from './files.js'
 
 const CHUNK = 1024 * 1024
 
@@ -21,7 +21,7 @@ export async function scrubSecrets(
   // One read buffer for every file: memory stays flat however many there are.
   const overlap = Math.max(...needles.map((n) => n.length)) - 1
   const buffer = Buffer.alloc(CHUNK + overlap)
-  for (const file of regularFiles(dir)) {
+  for (const { full: file } of walkFiles(dir)) {
     result.scanned++
     if (!holdsAny(file, needles, buffer, overlap)) continue
     try {
@@ -38,20 +38,6 @@ export async function scrubSecrets(
     }
   }
   return result
-}
-
-function* regularFiles(dir: string): Generator<string> {
-  let entries: fs.Dirent[]
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true })
-  } catch {
-    return
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) yield* regularFiles(full)
-    else if (entry.isFile()) yield full
-  }
 }
 
 /** Streams the file once; chunks overlap so a key split across two is seen. */

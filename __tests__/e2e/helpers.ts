@@ -60,15 +60,17 @@ export function commentsOn(server: GitHubServer, issue: number): string[] {
 }
 
 /**
- * No key value in any file the run wrote, any request body sent to GitHub,
- * the outputs or the logs. `::add-mask::` lines are the runner's masking
+ * Where a key value shows: any file the run wrote (work folder, config,
+ * MassGen's logs, outputs, summary), any request sent to GitHub, the outputs,
+ * the saved state or the logs. `::add-mask::` lines are the runner's masking
  * commands: the runner consumes them and never shows them.
  */
-export function expectNoKeyLeak(
+export function findKeyLeaks(
   run: ActionRun,
-  server: GitHubServer,
-  keys: string[] = Object.values(KEYS)
-) {
+  server: GitHubServer | undefined,
+  keys: string[] = Object.values(KEYS),
+  extraDirs: string[] = []
+): string[] {
   const logs = (text: string) =>
     text
       .split('\n')
@@ -78,20 +80,30 @@ export function expectNoKeyLeak(
     ['stdout', logs(run.stdout)],
     ['stderr', logs(run.stderr)],
     ['post stdout', logs(run.post?.stdout ?? '')],
+    ['post stderr', logs(run.post?.stderr ?? '')],
     ['outputs', JSON.stringify(run.outputs)],
-    ...listFiles(run.dir).map((f): [string, string] => [
-      f,
-      fs.readFileSync(f, 'latin1')
-    ]),
-    ...server.requests.map((r): [string, string] => [
+    ['state', JSON.stringify(run.state)],
+    ...[run.dir, ...extraDirs]
+      .flatMap((d) => listFiles(d))
+      .map((f): [string, string] => [f, fs.readFileSync(f, 'latin1')]),
+    ...(server?.requests ?? []).map((r): [string, string] => [
       `${r.method} ${r.path}`,
-      JSON.stringify(r.body) ?? ''
+      `${JSON.stringify(r.body) ?? ''} ${JSON.stringify(r.query)} ${JSON.stringify(r.headers)}`
     ])
   ]
-  const leaks = texts.flatMap(([where, text]) =>
-    keys.filter((k) => text.includes(k)).map(() => where)
+  return texts.flatMap(([where, text]) =>
+    keys
+      .filter((k) => text.includes(k))
+      .map((k) => `${k.slice(0, 6)}... in ${where}`)
   )
-  expect(leaks).toEqual([])
+}
+
+export function expectNoKeyLeak(
+  run: ActionRun,
+  server: GitHubServer,
+  keys: string[] = Object.values(KEYS)
+): void {
+  expect(findKeyLeaks(run, server, keys)).toEqual([])
 }
 
 /** The real MassGen installed by scripts/setup-massgen.sh (its last line). */

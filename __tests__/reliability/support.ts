@@ -7,13 +7,12 @@ import * as path from 'node:path'
 import type { GitHubServer } from '../../test-support/github-server.js'
 import {
   FAKE_MASSGEN,
-  listFiles,
   ROOT,
   runAction,
   type ActionRun,
   type RunOptions
 } from '../../test-support/run-action.js'
-import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { event, findKeyLeaks, githubWithPull, KEYS } from '../e2e/helpers.js'
 
 export { event, githubWithPull, KEYS, FAKE_MASSGEN, ROOT }
 
@@ -42,56 +41,14 @@ export function tally(what: Tally, n = 1, label = ''): void {
   )
 }
 
-/**
- * Every place a key value shows up: files the run wrote (work folder, config,
- * logs, outputs, job summary), request bodies sent to GitHub, and the logs
- * except `::add-mask::` lines (the runner consumes those).
- */
-export function findKeyLeaks(
-  run: ActionRun,
-  server: GitHubServer | undefined,
-  keys: string[] = Object.values(KEYS),
-  extraDirs: string[] = [],
-  /** A folder left out of the scan: MassGen's own logs, when an agent printed keys. */
-  excludeUnder?: string
-): string[] {
-  const logs = (text: string) =>
-    text
-      .split('\n')
-      .filter((l) => !l.startsWith('::add-mask::'))
-      .join('\n')
-  const texts: [string, string][] = [
-    ['stdout', logs(run.stdout)],
-    ['stderr', logs(run.stderr)],
-    ['post stdout', logs(run.post?.stdout ?? '')],
-    ['post stderr', logs(run.post?.stderr ?? '')],
-    ['outputs', JSON.stringify(run.outputs)],
-    ['state', JSON.stringify(run.state)],
-    ...[run.dir, ...extraDirs]
-      .flatMap((d) => listFiles(d))
-      .filter((f) => !excludeUnder || !f.startsWith(`${excludeUnder}/`))
-      .map((f): [string, string] => [f, fs.readFileSync(f, 'latin1')]),
-    ...(server?.requests ?? []).map((r): [string, string] => [
-      `${r.method} ${r.path}`,
-      `${JSON.stringify(r.body) ?? ''} ${JSON.stringify(r.query)} ${JSON.stringify(r.headers)}`
-    ])
-  ]
-  return texts.flatMap(([where, text]) =>
-    keys
-      .filter((k) => text.includes(k))
-      .map((k) => `${k.slice(0, 6)}... in ${where}`)
-  )
-}
-
 /** Scans, tallies the findings, and fails the test on any. */
 export function expectNoLeak(
   run: ActionRun,
   server: GitHubServer | undefined,
   keys: string[] = Object.values(KEYS),
-  extraDirs: string[] = [],
-  excludeUnder?: string
+  extraDirs: string[] = []
 ): void {
-  const leaks = findKeyLeaks(run, server, keys, extraDirs, excludeUnder)
+  const leaks = findKeyLeaks(run, server, keys, extraDirs)
   tally('leakScans')
   tally('leaks', leaks.length)
   expect(leaks).toEqual([])

@@ -30741,7 +30741,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6860:
+/***/ 14680:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42587,12 +42587,40 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 var external_node_os_ = __nccwpck_require__(48161);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(57075);
+;// CONCATENATED MODULE: ./src/files.ts
+// Walking a folder the run wrote: regular files only, links never followed.
+
+
+function* files_walkFiles(root, enter = () => true) {
+    const walk = function* (dir, rel) {
+        let entries;
+        try {
+            entries = external_node_fs_.readdirSync(dir, { withFileTypes: true });
+        }
+        catch {
+            return;
+        }
+        for (const entry of entries) {
+            const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+            const full = external_node_path_.join(dir, entry.name);
+            if (entry.isDirectory()) {
+                if (enter(entry.name))
+                    yield* walk(full, childRel);
+            }
+            else if (entry.isFile())
+                yield { full, rel: childRel };
+        }
+    };
+    yield* walk(root, '');
+}
+
 ;// CONCATENATED MODULE: ./src/artifact.ts
 // Uploads MassGen's logs (answers, votes, status, metrics, events, massgen.log)
 // as a workflow artifact. Never the agents' workspaces or snapshots: those
 // hold whatever the agents wrote, a checkout of the repository included. The
 // selected files are first copied to a staging folder with every known secret
 // redacted, streamed in bounded chunks, and only that folder is uploaded.
+
 
 
 
@@ -42620,29 +42648,11 @@ const CHUNK = (/* unused pure expression or super */ null && (64 * 1024));
  * never entered.
  */
 function selectLogFiles(logDir) {
-    const out = [];
-    const walk = (dir, rel) => {
-        let entries;
-        try {
-            entries = fs.readdirSync(dir, { withFileTypes: true });
-        }
-        catch {
-            return;
-        }
-        for (const entry of entries) {
-            const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-            if (entry.isDirectory()) {
-                if (!EXCLUDED_DIR.test(entry.name))
-                    walk(path.join(dir, entry.name), childRel);
-            }
-            else if (entry.isFile() &&
-                LOG_EXTENSIONS.has(path.extname(entry.name).toLowerCase())) {
-                out.push(childRel);
-            }
-        }
-    };
-    walk(logDir, '');
-    return out.sort();
+    const files = walkFiles(logDir, (name) => !EXCLUDED_DIR.test(name));
+    return [...files]
+        .map((f) => f.rel)
+        .filter((rel) => LOG_EXTENSIONS.has(path.extname(rel).toLowerCase()))
+        .sort();
 }
 /**
  * Redacts secrets from a byte stream in bounded memory. Bytes are read as
@@ -42826,7 +42836,7 @@ async function scrubSecrets(dir, secrets) {
     // One read buffer for every file: memory stays flat however many there are.
     const overlap = Math.max(...needles.map((n) => n.length)) - 1;
     const buffer = Buffer.alloc(scrub_CHUNK + overlap);
-    for (const file of regularFiles(dir)) {
+    for (const { full: file } of files_walkFiles(dir)) {
         result.scanned++;
         if (!holdsAny(file, needles, buffer, overlap))
             continue;
@@ -42841,22 +42851,6 @@ async function scrubSecrets(dir, secrets) {
         }
     }
     return result;
-}
-function* regularFiles(dir) {
-    let entries;
-    try {
-        entries = external_node_fs_.readdirSync(dir, { withFileTypes: true });
-    }
-    catch {
-        return;
-    }
-    for (const entry of entries) {
-        const full = external_node_path_.join(dir, entry.name);
-        if (entry.isDirectory())
-            yield* regularFiles(full);
-        else if (entry.isFile())
-            yield full;
-    }
 }
 /** Streams the file once; chunks overlap so a key split across two is seen. */
 function holdsAny(file, needles, buffer, overlap) {
@@ -43427,7 +43421,7 @@ function partialResult(workDir) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77094);
-/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6860);
+/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(14680);
 // Entry of the post step; the logic is in cleanup.ts.
 
 
