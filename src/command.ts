@@ -58,8 +58,10 @@ export function visibleText(body: string): string {
  * lines, trimmed, is the question.
  */
 export function parseCommand(body: string, trigger: string): CommandParse {
-  const wanted = visibleText(String(trigger ?? '')).trim()
-  const text = visibleText(String(body ?? '')).trimStart()
+  // Payload fields are typed by GitHub, not by us: anything not a string
+  // counts as empty (String() itself throws on some objects).
+  const wanted = visibleText(typeof trigger === 'string' ? trigger : '').trim()
+  const text = visibleText(typeof body === 'string' ? body : '').trimStart()
   if (!wanted) return { kind: 'not-command' }
   const head = text.slice(0, wanted.length)
   const after = text.charAt(wanted.length)

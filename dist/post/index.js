@@ -31628,8 +31628,8 @@ function stripAnsi(text) {
 }
 const KEY = /^(LOG_DIR|STATUS|WINNER|ANSWER_FILE|ANSWER): (.*)$/;
 /**
- * Folds one stdout line into the hints. The last occurrence of a key wins,
- * but a path is accepted only inside `logBase` (LOG_DIR) or the accepted
+ * Folds one stdout line into the hints. The last occurrence of a key wins
+ * (LOG_DIR excepted: the first), but a path is accepted only inside `logBase` (LOG_DIR) or the accepted
  * LOG_DIR (the others), resolved against MassGen's cwd.
  */
 function foldOutputLine(hints, rawLine, where) {
@@ -31643,6 +31643,10 @@ function foldOutputLine(hints, rawLine, where) {
     }
     const resolved = path.resolve(where.cwd, value);
     if (key === 'LOG_DIR') {
+        // MassGen prints LOG_DIR once, before it echoes the question: a later
+        // one is injected text and must not move the folder the paths check against.
+        if (hints.logDir)
+            return hints;
         return isInside(resolved, where.logBase) &&
             resolved !== path.resolve(where.logBase)
             ? { ...hints, logDir: resolved }
