@@ -58,7 +58,6 @@ export async function execute(
   )
 
   const publish = async (body: string) => void (await postComment(dest, body))
-  // The first live view goes out while MassGen is prepared, not before.
   const firstView = publish(
     renderProgress(toSnapshot({}, plan.agents, 0), progressCtx(dest))
   )
@@ -76,20 +75,20 @@ export async function execute(
     if (settings.docker) await prepareDocker(door, settings.dockerImage, core)
     return installed
   }
-  // Settled either way before anything else is posted, so a late first
-  // view can never overwrite a failure report.
-  const [installation] = await Promise.all([prepare(), firstView]).catch(
-    async (error: unknown) => {
-      await firstView
-      throw error
-    }
-  )
+  // The first view is not waited for: it goes out while MassGen is prepared
+  // and starts; everything posted later queues behind it, so a late first
+  // view can never overwrite a newer view or a failure report.
+  const installation = await prepare().catch(async (error: unknown) => {
+    await firstView
+    throw error
+  })
 
   const abort = new AbortController()
   const onSignal = () => abort.abort()
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
   const started = Date.now()
   const tracker = new ProgressTracker({
+    after: firstView,
     minIntervalMs: 20_000,
     now: Date.now,
     log: (line) => core.info(line),

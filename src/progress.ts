@@ -50,6 +50,8 @@ export function progressLine(snapshot: ProgressSnapshot): string {
 }
 
 export interface ProgressTrackerOptions {
+  /** An update already on its way (the first view): later ones go after it. */
+  after?: Promise<void>
   /** Shortest time between two comment updates (phase changes excepted). */
   minIntervalMs: number
   now: () => number
@@ -66,7 +68,9 @@ export class ProgressTracker {
   private pending: Promise<void> = Promise.resolve()
   private closed = false
 
-  constructor(private readonly options: ProgressTrackerOptions) {}
+  constructor(private readonly options: ProgressTrackerOptions) {
+    if (options.after) this.pending = options.after.catch(() => undefined)
+  }
 
   update(snapshot: ProgressSnapshot): void {
     if (this.closed) return
