@@ -6,7 +6,13 @@ import {
   startGitHubServer,
   type GitHubServer
 } from '../../test-support/github-server.js'
-import { expect } from '@jest/globals'
+import { afterAll, beforeAll, expect } from '@jest/globals'
+import {
+  startLlmServer,
+  type LlmScript,
+  type LlmServer,
+  type StartOptions
+} from '../../test-support/llm-server.js'
 import {
   listFiles,
   ROOT,
@@ -120,4 +126,31 @@ export function massgenBinary(): string {
   const bin = out.trim().split('\n').pop() ?? ''
   process.env.MASSGEN_BIN = bin
   return bin
+}
+
+/**
+ * Loopback servers for one test file: a GitHub API (PR #42, issue #7) for
+ * the whole file, and scripted LLM servers made per test, all closed after.
+ */
+export function loopbackServers() {
+  let github: GitHubServer | undefined
+  const llms: LlmServer[] = []
+  beforeAll(async () => {
+    github = await githubWithPull()
+  })
+  afterAll(async () => {
+    await github?.close()
+    await Promise.all(llms.map((s) => s.close()))
+  })
+  return {
+    github(): GitHubServer {
+      if (!github) throw new Error('loopbackServers: used outside a test')
+      return github
+    },
+    async llm(script: LlmScript, options?: StartOptions): Promise<LlmServer> {
+      const server = await startLlmServer(script, options)
+      llms.push(server)
+      return server
+    }
+  }
 }

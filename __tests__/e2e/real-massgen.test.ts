@@ -1,18 +1,13 @@
 // The action end to end with the REAL MassGen from PyPI (scripts/setup-massgen.sh),
 // in local mode, against the scripted LLM server and the loopback GitHub API.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import type { GitHubServer } from '../../test-support/github-server.js'
-import {
-  startLlmServer,
-  type LlmScript,
-  type LlmServer
-} from '../../test-support/llm-server.js'
+import { describe, expect, it, jest } from '@jest/globals'
+import type { LlmScript, LlmServer } from '../../test-support/llm-server.js'
 import { runAction } from '../../test-support/run-action.js'
 import {
   commentsOn,
   event,
   expectNoKeyLeak,
-  githubWithPull,
+  loopbackServers,
   KEYS,
   massgenBinary
 } from './helpers.js'
@@ -20,21 +15,10 @@ import {
 // Local mode starts MassGen's MCP servers each round: 40 to 120 s a run on 2 cores.
 jest.setTimeout(600_000)
 
-let github: GitHubServer
-const servers: LlmServer[] = []
-beforeAll(async () => {
-  github = await githubWithPull()
-})
-afterAll(async () => {
-  await github.close()
-  await Promise.all(servers.map((s) => s.close()))
-})
+const loopback = loopbackServers()
+const github = () => loopback.github()
 
-async function llm(script: LlmScript): Promise<LlmServer> {
-  const server = await startLlmServer(script)
-  servers.push(server)
-  return server
-}
+const llm = (script: LlmScript) => loopback.llm(script)
 
 async function realRun(
   tag: string,
@@ -48,7 +32,7 @@ async function realRun(
 ) {
   return runAction({
     ...trigger,
-    githubApiUrl: github.url,
+    githubApiUrl: github().url,
     inputs: {
       query: 'Which parser change is safest?',
       models,
@@ -103,7 +87,7 @@ describe('real MassGen', () => {
         voted_for: 'agent_b'
       })
     ])
-    const comment = commentsOn(github, 42).find((b) =>
+    const comment = commentsOn(github(), 42).find((b) =>
       b.includes('tag=real-two')
     )
     expect(comment).toContain('Answer B: the new parser is 2x faster.')
@@ -113,7 +97,7 @@ describe('real MassGen', () => {
     )
     expect(run.summary).toContain('Mine has numbers.')
     expect(run.exitCode).toBe(0)
-    expectNoKeyLeak(run, github)
+    expectNoKeyLeak(run, github())
   })
 })
 
@@ -140,7 +124,7 @@ describe('real MassGen, more agents and failures', () => {
     }[]
     expect(votes.map((v) => v.votes)).toEqual([1, 2, 0])
     const comment =
-      commentsOn(github, 42).find((b) => b.includes('tag=real-split')) ?? ''
+      commentsOn(github(), 42).find((b) => b.includes('tag=real-split')) ?? ''
     expect(comment).toContain('Plan B.')
     expect((comment.match(/<details>/g) ?? []).length).toBeGreaterThanOrEqual(2)
   })
@@ -172,10 +156,10 @@ describe('real MassGen, more agents and failures', () => {
     expect(run.exitCode).toBe(1)
     expect(run.summary).toMatch(/every agent failed/)
     expect(run.summary).toMatch(/Error code: 500/)
-    const comment = commentsOn(github, 42).find((b) =>
+    const comment = commentsOn(github(), 42).find((b) =>
       b.includes('tag=real-total')
     )
     expect(comment).toMatch(/Error code: 500/)
-    expectNoKeyLeak(run, github)
+    expectNoKeyLeak(run, github())
   })
 })
