@@ -112,24 +112,7 @@ export async function run(
   }
   if (settings.docker) await removeLeftoverContainers(door, workDir, core)
   if (result.logDir && settings.uploadLogs) {
-    // Before the report, so both the summary and the comment can link it;
-    // bounded, so a stalled artifact service cannot hold the report back.
-    const logs = await withinSeconds(
-      ARTIFACT_UPLOAD_LIMIT_SECONDS,
-      uploadLogs(result.logDir, {
-        // Unique per job and re-run: matrix jobs may share a comment tag.
-        name: `massgen-logs-${settings.commentTag}-${path.basename(result.logDir)}`,
-        log: core,
-        secrets: dest.secrets,
-        winningAnswer: result.winnerAnswer
-      })
-    )
-    if (logs === 'late') {
-      core.warning(
-        `The logs artifact upload did not finish within ${ARTIFACT_UPLOAD_LIMIT_SECONDS} s; ` +
-          'the report goes out without its link.'
-      )
-    } else if (logs?.url) dest.artifactUrl = logs.url
+    dest.artifactUrl = await attachLogs(result.logDir, result, settings, dest)
   }
   await deliverReport(result, dest, workDir)
   const scrub = await scrubSecrets(workDir, secrets)
@@ -144,6 +127,34 @@ export async function run(
     core.setFailed(`MassGen run ${result.outcome}: ${result.reason ?? ''}`)
 }
 
+/**
+ * Uploads MassGen's logs before the report, so both the summary and the
+ * comment can link them; bounded, so a stalled artifact service cannot hold
+ * the report back.
+ */
+async function attachLogs(
+  logDir: string,
+  result: RunResult,
+  settings: Settings,
+  dest: Destination
+): Promise<string | undefined> {
+  const logs = await withinSeconds(
+    ARTIFACT_UPLOAD_LIMIT_SECONDS,
+    uploadLogs(logDir, {
+      // Unique per job and re-run: matrix jobs may share a comment tag.
+      name: `massgen-logs-${settings.commentTag}-${path.basename(logDir)}`,
+      log: core,
+      secrets: dest.secrets,
+      winningAnswer: result.winnerAnswer
+    })
+  )
+  if (logs !== 'late') return logs?.url
+  core.warning(
+    `The logs artifact upload did not finish within ${ARTIFACT_UPLOAD_LIMIT_SECONDS} s; ` +
+      'the report goes out without its link.'
+  )
+  return undefined
+}
 function failedBefore(
   question: string,
   error: unknown,
