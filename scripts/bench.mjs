@@ -44,6 +44,12 @@ async function main() {
   const { startGitHubServer } = await import(
     pathToFileURL(path.join(ROOT, 'test-support', 'github-server.ts')).href
   )
+  const { samplePull } = await import(
+    pathToFileURL(path.join(ROOT, 'test-support', 'sample-pull.ts')).href
+  )
+  const { OFFLINE_ENV } = await import(
+    pathToFileURL(path.join(ROOT, 'test-support', 'run-action.ts')).href
+  )
   const { startLlmServer } = await import(
     pathToFileURL(path.join(ROOT, 'test-support', 'llm-server.ts')).href
   )
@@ -52,22 +58,7 @@ async function main() {
   const say = (line) => process.stderr.write(`bench: ${line}\n`)
 
   const github = await startGitHubServer({ issues: [42] })
-  github.state.pulls['42'] = {
-    title: 'Speed up the parser',
-    body: 'Please review',
-    author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
-    base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
-    head: { ref: 'fast', sha: 'b'.repeat(40), repo: 'octo-org/octo-repo' },
-    files: [
-      {
-        filename: 'src/parser.ts',
-        status: 'modified',
-        additions: 10,
-        deletions: 2
-      }
-    ],
-    diff: 'diff --git a/src/parser.ts b/src/parser.ts\n+fast\n'
-  }
+  github.state.pulls['42'] = samplePull()
   // The server's request log gets the time each request arrived.
   const arrivals = []
   const push = github.requests.push.bind(github.requests)
@@ -146,14 +137,7 @@ async function main() {
       RUNNER_TEMP: path.join(dir, 'runner-temp'),
       RUNNER_TOOL_CACHE:
         process.env.RUNNER_TOOL_CACHE ?? path.join(os.homedir(), '.cache'),
-      // Only loopback answers: MassGen's price-list fetches fail at once.
-      LITELLM_LOCAL_MODEL_COST_MAP: 'True',
-      HTTP_PROXY: 'http://127.0.0.1:9',
-      HTTPS_PROXY: 'http://127.0.0.1:9',
-      http_proxy: 'http://127.0.0.1:9',
-      https_proxy: 'http://127.0.0.1:9',
-      NO_PROXY: '127.0.0.1,localhost',
-      no_proxy: '127.0.0.1,localhost',
+      ...OFFLINE_ENV,
       'INPUT_GITHUB-TOKEN': 'ghs_benchTokenValue000000000000000000000',
       INPUT_DOCKER: 'false',
       BENCH_RSS_FILE: files.rss,

@@ -20,6 +20,20 @@ export const NODE24 = path.join(
 )
 export const FAKE_MASSGEN = path.join(ROOT, 'test-support', 'fake-massgen.mjs')
 
+/**
+ * Only loopback answers here: MassGen's price-list fetches must fail at once
+ * instead of waiting on DNS (docs/massgen-0.1.97.md, "offline").
+ */
+export const OFFLINE_ENV = {
+  LITELLM_LOCAL_MODEL_COST_MAP: 'True',
+  HTTP_PROXY: 'http://127.0.0.1:9',
+  HTTPS_PROXY: 'http://127.0.0.1:9',
+  http_proxy: 'http://127.0.0.1:9',
+  https_proxy: 'http://127.0.0.1:9',
+  NO_PROXY: '127.0.0.1,localhost',
+  no_proxy: '127.0.0.1,localhost'
+} as const
+
 export interface ActionRun {
   exitCode: number | null
   stdout: string
@@ -150,15 +164,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     RUNNER_TEMP: path.join(dir, 'runner-temp'),
     RUNNER_TOOL_CACHE:
       process.env.RUNNER_TOOL_CACHE ?? path.join(os.homedir(), '.cache'),
-    // Only loopback answers here: MassGen's price-list fetches must fail at
-    // once instead of waiting on DNS (docs/massgen-0.1.97.md, "offline").
-    LITELLM_LOCAL_MODEL_COST_MAP: 'True',
-    HTTP_PROXY: 'http://127.0.0.1:9',
-    HTTPS_PROXY: 'http://127.0.0.1:9',
-    http_proxy: 'http://127.0.0.1:9',
-    https_proxy: 'http://127.0.0.1:9',
-    NO_PROXY: '127.0.0.1,localhost',
-    no_proxy: '127.0.0.1,localhost',
+    ...OFFLINE_ENV,
     // Defaults the runner fills in from action.yml.
     'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue0000000000000000000000',
     INPUT_DOCKER: 'false',

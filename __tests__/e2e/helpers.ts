@@ -13,6 +13,7 @@ import {
   type LlmServer,
   type StartOptions
 } from '../../test-support/llm-server.js'
+import { samplePull } from '../../test-support/sample-pull.js'
 import {
   listFiles,
   ROOT,
@@ -31,22 +32,7 @@ export function event(name: string): unknown {
 /** A GitHub server that knows PR #42 (the pull_request fixtures) and issue #7. */
 export async function githubWithPull(): Promise<GitHubServer> {
   const server = await startGitHubServer({ issues: [7, 42] })
-  server.state.pulls['42'] = {
-    title: 'Speed up the parser',
-    body: 'Please review @alice',
-    author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
-    base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
-    head: { ref: 'fast', sha: 'b'.repeat(40), repo: 'octo-org/octo-repo' },
-    files: [
-      {
-        filename: 'src/parser.ts',
-        status: 'modified',
-        additions: 10,
-        deletions: 2
-      }
-    ],
-    diff: 'diff --git a/src/parser.ts b/src/parser.ts\n+fast\n'
-  }
+  server.state.pulls['42'] = samplePull()
   return server
 }
 

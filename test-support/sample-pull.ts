@@ -1,0 +1,22 @@
+// Pull request #42 as the loopback GitHub server serves it: the PR that the
+// pull_request fixtures (__fixtures__/events/pull_request.opened.json) name.
+import type { ServerPull } from './github-state.ts'
+
+export function samplePull(): ServerPull {
+  return {
+    title: 'Speed up the parser',
+    body: 'Please review @alice',
+    author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
+    base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
+    head: { ref: 'fast', sha: 'b'.repeat(40), repo: 'octo-org/octo-repo' },
+    files: [
+      {
+        filename: 'src/parser.ts',
+        status: 'modified',
+        additions: 10,
+        deletions: 2
+      }
+    ],
+    diff: 'diff --git a/src/parser.ts b/src/parser.ts\n+fast\n'
+  }
+}
