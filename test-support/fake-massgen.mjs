@@ -145,17 +145,20 @@ function footer() {
   )
 }
 
+/** status.json as MassGen writes it early on: running, no answer or vote yet. */
+const STARTING = {
+  phase: 'initial_answer',
+  pct: 10,
+  complete: false,
+  finish: 'in_progress',
+  winner: null,
+  noVotes: true
+}
+
 switch (scenario) {
   case 'success':
     header()
-    writeStatus({
-      phase: 'initial_answer',
-      pct: 10,
-      complete: false,
-      finish: 'in_progress',
-      winner: null,
-      noVotes: true
-    })
+    writeStatus(STARTING)
     await sleep(Number(process.env.FAKE_MASSGEN_DELAY_MS ?? 0))
     writeAnswers()
     writeStatus({})
@@ -216,14 +219,7 @@ switch (scenario) {
       fs.closeSync(fd)
     }
     header()
-    writeStatus({
-      phase: 'initial_answer',
-      pct: 10,
-      complete: false,
-      finish: 'in_progress',
-      winner: null,
-      noVotes: true
-    })
+    writeStatus(STARTING)
     agentIds.forEach((id, i) => {
       const dir = path.join(
         attempt,
