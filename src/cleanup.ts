@@ -93,10 +93,10 @@ function partialResult(workDir: string): Partial<RunResult> {
       ? discoverLogDir(path.join(workDir, '.massgen', 'massgen_logs'))
       : undefined)
   if (!logDir) return {}
-  const files = readRunFiles(logDir, [])
-  const ids = Object.keys(files.status?.agents ?? {})
-  const withAnswers = readRunFiles(logDir, ids)
+  // The agents are the ones status.json names: the plan did not survive.
+  const withAnswers = readRunFiles(logDir, undefined)
   const status = withAnswers.status
+  const ids = Object.keys(status?.agents ?? {})
   return {
     logDir,
     phase: status?.coordination?.phase,

@@ -114,7 +114,8 @@ export class LogReader {
 
 export function readRunFiles(
   logDir: string,
-  agentIds: string[],
+  /** The agents to read answers for; undefined: those status.json names. */
+  agentIds: string[] | undefined,
   hints: { statusFile?: string; winner?: string; answerFile?: string } = {}
 ): RunFiles {
   const reader = new LogReader(logDir)
@@ -140,8 +141,9 @@ export function readRunFiles(
   if (!attemptDir) return files
 
   const winnerId = files.status?.results?.winner ?? undefined
-  for (const id of agentIds) {
-    const limit = answerReadLimit(agentIds.length, !winnerId || id === winnerId)
+  const ids = agentIds ?? Object.keys(files.status?.agents ?? {})
+  for (const id of ids) {
+    const limit = answerReadLimit(ids.length, !winnerId || id === winnerId)
     // Answer and vote folders are named by timestamp: newest first.
     const folders = reader.list(path.join(attemptDir, id)).sort().reverse()
     for (const folder of folders) {

@@ -41391,7 +41391,9 @@ class LogReader {
         return attempt ? external_node_path_.join(this.logDir, turn, attempt) : undefined;
     }
 }
-function readRunFiles(logDir, agentIds, hints = {}) {
+function readRunFiles(logDir, 
+/** The agents to read answers for; undefined: those status.json names. */
+agentIds, hints = {}) {
     const reader = new LogReader(logDir);
     const files = {
         statusUnreadable: false,
@@ -41415,8 +41417,9 @@ function readRunFiles(logDir, agentIds, hints = {}) {
     if (!attemptDir)
         return files;
     const winnerId = files.status?.results?.winner ?? undefined;
-    for (const id of agentIds) {
-        const limit = answerReadLimit(agentIds.length, !winnerId || id === winnerId);
+    const ids = agentIds ?? Object.keys(files.status?.agents ?? {});
+    for (const id of ids) {
+        const limit = answerReadLimit(ids.length, !winnerId || id === winnerId);
         // Answer and vote folders are named by timestamp: newest first.
         const folders = reader.list(external_node_path_.join(attemptDir, id)).sort().reverse();
         for (const folder of folders) {
@@ -43387,10 +43390,10 @@ function partialResult(workDir) {
             : undefined);
     if (!logDir)
         return {};
-    const files = readRunFiles(logDir, []);
-    const ids = Object.keys(files.status?.agents ?? {});
-    const withAnswers = readRunFiles(logDir, ids);
+    // The agents are the ones status.json names: the plan did not survive.
+    const withAnswers = readRunFiles(logDir, undefined);
     const status = withAnswers.status;
+    const ids = Object.keys(status?.agents ?? {});
     return {
         logDir,
         phase: status?.coordination?.phase,
