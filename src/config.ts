@@ -1,7 +1,13 @@
 // The MassGen config for one run: pure, validated, and free of secrets.
 import { z } from 'zod'
 import { ENDPOINT_BACKENDS } from './models.js'
-import { BACKENDS, type AgentPlan, type ContextPermission } from './types.js'
+import {
+  BACKENDS,
+  type AgentPlan,
+  type Backend,
+  type ContextPermission,
+  type DockerNetwork
+} from './types.js'
 
 const permission = z.enum(['read', 'write'])
 
@@ -73,6 +79,7 @@ export interface ConfigOptions {
   agents: AgentPlan[]
   docker: boolean
   dockerImage: string
+  dockerNetwork: DockerNetwork
   baseUrl: string | undefined
   maxDurationSeconds: number
   contextPaths: { path: string; permission: ContextPermission }[]
@@ -95,7 +102,7 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
       cwd: agentWorkspace(agent.id),
       enable_mcp_command_line: true,
       ...(options.docker
-        ? dockerFields(agent, options.dockerImage)
+        ? dockerFields(agent, options.dockerImage, options.dockerNetwork)
         : localFields())
     }
   }))
@@ -118,15 +125,33 @@ function localFields() {
   return { command_line_execution_mode: 'local' as const }
 }
 
-function dockerFields(agent: AgentPlan, image: string) {
+/**
+ * The coding agents run their model client inside the container: only they
+ * need their key there, and a network to reach their API. The others' model
+ * calls are MassGen's, on the runner; their containers get neither.
+ */
+export const IN_CONTAINER_CLIENTS: readonly Backend[] = ['codex', 'claude_code']
+
+export function containerNetwork(
+  backend: Backend,
+  network: DockerNetwork
+): Exclude<DockerNetwork, 'auto'> {
+  if (network !== 'auto') return network
+  return IN_CONTAINER_CLIENTS.includes(backend) ? 'bridge' : 'none'
+}
+
+function dockerFields(agent: AgentPlan, image: string, network: DockerNetwork) {
+  const needsKey = IN_CONTAINER_CLIENTS.includes(agent.backend)
   return {
     command_line_execution_mode: 'docker' as const,
     command_line_docker_image: image,
-    // Agents install packages, so they need the network and sudo (the `-sudo` image).
-    command_line_docker_network_mode: 'bridge' as const,
+    command_line_docker_network_mode: containerNetwork(agent.backend, network),
+    // The `-sudo` image: agents may install system packages where networked.
     command_line_docker_enable_sudo: true,
     // Passed by name: the values stay in the child's environment, never in a file.
-    command_line_docker_credentials: { env_vars: [...agent.keyEnvVars] },
+    ...(needsKey
+      ? { command_line_docker_credentials: { env_vars: [...agent.keyEnvVars] } }
+      : {}),
     enable_code_based_tools: true,
     exclude_file_operation_mcps: true
   }

@@ -26,7 +26,10 @@ export const Inputs = {
   PrContext: 'pr-context',
   PrDiffMaxBytes: 'pr-diff-max-bytes',
   UploadLogs: 'upload-logs',
-  CacheMassgen: 'cache-massgen'
+  CacheMassgen: 'cache-massgen',
+  LocalSandbox: 'local-sandbox',
+  AcceptLocalModeRisk: 'accept-local-mode-risk',
+  DockerNetwork: 'docker-network'
 } as const
 
 export const Outputs = {
@@ -57,7 +60,8 @@ export const State = {
   Docker: 'docker',
   TriggerCommentId: 'trigger-comment-id',
   Started: 'started',
-  MassgenPid: 'massgen-pid'
+  MassgenPid: 'massgen-pid',
+  ContextRoot: 'context-root'
 } as const
 
 export const Defaults = {

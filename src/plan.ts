@@ -38,6 +38,7 @@ export function planRun(input: PlanInput): RunPlan {
     agents,
     docker: settings.docker,
     dockerImage: settings.dockerImage,
+    dockerNetwork: settings.dockerNetwork,
     baseUrl: settings.baseUrl,
     maxDurationSeconds: settings.maxDurationSeconds,
     contextPaths: [

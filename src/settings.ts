@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { Defaults, Inputs } from './constants.js'
 import { findExecutable } from './executable.js'
 import { ModelsError, parseModels } from './models.js'
-import type { ApiKeys, Settings } from './types.js'
+import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
@@ -47,6 +47,7 @@ const rules = {
     `whole seconds from 1 to ${MAX_DURATION_LIMIT}`
   ],
   contextPermission: [z.enum(['read', 'write']), "'read' or 'write'"],
+  dockerNetwork: [z.enum(DOCKER_NETWORKS), "'auto', 'none', 'bridge' or 'host'"],
   massgenVersion: [
     z.string().regex(/^\d+\.\d+\.\d+(\.post\d+|\.\d+)?$/),
     "a pinned MassGen release such as '0.1.97'"
@@ -139,7 +140,10 @@ export function readSettings(source: InputSource): Settings {
         String(Defaults.PrDiffMaxBytes)
       ) ?? Defaults.PrDiffMaxBytes,
     uploadLogs: flag(Inputs.UploadLogs, true),
-    cacheMassgen: flag(Inputs.CacheMassgen, true)
+    cacheMassgen: flag(Inputs.CacheMassgen, true),
+    localSandbox: flag(Inputs.LocalSandbox, true),
+    acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
+    dockerNetwork: check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto'
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings

@@ -53,7 +53,17 @@ export interface Settings {
   prDiffMaxBytes: number
   uploadLogs: boolean
   cacheMassgen: boolean
+  /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
+  localSandbox: boolean
+  /** Local mode may run on events that carry other people's text. */
+  acceptLocalModeRisk: boolean
+  /** Network of the agents' containers in Docker mode. */
+  dockerNetwork: DockerNetwork
 }
+
+/** `auto`: `bridge` for the coding agents (they call their API from the container), `none` for the rest. */
+export const DOCKER_NETWORKS = ['auto', 'none', 'bridge', 'host'] as const
+export type DockerNetwork = (typeof DOCKER_NETWORKS)[number]
 
 /** What started the run, read from the event payload. */
 export type Trigger =

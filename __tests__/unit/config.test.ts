@@ -11,13 +11,14 @@ const agents = selectAgents(parseModels('openai/gpt-5.4 gemini/g3'), keys, {
 const base = {
   agents,
   dockerImage: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
+  dockerNetwork: 'auto' as const,
   baseUrl: undefined,
   maxDurationSeconds: 900,
   contextPaths: [{ path: '/repo', permission: 'read' as const }]
 }
 
 describe('buildConfig', () => {
-  it('writes the Docker-mode fields per agent, keys by name only', () => {
+  it('writes the Docker-mode fields per agent: no key and no network for agents whose model client is not in the container', () => {
     const config = buildConfig({ ...base, docker: true })
     expect(config.agents[0]).toEqual({
       id: 'agent_a',
@@ -28,9 +29,8 @@ describe('buildConfig', () => {
         enable_mcp_command_line: true,
         command_line_execution_mode: 'docker',
         command_line_docker_image: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
-        command_line_docker_network_mode: 'bridge',
+        command_line_docker_network_mode: 'none',
         command_line_docker_enable_sudo: true,
-        command_line_docker_credentials: { env_vars: ['OPENAI_API_KEY'] },
         enable_code_based_tools: true,
         exclude_file_operation_mcps: true
       }
@@ -49,6 +49,30 @@ describe('buildConfig', () => {
     expect(yaml).not.toContain('AIza')
     expect(yaml).not.toContain('api_key')
     expect(parse(yaml)).toEqual(config)
+  })
+  it('coding agents get their key by name and a network; docker-network overrides the network for all', () => {
+    const coding = selectAgents(
+      parseModels('codex/gpt-5.4-codex openai/gpt-5.4'),
+      keys,
+      { docker: true, baseUrl: undefined }
+    ).agents
+    const auto = buildConfig({ ...base, agents: coding, docker: true })
+    const [codex, openai] = auto.agents
+    expect(codex?.backend.command_line_docker_network_mode).toBe('bridge')
+    expect(codex?.backend.command_line_docker_credentials).toEqual({
+      env_vars: ['OPENAI_API_KEY']
+    })
+    expect(openai?.backend.command_line_docker_network_mode).toBe('none')
+    expect(openai?.backend.command_line_docker_credentials).toBeUndefined()
+    const bridged = buildConfig({
+      ...base,
+      agents: coding,
+      docker: true,
+      dockerNetwork: 'bridge'
+    })
+    expect(
+      bridged.agents.map((a) => a.backend.command_line_docker_network_mode)
+    ).toEqual(['bridge', 'bridge'])
   })
   it('local mode has no Docker fields', () => {
     const config = buildConfig({ ...base, docker: false })
