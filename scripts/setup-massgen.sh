@@ -67,6 +67,7 @@ complete() {
 
 if complete; then
   say "reusing $dir"
+  chmod 755 "$dir"
   echo "$dir/bin/massgen"
   exit 0
 fi
@@ -93,6 +94,8 @@ fi
 say "installing massgen==$version into $dir"
 started=$SECONDS
 temp="$(mktemp -d "$root/.tmp-$name-XXXXXX")"
+# mktemp makes it private; a sandboxed run as root reads it as nobody.
+chmod 755 "$temp"
 constrain=()
 if [[ "$locked_pythons" == *" $py_minor "* ]] &&
   grep -qx "# BEGIN massgen $version" "$lock_source" 2>/dev/null; then

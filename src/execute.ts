@@ -20,6 +20,7 @@ import { renderProgress } from './render.js'
 import { commentBudget, postComment, type Destination } from './report.js'
 import { judgeRun } from './results.js'
 import { runMassgen } from './run-massgen.js'
+import { sandboxLaunch, type Launch } from './sandbox.js'
 import type { RunResult, Settings } from './types.js'
 
 export async function execute(
@@ -95,12 +96,15 @@ export async function execute(
     publish: (snapshot) => publish(renderProgress(snapshot, progressCtx(dest)))
   })
   const logBase = path.join(workDir, '.massgen', 'massgen_logs')
-  core.startGroup('MassGen output')
-  const outcome = await runMassgen(door, {
+  const launch = await launchFor(settings, workDir, door, {
     command: installation.command,
     args: [...installation.prefixArgs, ...plan.args],
+    env: withMassgenOnPath(plan.env, installation.command)
+  })
+  core.startGroup('MassGen output')
+  const outcome = await runMassgen(door, {
+    ...launch,
     cwd: workDir,
-    env: withMassgenOnPath(plan.env, installation.command),
     logBase,
     maxDurationSeconds: settings.maxDurationSeconds,
     abort: abort.signal,
@@ -147,6 +151,35 @@ export async function execute(
     }),
     configFile
   }
+}
+
+/** Local mode's MassGen starts in the sandbox unless that is turned off. */
+async function launchFor(
+  settings: Settings,
+  workDir: string,
+  door: ProcessDoor,
+  launch: Launch
+): Promise<Launch> {
+  if (settings.docker) return launch
+  if (!settings.localSandbox) {
+    core.warning(
+      "Local mode without the sandbox ('local-sandbox: false'): the agents' commands " +
+        'run as the runner user and can read the GitHub token, the API keys and ' +
+        "the job's files. Use it only for trusted questions."
+    )
+    return launch
+  }
+  return sandboxLaunch(door, launch, {
+    workDir,
+    contextPaths: [
+      {
+        path: settings.contextPath,
+        writable: settings.contextPermission === 'write'
+      }
+    ],
+    env: process.env,
+    log: core
+  })
 }
 
 /**

@@ -125,6 +125,8 @@ export async function installFresh(
         installer
       )
     )
+    // mkdtemp made it private; a sandboxed run as root reads it as nobody.
+    fs.chmodSync(temp, 0o755)
     try {
       fs.renameSync(temp, layout.dir)
     } catch (error) {

@@ -74,6 +74,21 @@ export function massgenArgs(configFile: string, question: string): string[] {
 }
 
 /**
+ * The token, and the runner's command files: a process that can write
+ * GITHUB_ENV (BASH_ENV=...) or GITHUB_PATH runs code in every later step.
+ */
+const RUNNER_ONLY_VARS = [
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GITHUB_ENV',
+  'GITHUB_PATH',
+  'GITHUB_OUTPUT',
+  'GITHUB_STATE',
+  'GITHUB_STEP_SUMMARY',
+  'GITHUB_EVENT_PATH'
+]
+
+/**
  * The child's environment: the runner's, minus everything that carries a
  * credential the agents do not need (action inputs hold the keys and token,
  * ACTIONS_* the runtime tokens), plus exactly the keys of the agents planned.
@@ -86,7 +101,8 @@ export function childEnv(
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(baseEnv)) {
     if (/^(INPUT_|ACTIONS_)/i.test(name)) continue
-    if (name === 'GITHUB_TOKEN' || KEY_ENV_VARS.includes(name)) continue
+    if (RUNNER_ONLY_VARS.includes(name) || KEY_ENV_VARS.includes(name))
+      continue
     env[name] = value
   }
   const needed = new Set(agents.flatMap((agent) => agent.keyEnvVars))

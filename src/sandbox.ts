@@ -11,6 +11,7 @@
 // GitHub-hosted runners do). As root the agents run as `nobody`, since a
 // root process without capabilities still owns the whole system's files.
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import type { ProcessDoor } from './process.js'
 
@@ -279,4 +280,77 @@ export function toolPathsFor(
 /** Folders every user can read already and that are never hidden. */
 function isSystemFolder(p: string): boolean {
   return /^\/(usr|bin|sbin|lib|lib64|etc)(\/|$)/.test(p)
+}
+
+export interface Launch {
+  command: string
+  args: string[]
+  env: NodeJS.ProcessEnv
+}
+
+export interface SandboxRequest {
+  workDir: string
+  contextPaths: BoundPath[]
+  env: NodeJS.ProcessEnv
+  log: { info(message: string): void }
+}
+
+/**
+ * Wraps MassGen's launch in the sandbox after checking, with a command that
+ * does nothing, that the sandbox can be made on this runner.
+ */
+export async function sandboxLaunch(
+  door: ProcessDoor,
+  launch: Launch,
+  request: SandboxRequest
+): Promise<Launch> {
+  const uid = process.getuid?.() ?? 0
+  const gid = process.getgid?.() ?? 0
+  const privilege = await detectPrivilege(door, uid)
+  if (privilege === 'none') {
+    throw new SandboxError(
+      "Local mode runs the agents' commands in a sandbox (own PID and mount " +
+        'namespaces), which needs root or passwordless sudo (`sudo -n`); this runner ' +
+        "has neither. Use Docker mode ('docker: true'), give the runner user " +
+        "passwordless sudo, or set 'local-sandbox: false' to run the agents' " +
+        'commands as the runner user, where they can read the GitHub token and ' +
+        'change the job (only for trusted questions on private runners).'
+    )
+  }
+  const spec = planSandbox({
+    uid,
+    gid,
+    home: os.homedir(),
+    runnerTemp: request.env.RUNNER_TEMP,
+    workDir: request.workDir,
+    contextPaths: request.contextPaths,
+    toolPaths: toolPathsFor(launch.command, launch.env.PATH),
+    canEnter: canEnterFolder
+  })
+  const pathVar = launch.env.PATH ?? '/usr/bin:/bin'
+  const probe = sandboxedCommand(spec, privilege, 'true', [], pathVar)
+  const check = await door.exec(probe.command, probe.args, {
+    env: launch.env,
+    timeoutMs: 30_000
+  })
+  if (check.exitCode !== 0) {
+    throw new SandboxError(
+      `Could not make the local-mode sandbox (${privilege}): ` +
+        `${check.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500) || `exit ${check.exitCode}`}. ` +
+        "Use Docker mode ('docker: true'), or set 'local-sandbox: false' to run " +
+        'the agents unsandboxed (only for trusted questions).'
+    )
+  }
+  request.log.info(
+    `Local mode: agents run sandboxed (${privilege === 'root' ? 'as nobody' : 'as the runner user'}, ` +
+      `own PID and mount namespaces, no new privileges; hidden: ${spec.hide.join(', ')})`
+  )
+  const wrapped = sandboxedCommand(
+    spec,
+    privilege,
+    launch.command,
+    launch.args,
+    pathVar
+  )
+  return { ...wrapped, env: launch.env }
 }

@@ -30741,7 +30741,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 14680:
+/***/ 5156:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30782,7 +30782,10 @@ const constants_Inputs = {
     PrContext: 'pr-context',
     PrDiffMaxBytes: 'pr-diff-max-bytes',
     UploadLogs: 'upload-logs',
-    CacheMassgen: 'cache-massgen'
+    CacheMassgen: 'cache-massgen',
+    LocalSandbox: 'local-sandbox',
+    AcceptLocalModeRisk: 'accept-local-mode-risk',
+    DockerNetwork: 'docker-network'
 };
 const constants_Outputs = {
     Status: 'status',
@@ -30811,7 +30814,8 @@ const constants_State = {
     Docker: 'docker',
     TriggerCommentId: 'trigger-comment-id',
     Started: 'started',
-    MassgenPid: 'massgen-pid'
+    MassgenPid: 'massgen-pid',
+    ContextRoot: 'context-root'
 };
 const constants_Defaults = {
     DockerImage: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
@@ -43060,8 +43064,25 @@ function agentId(index, total) {
     return `agent_${suffix}`;
 }
 
+;// CONCATENATED MODULE: ./src/types.ts
+// The values that flow through the pipeline:
+// inputs + event -> plan -> prepare -> run -> results -> report
+const types_BACKENDS = (/* unused pure expression or super */ null && ([
+    'openai',
+    'gemini',
+    'claude',
+    'grok',
+    'codex',
+    'claude_code',
+    'chatcompletion',
+    'vllm'
+]));
+/** `auto`: `bridge` for the coding agents (they call their API from the container), `none` for the rest. */
+const DOCKER_NETWORKS = ['auto', 'none', 'bridge', 'host'];
+
 ;// CONCATENATED MODULE: ./src/settings.ts
 // Reads every input once into one typed, validated Settings object.
+
 
 
 
@@ -43094,6 +43115,7 @@ const rules = {
         `whole seconds from 1 to ${MAX_DURATION_LIMIT}`
     ],
     contextPermission: [schemas_enum(['read', 'write']), "'read' or 'write'"],
+    dockerNetwork: [schemas_enum(DOCKER_NETWORKS), "'auto', 'none', 'bridge' or 'host'"],
     massgenVersion: [
         schemas_string().regex(/^\d+\.\d+\.\d+(\.post\d+|\.\d+)?$/),
         "a pinned MassGen release such as '0.1.97'"
@@ -43163,7 +43185,10 @@ function readSettings(source) {
         prContext: flag(Inputs.PrContext, true),
         prDiffMaxBytes: check('prDiffMaxBytes', Inputs.PrDiffMaxBytes, String(Defaults.PrDiffMaxBytes)) ?? Defaults.PrDiffMaxBytes,
         uploadLogs: flag(Inputs.UploadLogs, true),
-        cacheMassgen: flag(Inputs.CacheMassgen, true)
+        cacheMassgen: flag(Inputs.CacheMassgen, true),
+        localSandbox: flag(Inputs.LocalSandbox, true),
+        acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
+        dockerNetwork: check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto'
     };
     if (errors.length > 0)
         throw new InputError(errors.join('\n'));
@@ -43428,7 +43453,7 @@ function partialResult(workDir) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77094);
-/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(14680);
+/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5156);
 // Entry of the post step; the logic is in cleanup.ts.
 
 
