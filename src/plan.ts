@@ -101,8 +101,7 @@ export function childEnv(
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(baseEnv)) {
     if (/^(INPUT_|ACTIONS_)/i.test(name)) continue
-    if (RUNNER_ONLY_VARS.includes(name) || KEY_ENV_VARS.includes(name))
-      continue
+    if (RUNNER_ONLY_VARS.includes(name) || KEY_ENV_VARS.includes(name)) continue
     env[name] = value
   }
   const needed = new Set(agents.flatMap((agent) => agent.keyEnvVars))

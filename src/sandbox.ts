@@ -78,9 +78,7 @@ export function planSandbox(input: SandboxInput): SandboxSpec {
   const closed = keep.flatMap((k) =>
     ancestors(k.path).filter((a) => !input.canEnter(a, uid, gid))
   )
-  const hide = outermost(
-    [...private_, ...closed].filter((p) => p !== '/')
-  )
+  const hide = outermost([...private_, ...closed].filter((p) => p !== '/'))
   return {
     uid,
     gid,

@@ -47,7 +47,10 @@ const rules = {
     `whole seconds from 1 to ${MAX_DURATION_LIMIT}`
   ],
   contextPermission: [z.enum(['read', 'write']), "'read' or 'write'"],
-  dockerNetwork: [z.enum(DOCKER_NETWORKS), "'auto', 'none', 'bridge' or 'host'"],
+  dockerNetwork: [
+    z.enum(DOCKER_NETWORKS),
+    "'auto', 'none', 'bridge' or 'host'"
+  ],
   massgenVersion: [
     z.string().regex(/^\d+\.\d+\.\d+(\.post\d+|\.\d+)?$/),
     "a pinned MassGen release such as '0.1.97'"
@@ -143,7 +146,8 @@ export function readSettings(source: InputSource): Settings {
     cacheMassgen: flag(Inputs.CacheMassgen, true),
     localSandbox: flag(Inputs.LocalSandbox, true),
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
-    dockerNetwork: check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto'
+    dockerNetwork:
+      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto'
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings

@@ -64,6 +64,17 @@ export interface RunOptions {
   /** Run the post step after main (default true). */
   post?: boolean
   workspace?: string
+  /**
+   * Run both steps as this user, as a runner does (GitHub's runner user has
+   * passwordless sudo); the run's files are handed to it first.
+   */
+  user?: RunnerUser
+}
+
+export interface RunnerUser {
+  uid: number
+  gid: number
+  home: string
 }
 
 export function parseCommandFile(text: string): Record<string, string> {
@@ -87,18 +98,30 @@ export function parseCommandFile(text: string): Record<string, string> {
   return values
 }
 
+/** Gives a folder tree (no links followed) to the runner user. */
+function handOver(dir: string, user: RunnerUser): void {
+  fs.lchownSync(dir, user.uid, user.gid)
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) handOver(full, user)
+    else fs.lchownSync(full, user.uid, user.gid)
+  }
+}
+
 function runNode(
   script: string,
   env: NodeJS.ProcessEnv,
   cwd: string,
   cancelAfterMs?: number,
-  killAfterMs?: number
+  killAfterMs?: number,
+  user?: RunnerUser
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(NODE24, [script], {
       env,
       cwd,
-      stdio: ['ignore', 'pipe', 'pipe']
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(user ? { uid: user.uid, gid: user.gid } : {})
     })
     let stdout = ''
     let stderr = ''
@@ -172,12 +195,18 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     ...options.env
   }
   fs.mkdirSync(base.RUNNER_TEMP as string, { recursive: true })
+  if (options.user) {
+    base.HOME = options.user.home
+    handOver(dir, options.user)
+    if (options.workspace) handOver(options.workspace, options.user)
+  }
   const main = await runNode(
     path.join(ROOT, 'dist', 'index.js'),
     { ...clean(base), GITHUB_STEP_SUMMARY: files.summary },
     workspace,
     options.cancelAfterMs,
-    options.killAfterMs
+    options.killAfterMs,
+    options.user
   )
   const state = parseCommandFile(fs.readFileSync(files.state, 'utf8'))
   const run: ActionRun = {
@@ -194,7 +223,10 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     const post = await runNode(
       path.join(ROOT, 'dist', 'post', 'index.js'),
       { ...clean(base), ...stateEnv, GITHUB_STEP_SUMMARY: files.postSummary },
-      workspace
+      workspace,
+      undefined,
+      undefined,
+      options.user
     )
     run.post = { ...post, summary: fs.readFileSync(files.postSummary, 'utf8') }
   }
