@@ -140,6 +140,7 @@ async function main() {
       ...OFFLINE_ENV,
       'INPUT_GITHUB-TOKEN': 'ghs_benchTokenValue000000000000000000000',
       INPUT_DOCKER: 'false',
+      'INPUT_ACCEPT-LOCAL-MODE-RISK': 'true',
       BENCH_RSS_FILE: files.rss,
       BENCH_TIMES_FILE: files.times,
       ...input,

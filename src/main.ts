@@ -12,6 +12,7 @@ import { createGitHub, runUrl, type GitHubDoor } from './github.js'
 import { intake, IntakeError, type Intake } from './intake.js'
 import { ModelsError, selectAgents } from './models.js'
 import { createProcessDoor, type ProcessDoor } from './process.js'
+import { localModeRefusal } from './local-mode.js'
 import { reactionsFor } from './reactions.js'
 import { renderSkipped } from './render.js'
 import { scrubSecrets } from './scrub.js'
@@ -72,6 +73,8 @@ export async function run(
   }
   if (decision.action === 'skip')
     return skip(decision.reason, decision.quiet, settings)
+  const refusal = localModeRefusal(settings, context.eventName, trigger)
+  if (refusal) return refuse(refusal, settings)
   try {
     // Pure check of models against keys, before anything costly happens.
     selectAgents(settings.models, settings.keys, settings)
@@ -253,6 +256,13 @@ async function skip(
     },
     renderSkipped(reason, ctx)
   )
+}
+
+/** A run the workflow's settings forbid here: said in the summary, and failed. */
+async function refuse(reason: string, settings: Settings): Promise<void> {
+  await skip(reason, false, settings)
+  core.setOutput(Outputs.Status, 'config-error')
+  core.setFailed(reason)
 }
 
 function failBeforeRun(error: unknown): void {

@@ -191,6 +191,8 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     // Defaults the runner fills in from action.yml.
     'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue0000000000000000000000',
     INPUT_DOCKER: 'false',
+    // Tests run local mode on pull request and comment events on purpose.
+    'INPUT_ACCEPT-LOCAL-MODE-RISK': 'true',
     ...inputs,
     ...options.env
   }
