@@ -6,10 +6,17 @@
 # uv is bootstrapped from PyPI with pip (pinned). Progress goes to stderr; the
 # last line on stdout is the path of the massgen executable.
 #
-# Usage: scripts/setup-massgen.sh            (MASSGEN_VERSION overrides 0.1.97)
+# Usage: scripts/setup-massgen.sh            (MASSGEN_VERSION overrides 0.1.97;
+#        MASSGEN_EXTRAS=docker adds the docker SDK, as the action does in Docker mode)
 set -euo pipefail
 
 version="${MASSGEN_VERSION:-0.1.97}"
+extras="${MASSGEN_EXTRAS:-base}"
+case "$extras" in
+  base) requirement="massgen==$version" ;;
+  docker) requirement="massgen[docker]==$version" ;;
+  *) echo "setup-massgen: MASSGEN_EXTRAS is '$extras', expected 'base' or 'docker'" >&2; exit 1 ;;
+esac
 # Keep in step with src/install-*.ts: UV_VERSION (install-uv.ts), LAYOUT_VERSION,
 # MARKER_FILE, venvLayout() and markerText() (install-layout.ts), PYTHON_PROBE
 # (install-python.ts). The checked dependency versions come from
@@ -51,7 +58,7 @@ if [ "${py_minor%%.*}" -lt 3 ] || { [ "${py_minor%%.*}" -eq 3 ] && [ "${py_minor
 fi
 
 root="${RUNNER_TOOL_CACHE:-$HOME/.cache}/massgen"
-name="$version-base-py$py_minor-$py_os-$py_arch"
+name="$version-$extras-py$py_minor-$py_os-$py_arch"
 dir="$root/$name"
 
 complete() {
@@ -59,7 +66,7 @@ complete() {
   [ -f "$m" ] &&
     grep -qx "layout=$layout_version" "$m" &&
     grep -qx "massgen=$version" "$m" &&
-    grep -qx "extras=base" "$m" &&
+    grep -qx "extras=$extras" "$m" &&
     grep -qx "complete=true" "$m" &&
     [ -f "$dir/bin/massgen" ] &&
     [ -e "$dir/bin/python" ]
@@ -91,7 +98,7 @@ if [ ! -f "$uv" ]; then
   temp=""
 fi
 
-say "installing massgen==$version into $dir"
+say "installing $requirement into $dir"
 started=$SECONDS
 temp="$(mktemp -d "$root/.tmp-$name-XXXXXX")"
 # mktemp makes it private; a sandboxed run as root reads it as nobody.
@@ -107,14 +114,14 @@ else
 fi
 (cd "$root" && "$uv" venv --quiet --relocatable --python "$py_exe" "$temp") >&2
 (cd "$root" && "$uv" pip install --quiet --compile-bytecode \
-  --python "$temp/bin/python" "${constrain[@]}" "massgen==$version") >&2
+  --python "$temp/bin/python" "${constrain[@]}" "$requirement") >&2
 rm -f "$temp.constraints.txt"
 [ -f "$temp/bin/massgen" ] || {
   say "uv left no bin/massgen"
   exit 1
 }
-printf 'layout=%s\nmassgen=%s\nextras=base\ninstaller=uv %s\ncomplete=true\n' \
-  "$layout_version" "$version" "$uv_version" >"$temp/$marker_file"
+printf 'layout=%s\nmassgen=%s\nextras=%s\ninstaller=uv %s\ncomplete=true\n' \
+  "$layout_version" "$version" "$extras" "$uv_version" >"$temp/$marker_file"
 # Atomic: fails if another run put a folder there meanwhile.
 if ! python3 -c 'import os, sys; os.rename(sys.argv[1], sys.argv[2])' "$temp" "$dir" 2>/dev/null; then
   complete || {

@@ -1,14 +1,39 @@
 // Docker mode's effects: the daemon must answer, the image must be there.
+import * as fs from 'node:fs'
 import { Inputs } from './constants.js'
 import type { ProcessDoor } from './process.js'
 
 export class DockerError extends Error {}
 
+/**
+ * MassGen 0.1.97 quietly runs Docker mode's commands locally when this file
+ * exists (filesystem_manager/_filesystem_manager.py): inside a container
+ * job, the agents would share the job's container, token included.
+ */
+export const CONTAINER_MARKER = '/.dockerenv'
+
+export function insideContainerError(): DockerError {
+  return new DockerError(
+    `This job runs inside a container (${CONTAINER_MARKER} exists), and MassGen then runs ` +
+      "Docker mode's commands in the job's own container instead of one per agent, " +
+      'where they could read the GitHub token. Run the job on the runner itself (no ' +
+      "'container:'), or set 'docker: false' to use local mode's sandbox (it needs " +
+      'root with the SYS_ADMIN capability in the job container).'
+  )
+}
+
+const LOCAL_MODE_COST =
+  "'docker: false' runs them on the runner in local mode's sandbox instead: " +
+  "the agents can then read their own API keys, and local mode refuses events that carry other people's text " +
+  "unless 'accept-local-mode-risk' is set."
+
 export async function prepareDocker(
   door: ProcessDoor,
   image: string,
-  log: { info(message: string): void }
+  log: { info(message: string): void },
+  insideContainer: () => boolean = () => fs.existsSync(CONTAINER_MARKER)
 ): Promise<void> {
+  if (insideContainer()) throw insideContainerError()
   const info = await door.exec(
     'docker',
     ['info', '--format', '{{.ServerVersion}}'],
@@ -19,8 +44,8 @@ export async function prepareDocker(
   if (info.exitCode !== 0) {
     throw new DockerError(
       `Docker mode needs a reachable Docker daemon, but 'docker info' failed` +
-        `${firstLine(info.stderr)}. Start Docker on the runner, or set ` +
-        `'${Inputs.Docker}: false' to run the agents' commands on the runner itself.`
+        `${firstLine(info.stderr)}. Start Docker on the runner (DOCKER_HOST is honoured), ` +
+        `or: ${LOCAL_MODE_COST.replace("'docker: false'", `'${Inputs.Docker}: false'`)}`
     )
   }
   log.info(`Docker daemon ${info.stdout.trim()} is reachable`)

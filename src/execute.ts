@@ -63,7 +63,9 @@ export async function execute(
     renderProgress(toSnapshot({}, plan.agents, 0), progressCtx(dest))
   )
   const prepare = async () => {
-    const installed = await prepareMassgen(door, {
+    // Docker first: its checks fail in a second, before a long install.
+    if (settings.docker) await prepareDocker(door, settings.dockerImage, core)
+    return prepareMassgen(door, {
       version: settings.massgenVersion,
       command: settings.massgenCommand,
       docker: settings.docker,
@@ -73,8 +75,6 @@ export async function execute(
       env: process.env,
       log: core
     })
-    if (settings.docker) await prepareDocker(door, settings.dockerImage, core)
-    return installed
   }
   // The first view is not waited for: it goes out while MassGen is prepared
   // and starts; everything posted later queues behind it, so a late first
