@@ -8,6 +8,16 @@
 // - the winner's final presentation carries no `vote` tool;
 // - answers of the other agents appear in the user message as
 //   `<agentN.M> text <end of agentN.M>`.
+// - an agent with `commands` first calls MassGen's command tool, one command
+//   per request (see llm-commands.ts), then answers with the evidence.
+
+import {
+  answerWithEvidence,
+  commandToolName,
+  type CommandResult
+} from './llm-commands.ts'
+
+export type { ChatMessage } from './llm-commands.ts'
 
 export type FailureMode = 'http500' | 'refuse' | 'hang' | 'plaintext'
 
@@ -35,6 +45,19 @@ export interface AgentScript {
   failTimes?: number
   /** Plain text used by `plaintext` failures. */
   text?: string
+  /**
+   * Shell commands to run through MassGen's command tool: one tool call per
+   * request, in order, each after the previous one's result came back, in the
+   * first coordination request (answer or vote stage) that offers the tool,
+   * before any answer with them. The answer after the last result is `answer`
+   * followed by each command with the exit code, stdout and stderr MassGen
+   * reported (`answerWithEvidence`); every later answer and the final
+   * presentation (unless `finalAnswer`) repeat it, and the commands never run
+   * again. Until the tool is offered (its MCP server may start late), the
+   * agent answers and votes by the plain rule, its answer naming the tools
+   * offered. Votes and final presentations never run commands.
+   */
+  commands?: string[]
 }
 
 export interface LlmScript {
@@ -55,11 +78,6 @@ export interface ToolDef {
   type?: string
   function?: { name?: string; parameters?: unknown }
   name?: string
-}
-
-export interface ChatMessage {
-  role?: string
-  content?: unknown
 }
 
 const LABEL_RE = /<(agent\d+)\.(\d+)>/g
@@ -142,18 +160,80 @@ export function resolveVote(
   return labels.some((l) => l.startsWith(`${anon}.`)) ? anon : fallback
 }
 
-/** The rule that converges, plus the script's overrides. */
+/** What the server knows of the agent's commands when a request comes. */
+export interface CommandState {
+  /** Tool names the request offers. */
+  toolNames: string[]
+  /** Results of the command tool in this request's messages, in order. */
+  results: CommandResult[]
+  /**
+   * The answer given once the commands had run (server memory across
+   * conversations); undefined while they are still to run.
+   */
+  answered?: string
+}
+
+export type Decision =
+  | {
+      kind: 'new_answer' | 'vote' | 'final'
+      args: Record<string, string>
+      /** This answer carries the results of all the agent's commands. */
+      withEvidence?: true
+    }
+  | { kind: 'command'; tool: string; args: { command: string } }
+
+/** The tool a decision calls. */
+export function toolFor(decision: Decision): string {
+  if (decision.kind === 'command') return decision.tool
+  return decision.kind === 'vote' ? 'vote' : 'new_answer'
+}
+
+/** The next command, or the answer with the evidence once all ran. */
+function commandStep(
+  tool: string,
+  commands: string[],
+  answer: string,
+  results: CommandResult[]
+): Decision {
+  const next = commands[results.length]
+  if (next !== undefined) {
+    return { kind: 'command', tool, args: { command: next } }
+  }
+  return {
+    kind: 'new_answer',
+    args: { content: answerWithEvidence(answer, results) },
+    withEvidence: true
+  }
+}
+
+/**
+ * The rule that converges, plus the script's overrides. An agent with
+ * commands runs them in the first conversation that offers MassGen's command
+ * tool, then answers with the evidence, whatever the stage; MassGen may fail
+ * to start that tool's MCP server within its 30 s (mcp_tools/client.py) on a
+ * busy machine, so until then the agent follows the plain rule and its answers
+ * say which tools were offered instead.
+ */
 export function decide(
   model: string,
   hasVoteTool: boolean,
   labels: string[],
   choices: string[],
-  script: LlmScript
-): { kind: 'new_answer' | 'vote' | 'final'; args: Record<string, string> } {
+  script: LlmScript,
+  commands: CommandState = { toolNames: [], results: [] }
+): Decision {
   const agent = script.agents?.[model] ?? script.default ?? {}
-  const answer = agent.answer ?? `Answer from ${model}.`
+  let answer = commands.answered ?? agent.answer ?? `Answer from ${model}.`
   if (!hasVoteTool) {
     return { kind: 'final', args: { content: agent.finalAnswer ?? answer } }
+  }
+  if (agent.commands?.length && commands.answered === undefined) {
+    const tool = commandToolName(commands.toolNames)
+    if (tool) {
+      return commandStep(tool, agent.commands, answer, commands.results)
+    }
+    const offered = commands.toolNames.join(', ') || 'none'
+    answer = `${answer}\n\nCommands not run: no command tool offered (tools: ${offered}).`
   }
   if (labels.length === 0) {
     return { kind: 'new_answer', args: { content: answer } }

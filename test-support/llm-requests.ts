@@ -1,6 +1,8 @@
 // What the scripted LLM server records of each request: the model, the
-// tools offered, the `<agentN.M>` labels of the answers shown, and the reply
-// it gave. Tests assert on these records.
+// tools offered, the `<agentN.M>` labels of the answers shown, the results of
+// MassGen's command tool it carries, and the reply it gave. Tests assert on
+// these records.
+import { commandResults, type CommandResult } from './llm-commands.ts'
 import {
   findLabels,
   messageText,
@@ -12,6 +14,7 @@ import {
 
 export type ReplyKind =
   | 'new_answer'
+  | 'command'
   | 'vote'
   | 'final'
   | 'http500'
@@ -35,7 +38,14 @@ export interface RecordedRequest {
   labels: string[]
   messageCount: number
   roles: string[]
+  /**
+   * Results of MassGen's command tool in the messages (every one of this
+   * conversation so far, so later requests repeat earlier results).
+   */
+  commandResults: CommandResult[]
   reply: ReplyKind
+  /** The tool we called in the reply (for tool calls). */
+  replyTool?: string
   /** Arguments we answered with (for tool calls). */
   replyArgs?: Record<string, string>
   body?: unknown
@@ -80,6 +90,22 @@ export function recordRequest(
     labels: findLabels(text),
     messageCount: messages.length,
     roles: messages.map((m) => m.role ?? ''),
+    commandResults: commandResults(messages),
     reply: 'not_found'
   }
+}
+
+/**
+ * The command results MassGen sent for one model, each once (by call id), in
+ * the order they first came.
+ */
+export function commandResultsOf(
+  requests: RecordedRequest[],
+  model: string
+): CommandResult[] {
+  const seen = new Set<string>()
+  return requests
+    .filter((r) => r.model === model)
+    .flatMap((r) => r.commandResults)
+    .filter((c) => !seen.has(c.callId) && seen.add(c.callId))
 }

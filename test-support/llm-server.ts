@@ -12,8 +12,10 @@
 // CLI: node test-support/llm-server.ts [--port N] [--script file.json]
 // prints `LLM_SERVER_URL=http://127.0.0.1:PORT/v1` and runs until killed.
 //
-// The protocol (script types, labels, decide) is in llm-protocol.ts, what is
-// recorded of a request in llm-requests.ts and the replies in llm-chunks.ts;
+// The protocol (script types, labels, decide) is in llm-protocol.ts, the
+// agents' shell commands through MassGen's command tool in llm-commands.ts,
+// what is recorded of a request in llm-requests.ts and the replies in
+// llm-chunks.ts;
 // every name this file exported is still exported here. Imports between
 // test-support files carry the `.ts` suffix, which Node's type stripping
 // needs (tsconfig: rewriteRelativeImportExtensions).
@@ -23,7 +25,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { completionJson, textChunks, toolCallChunks } from './llm-chunks.ts'
-import { decide, type LlmScript } from './llm-protocol.ts'
+import { decide, toolFor, type LlmScript } from './llm-protocol.ts'
 import {
   parseBody,
   recordRequest,
@@ -31,6 +33,11 @@ import {
 } from './llm-requests.ts'
 
 export { textChunks, toolCallChunks } from './llm-chunks.ts'
+export {
+  answerWithEvidence,
+  commandToolName,
+  type CommandResult
+} from './llm-commands.ts'
 export {
   decide,
   findLabels,
@@ -40,7 +47,11 @@ export {
   type FailureMode,
   type LlmScript
 } from './llm-protocol.ts'
-export type { RecordedRequest, ReplyKind } from './llm-requests.ts'
+export {
+  commandResultsOf,
+  type RecordedRequest,
+  type ReplyKind
+} from './llm-requests.ts'
 
 export interface LlmServer {
   url: string
@@ -76,6 +87,8 @@ export async function startLlmServer(
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()
   const failures = new Map<string, number>()
+  // model -> the answer it gave once its commands had run
+  const answered = new Map<string, string>()
   let closing = false
 
   async function writeSlowly(
@@ -169,16 +182,27 @@ export async function startLlmServer(
       }
     }
 
-    const { kind, args } = decide(
+    const decision = decide(
       model,
       record.hasVoteTool,
       labels,
       record.voteChoices,
-      script
+      script,
+      {
+        toolNames: record.toolNames,
+        results: record.commandResults,
+        answered: answered.get(model)
+      }
     )
+    const { kind, args } = decision
+    const name = toolFor(decision)
+    if (decision.kind !== 'command' && decision.withEvidence) {
+      // later conversations of this agent answer without running them again
+      answered.set(model, decision.args.content ?? '')
+    }
     record.reply = kind
+    record.replyTool = name
     record.replyArgs = args
-    const name = kind === 'vote' ? 'vote' : 'new_answer'
     if (body.stream === false) {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(JSON.stringify(completionJson(model, name, args)))
