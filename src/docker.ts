@@ -23,7 +23,7 @@ export function insideContainerError(): DockerError {
 }
 
 const LOCAL_MODE_COST =
-  "'docker: false' runs them on the runner in local mode's sandbox instead: " +
+  `'${Inputs.Docker}: false' to run the agents' commands on the runner in local mode's sandbox instead: ` +
   "the agents can then read their own API keys, and local mode refuses events that carry other people's text " +
   "unless 'accept-local-mode-risk' is set."
 
@@ -45,7 +45,7 @@ export async function prepareDocker(
     throw new DockerError(
       `Docker mode needs a reachable Docker daemon, but 'docker info' failed` +
         `${firstLine(info.stderr)}. Start Docker on the runner (DOCKER_HOST is honoured), ` +
-        `or: ${LOCAL_MODE_COST.replace("'docker: false'", `'${Inputs.Docker}: false'`)}`
+        `or set ${LOCAL_MODE_COST}`
     )
   }
   log.info(`Docker daemon ${info.stdout.trim()} is reachable`)
@@ -82,34 +82,7 @@ export async function removeLeftoverContainers(
   workDir: string,
   log: { info(message: string): void; warning(message: string): void }
 ): Promise<number> {
-  const list = await door.exec(
-    'docker',
-    ['ps', '--all', '--quiet', '--filter', 'name=^massgen-'],
-    { timeoutMs: 30_000 }
-  )
-  if (list.exitCode !== 0) return 0
-  const candidates = list.stdout
-    .split(/\s+/)
-    .filter((id) => /^[0-9a-f]{6,64}$/.test(id))
-  if (candidates.length === 0) return 0
-  const inspect = await door.exec(
-    'docker',
-    [
-      'inspect',
-      '--format',
-      '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
-      ...candidates
-    ],
-    { timeoutMs: 30_000 }
-  )
-  const ours = inspect.stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([, ...mounts]) =>
-      mounts.some((m) => m === workDir || m.startsWith(`${workDir}/`))
-    )
-    .map(([id]) => id ?? '')
-    .filter((id) => id.length > 0)
+  const ours = await findRunContainers(door, workDir)
   if (ours.length === 0) return 0
   const removed = await door.exec('docker', ['rm', '--force', ...ours], {
     timeoutMs: 60_000
@@ -121,6 +94,57 @@ export async function removeLeftoverContainers(
       `Could not remove leftover MassGen containers${firstLine(removed.stderr)}`
     )
   return ours.length
+}
+
+/**
+ * Once MassGen has printed its result, its containers have nothing left to
+ * do; but MassGen stops each one with a 10 s timeout, and the `tail` that
+ * keeps a container alive ignores SIGTERM as PID 1, so every container costs
+ * those 10 s. Killed first, each stop returns at once.
+ */
+export async function killRunContainers(
+  door: ProcessDoor,
+  workDir: string
+): Promise<number> {
+  const ours = await findRunContainers(door, workDir)
+  if (ours.length === 0) return 0
+  await door.exec('docker', ['kill', ...ours], { timeoutMs: 30_000 })
+  return ours.length
+}
+
+/** Containers MassGen named `massgen-*` that mount this run's work folder. */
+async function findRunContainers(
+  door: ProcessDoor,
+  workDir: string
+): Promise<string[]> {
+  const list = await door.exec(
+    'docker',
+    ['ps', '--all', '--quiet', '--filter', 'name=^massgen-'],
+    { timeoutMs: 30_000 }
+  )
+  if (list.exitCode !== 0) return []
+  const candidates = list.stdout
+    .split(/\s+/)
+    .filter((id) => /^[0-9a-f]{6,64}$/.test(id))
+  if (candidates.length === 0) return []
+  const inspect = await door.exec(
+    'docker',
+    [
+      'inspect',
+      '--format',
+      '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
+      ...candidates
+    ],
+    { timeoutMs: 30_000 }
+  )
+  return inspect.stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, ...mounts]) =>
+      mounts.some((m) => m === workDir || m.startsWith(`${workDir}/`))
+    )
+    .map(([id]) => id ?? '')
+    .filter((id) => id.length > 0)
 }
 
 function firstLine(text: string): string {

@@ -8,7 +8,7 @@ import * as path from 'node:path'
 import { stringify } from 'yaml'
 import { configRelativePath } from './config.js'
 import { Outputs, State } from './constants.js'
-import { prepareDocker } from './docker.js'
+import { killRunContainers, prepareDocker } from './docker.js'
 import { prepareMassgen } from './install.js'
 import type { Intake } from './intake.js'
 import { discoverLogDir, readRunFiles } from './log-files.js'
@@ -102,6 +102,7 @@ export async function execute(
     env: withMassgenOnPath(plan.env, installation.command)
   })
   core.startGroup('MassGen output')
+  let containersKilled: Promise<number> | undefined
   const outcome = await runMassgen(door, {
     ...launch,
     cwd: workDir,
@@ -109,13 +110,19 @@ export async function execute(
     maxDurationSeconds: settings.maxDurationSeconds,
     abort: abort.signal,
     onStart: (pid) => core.saveState(State.MassgenPid, String(pid)),
-    onLine: (line) => core.info(line),
+    onLine: (line) => {
+      core.info(line)
+      // MassGen's last result line: its containers' work is over.
+      if (settings.docker && line.startsWith('COMPLETED:'))
+        containersKilled ??= killRunContainers(door, workDir)
+    },
     onStatus: (status) =>
       tracker.update(
         toSnapshot(status, plan.agents, (Date.now() - started) / 1000)
       )
   })
   core.endGroup()
+  await containersKilled
   process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
   await tracker.close()
   if (outcome.survivors)
@@ -160,7 +167,7 @@ async function launchFor(
   door: ProcessDoor,
   launch: Launch
 ): Promise<Launch> {
-  if (settings.docker) return launch
+  if (settings.docker) return withOpenUmask(launch)
   if (!settings.localSandbox) {
     core.warning(
       "Local mode without the sandbox ('local-sandbox: false'): the agents' commands " +
@@ -180,6 +187,21 @@ async function launchFor(
     env: process.env,
     log: core
   })
+}
+
+/**
+ * Docker mode: MassGen creates each agent's workspace on the runner, but the
+ * agent's commands run as the image's user (uid 1000 in MassGen's images; the
+ * runner user is 1001 on GitHub), who could not write there. With umask 0
+ * the folders MassGen makes are open to that user; the run's folder itself
+ * stays private (0700), so no other user of the runner can reach them.
+ */
+export function withOpenUmask(launch: Launch): Launch {
+  return {
+    ...launch,
+    command: '/bin/sh',
+    args: ['-c', 'umask 000 && exec "$0" "$@"', launch.command, ...launch.args]
+  }
 }
 
 /**

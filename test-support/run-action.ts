@@ -19,6 +19,11 @@ export const NODE24 = path.join(
   'node'
 )
 export const FAKE_MASSGEN = path.join(ROOT, 'test-support', 'fake-massgen.mjs')
+export const WITHOUT_DOCKERENV = path.join(
+  ROOT,
+  'scripts',
+  'without-dockerenv.sh'
+)
 
 /**
  * Only loopback answers here: MassGen's price-list fetches must fail at once
@@ -69,6 +74,12 @@ export interface RunOptions {
    * passwordless sudo); the run's files are handed to it first.
    */
   user?: RunnerUser
+  /**
+   * Run both steps where /.dockerenv does not show (a private mount
+   * namespace, scripts/without-dockerenv.sh), as on a runner that is not a
+   * container: this machine is one, and MassGen would then leave Docker mode.
+   */
+  hideDockerenv?: boolean
 }
 
 export interface RunnerUser {
@@ -114,10 +125,15 @@ function runNode(
   cwd: string,
   cancelAfterMs?: number,
   killAfterMs?: number,
-  user?: RunnerUser
+  user?: RunnerUser,
+  hideDockerenv?: boolean
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const [command, args] =
+    hideDockerenv && fs.existsSync('/.dockerenv')
+      ? [WITHOUT_DOCKERENV, [NODE24, script]]
+      : [NODE24, [script]]
   return new Promise((resolve) => {
-    const child = spawn(NODE24, [script], {
+    const child = spawn(command, args, {
       env,
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -208,7 +224,8 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     workspace,
     options.cancelAfterMs,
     options.killAfterMs,
-    options.user
+    options.user,
+    options.hideDockerenv
   )
   const state = parseCommandFile(fs.readFileSync(files.state, 'utf8'))
   const run: ActionRun = {
@@ -228,7 +245,8 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
       workspace,
       undefined,
       undefined,
-      options.user
+      options.user,
+      options.hideDockerenv
     )
     run.post = { ...post, summary: fs.readFileSync(files.postSummary, 'utf8') }
   }

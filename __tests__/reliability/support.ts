@@ -85,8 +85,14 @@ export function writes(server: GitHubServer): string[] {
     .map((r) => `${r.method} ${r.path}`)
 }
 
+/**
+ * Open to every user: local mode's sandbox runs the MassGen stand-in as
+ * nobody when the tests run as root, and it writes its records here.
+ */
 export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `massgen-rel-${prefix}-`))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `massgen-rel-${prefix}-`))
+  fs.chmodSync(dir, 0o777)
+  return dir
 }
 
 /** A pull_request run with the fake massgen and every key set. */

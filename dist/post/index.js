@@ -30840,19 +30840,40 @@ const DeadlineGraceSeconds = 60;
 /** After SIGINT, how long MassGen gets to flush status.json before SIGKILL. */
 const InterruptGraceMs = 5_000;
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(73024);
 ;// CONCATENATED MODULE: ./src/docker.ts
 // Docker mode's effects: the daemon must answer, the image must be there.
 
+
 class DockerError extends (/* unused pure expression or super */ null && (Error)) {
 }
-async function prepareDocker(door, image, log) {
+/**
+ * MassGen 0.1.97 quietly runs Docker mode's commands locally when this file
+ * exists (filesystem_manager/_filesystem_manager.py): inside a container
+ * job, the agents would share the job's container, token included.
+ */
+const CONTAINER_MARKER = '/.dockerenv';
+function insideContainerError() {
+    return new DockerError(`This job runs inside a container (${CONTAINER_MARKER} exists), and MassGen then runs ` +
+        "Docker mode's commands in the job's own container instead of one per agent, " +
+        'where they could read the GitHub token. Run the job on the runner itself (no ' +
+        "'container:'), or set 'docker: false' to use local mode's sandbox (it needs " +
+        'root with the SYS_ADMIN capability in the job container).');
+}
+const LOCAL_MODE_COST = `'${constants_Inputs.Docker}: false' to run the agents' commands on the runner in local mode's sandbox instead: ` +
+    "the agents can then read their own API keys, and local mode refuses events that carry other people's text " +
+    "unless 'accept-local-mode-risk' is set.";
+async function prepareDocker(door, image, log, insideContainer = () => fs.existsSync(CONTAINER_MARKER)) {
+    if (insideContainer())
+        throw insideContainerError();
     const info = await door.exec('docker', ['info', '--format', '{{.ServerVersion}}'], {
         timeoutMs: 30_000
     });
     if (info.exitCode !== 0) {
         throw new DockerError(`Docker mode needs a reachable Docker daemon, but 'docker info' failed` +
-            `${firstLine(info.stderr)}. Start Docker on the runner, or set ` +
-            `'${Inputs.Docker}: false' to run the agents' commands on the runner itself.`);
+            `${firstLine(info.stderr)}. Start Docker on the runner (DOCKER_HOST is honoured), ` +
+            `or set ${LOCAL_MODE_COST}`);
     }
     log.info(`Docker daemon ${info.stdout.trim()} is reachable`);
     const inspect = await door.exec('docker', ['image', 'inspect', '--format', '{{.Id}}', image], {
@@ -30877,26 +30898,7 @@ async function prepareDocker(door, image, log) {
  * so parallel jobs on a shared self-hosted runner keep theirs.
  */
 async function removeLeftoverContainers(door, workDir, log) {
-    const list = await door.exec('docker', ['ps', '--all', '--quiet', '--filter', 'name=^massgen-'], { timeoutMs: 30_000 });
-    if (list.exitCode !== 0)
-        return 0;
-    const candidates = list.stdout
-        .split(/\s+/)
-        .filter((id) => /^[0-9a-f]{6,64}$/.test(id));
-    if (candidates.length === 0)
-        return 0;
-    const inspect = await door.exec('docker', [
-        'inspect',
-        '--format',
-        '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
-        ...candidates
-    ], { timeoutMs: 30_000 });
-    const ours = inspect.stdout
-        .split('\n')
-        .map((line) => line.trim().split(/\s+/))
-        .filter(([, ...mounts]) => mounts.some((m) => m === workDir || m.startsWith(`${workDir}/`)))
-        .map(([id]) => id ?? '')
-        .filter((id) => id.length > 0);
+    const ours = await findRunContainers(door, workDir);
     if (ours.length === 0)
         return 0;
     const removed = await door.exec('docker', ['rm', '--force', ...ours], {
@@ -30907,6 +30909,42 @@ async function removeLeftoverContainers(door, workDir, log) {
     else
         log.warning(`Could not remove leftover MassGen containers${firstLine(removed.stderr)}`);
     return ours.length;
+}
+/**
+ * Once MassGen has printed its result, its containers have nothing left to
+ * do; but MassGen stops each one with a 10 s timeout, and the `tail` that
+ * keeps a container alive ignores SIGTERM as PID 1, so every container costs
+ * those 10 s. Killed first, each stop returns at once.
+ */
+async function killRunContainers(door, workDir) {
+    const ours = await findRunContainers(door, workDir);
+    if (ours.length === 0)
+        return 0;
+    await door.exec('docker', ['kill', ...ours], { timeoutMs: 30_000 });
+    return ours.length;
+}
+/** Containers MassGen named `massgen-*` that mount this run's work folder. */
+async function findRunContainers(door, workDir) {
+    const list = await door.exec('docker', ['ps', '--all', '--quiet', '--filter', 'name=^massgen-'], { timeoutMs: 30_000 });
+    if (list.exitCode !== 0)
+        return [];
+    const candidates = list.stdout
+        .split(/\s+/)
+        .filter((id) => /^[0-9a-f]{6,64}$/.test(id));
+    if (candidates.length === 0)
+        return [];
+    const inspect = await door.exec('docker', [
+        'inspect',
+        '--format',
+        '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
+        ...candidates
+    ], { timeoutMs: 30_000 });
+    return inspect.stdout
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .filter(([, ...mounts]) => mounts.some((m) => m === workDir || m.startsWith(`${workDir}/`)))
+        .map(([id]) => id ?? '')
+        .filter((id) => id.length > 0);
 }
 function firstLine(text) {
     const line = text.trim().split('\n')[0]?.trim();
@@ -31617,8 +31655,6 @@ function createGitHub(options) {
     };
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(73024);
 ;// CONCATENATED MODULE: ./src/output-lines.ts
 // MassGen's automation lines on stdout (MASSGEN.md, "What it prints").
 // QUESTION: and ANSWER_PREVIEW: echo untrusted text, so a line such as
@@ -43115,7 +43151,10 @@ const rules = {
         `whole seconds from 1 to ${MAX_DURATION_LIMIT}`
     ],
     contextPermission: [schemas_enum(['read', 'write']), "'read' or 'write'"],
-    dockerNetwork: [schemas_enum(DOCKER_NETWORKS), "'auto', 'none', 'bridge' or 'host'"],
+    dockerNetwork: [
+        schemas_enum(DOCKER_NETWORKS),
+        "'auto', 'none', 'bridge' or 'host'"
+    ],
     massgenVersion: [
         schemas_string().regex(/^\d+\.\d+\.\d+(\.post\d+|\.\d+)?$/),
         "a pinned MassGen release such as '0.1.97'"
