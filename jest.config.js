@@ -41,6 +41,11 @@ export default {
     },
     {
       ...common,
+      displayName: 'docker',
+      testMatch: ['<rootDir>/__tests__/docker/**/*.test.ts']
+    },
+    {
+      ...common,
       displayName: 'reliability',
       testMatch: ['<rootDir>/__tests__/reliability/**/*.test.ts']
     }
