@@ -45,6 +45,17 @@ install_missing() {
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# dockerd needs cgroups: v2 (cgroup.controllers) or v1 controllers mounted under /sys/fs/cgroup.
+ensure_cgroups() {
+  [ -f /sys/fs/cgroup/cgroup.controllers ] || [ -d /sys/fs/cgroup/devices ] && return 0
+  say "no cgroup hierarchy under /sys/fs/cgroup: mounting one with cgroupfs-mount"
+  if ! command -v cgroupfs-mount >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends cgroupfs-mount >/dev/null
+  fi
+  cgroupfs-mount
+}
+
 start() {
   install_missing
   if engine_answers; then
@@ -57,6 +68,7 @@ start() {
     return 1
   fi
   rm -f "$state/dockerd.pid" "$state/started-here"
+  ensure_cgroups
   local began pid
   began=$(date +%s%N)
   # setsid: the daemon must outlive this shell and not get the caller's terminal signals.
