@@ -46,6 +46,12 @@ export default {
     },
     {
       ...common,
+      // The scripts that give tests a Docker engine, image and a view without /.dockerenv.
+      displayName: 'infra',
+      testMatch: ['<rootDir>/__tests__/infra/**/*.test.ts']
+    },
+    {
+      ...common,
       displayName: 'reliability',
       testMatch: ['<rootDir>/__tests__/reliability/**/*.test.ts']
     }
