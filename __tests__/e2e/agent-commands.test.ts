@@ -54,10 +54,13 @@ describe('agents run commands through MassGen (local mode)', () => {
     const results = commandResultsOf(server.requests, 'model-a')
     expect(results.map((r) => r.command)).toEqual([WHERE, FAILING])
     const [where, failing] = results
-    const user = os.userInfo().username
+    // Local mode's sandbox: as root the agents run as nobody.
+    const asRoot = process.getuid?.() === 0
+    const user = asRoot ? 'nobody' : os.userInfo().username
+    const uid = asRoot ? 65534 : process.getuid?.()
     expect(where?.exitCode).toBe(0)
     expect(where?.stdout).toBe(
-      `hello-from-${user}\n${where?.workDir}\n${process.getuid?.()}\n`
+      `hello-from-${user}\n${where?.workDir}\n${uid}\n`
     )
     // The agent's own workspace, under the action's runner-temp folder.
     expect(where?.workDir?.startsWith(path.join(run.dir, 'runner-temp'))).toBe(
