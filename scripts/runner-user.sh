@@ -10,4 +10,6 @@ id runner >/dev/null 2>&1 || useradd --create-home --uid 1001 --shell /bin/bash 
 chmod 750 /home/runner
 echo 'runner ALL=(ALL) NOPASSWD:ALL' >/etc/sudoers.d/runner
 chmod 440 /etc/sudoers.d/runner
+# A runner user without sudo: local mode's sandbox cannot be made for it.
+id runner-nosudo >/dev/null 2>&1 || useradd --create-home --uid 1002 --shell /bin/bash runner-nosudo
 id -u runner

@@ -35,11 +35,11 @@ interface Attempt {
   detail: string
 }
 
-function runnerUser(): RunnerUser {
+function runnerUser(name = 'runner'): RunnerUser {
   const line = fs
     .readFileSync('/etc/passwd', 'utf8')
     .split('\n')
-    .find((l) => l.startsWith('runner:'))
+    .find((l) => l.startsWith(`${name}:`))
   if (!line)
     throw new Error('no runner user: run scripts/runner-user.sh (needs root)')
   const [, , uid = '', gid = '', , home = ''] = line.split(':')
@@ -144,5 +144,59 @@ describe.each([
         .join('\n')
     ).not.toContain(TOKEN)
     expectNoKeyLeak(run, loopback.github())
+  })
+})
+
+describe('local mode refuses what it cannot protect', () => {
+  it("attack: a stranger's pull_request_target run in local mode would hand the agents' keys to text they wrote — refused without accept-local-mode-risk", async () => {
+    const github = loopback.github()
+    github.state.permissions = {
+      'alice-maintainer': 'maintain',
+      octocat: 'write'
+    }
+    const run = await runAction({
+      eventName: 'pull_request_target',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      inputs: {
+        query: 'Summarise the change.',
+        models: 'openai/gpt-5.4',
+        'openai-api-key': KEYS.openai,
+        'massgen-command': `${NODE24} ${HOSTILE}`,
+        'comment-tag': 'sandbox-refused',
+        'accept-local-mode-risk': 'false'
+      }
+    })
+    expect(run.outputs.status).toBe('config-error')
+    expect(run.exitCode).toBe(1)
+    expect(run.summary).toMatch(
+      /Local mode \('docker: false'\) refused on 'pull_request_target' events/
+    )
+    expect(run.summary).toMatch(/accept-local-mode-risk: true/)
+    expect(run.stdout).not.toMatch(/MassGen output/)
+  })
+
+  it('a runner user with neither root nor sudo gets a clear error naming local-sandbox, before MassGen starts', async () => {
+    const user = runnerUser('runner-nosudo')
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-nosudo-'))
+    execFileSync('chown', [`${user.uid}:${user.gid}`, workspace])
+    const run = await runAction({
+      eventName: 'workflow_dispatch',
+      payload: {},
+      githubApiUrl: loopback.github().url,
+      workspace,
+      user,
+      inputs: {
+        query: 'Summarise the repository.',
+        models: 'openai/gpt-5.4',
+        'openai-api-key': KEYS.openai,
+        'massgen-command': `${NODE24} ${HOSTILE}`,
+        'comment-tag': 'sandbox-nosudo'
+      }
+    })
+    expect(run.outputs.status).toBe('failed')
+    expect(run.summary).toMatch(/needs root or passwordless sudo/)
+    expect(run.summary).toMatch(/local-sandbox: false/)
+    expect(run.stdout).not.toMatch(/ATTACKS_JSON/)
   })
 })
