@@ -21,6 +21,9 @@ const common = {
 
 export default {
   verbose: false,
+  // End-to-end tests spawn the bundle (and MassGen): on a loaded 2-core
+  // machine jest's 5 s default fails them. Slower files set their own.
+  testTimeout: 120_000,
   // Two suites at a time: end-to-end runs are mostly waiting on MassGen.
   maxWorkers: 2,
   projects: [

@@ -28,6 +28,8 @@ beforeAll(async () => {
   // fake-massgen's success scenario, with agent workspaces and a snapshot in
   // its log folder first (as MassGen keeps them): they must not be uploaded.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'artifact-e2e-'))
+  // Readable by local mode's sandbox, which runs MassGen as nobody under root.
+  fs.chmodSync(dir, 0o755)
   wrapper = path.join(dir, 'massgen-with-workspaces.mjs')
   fs.writeFileSync(
     wrapper,

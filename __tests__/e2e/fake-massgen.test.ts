@@ -47,7 +47,10 @@ function prRun(
 
 describe('fake massgen, pull_request event', () => {
   it('success: comment, summary and outputs carry the winner', async () => {
-    const record = path.join(fs.mkdtempSync('/tmp/rec-'), 'record.json')
+    const recordDir = fs.mkdtempSync('/tmp/rec-')
+    // Writable by local mode's sandbox, which runs MassGen as nobody under root.
+    fs.chmodSync(recordDir, 0o777)
+    const record = path.join(recordDir, 'record.json')
     const run = await prRun('success', {}, { FAKE_MASSGEN_RECORD: record })
     expect(run.exitCode).toBe(0)
     expect(run.outputs.status).toBe('success')
@@ -127,7 +130,8 @@ describe('fake massgen, pull_request event', () => {
   })
 
   it('crash (killed by a signal): failed with the reason', async () => {
-    const run = await prRun('crash')
+    // The stand-in kills itself, which MassGen as the sandbox's init cannot.
+    const run = await prRun('crash', { 'local-sandbox': 'false' })
     expect(run.outputs.status).toBe('failed')
     expect(run.summary).toMatch(/SIGKILL/)
     expect(run.exitCode).toBe(1)
