@@ -52,6 +52,7 @@ describe('agents run commands through MassGen (local mode)', () => {
     expect(run.outputs.status).toBe('success')
 
     const results = commandResultsOf(server.requests, 'model-a')
+    console.log(JSON.stringify(results, null, 1).slice(0, 4000))
     expect(results.map((r) => r.command)).toEqual([WHERE, FAILING])
     const [where, failing] = results
     // Local mode's sandbox: as root the agents run as nobody.
