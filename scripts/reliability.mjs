@@ -16,6 +16,7 @@ const jest = spawnSync(
     'node_modules/jest/bin/jest.js',
     '--selectProjects',
     'reliability',
+    'security',
     '--json',
     `--outputFile=${report}`,
     ...process.argv.slice(2)
@@ -39,11 +40,17 @@ try {
 // Tallies of tests that passed only: a failed test's partial tally is not a result.
 const passed = new Set()
 const failedNames = []
+// The security suite names each attack 'attack: ...'; passing means defeated.
+const attacks = { tried: 0, defeated: 0 }
 for (const file of results?.testResults ?? []) {
   for (const t of file.assertionResults ?? []) {
     const name = [...(t.ancestorTitles ?? []), t.title].join(' ')
     if (t.status === 'passed') passed.add(name)
     else if (t.status === 'failed') failedNames.push(name)
+    if (/\battack:/i.test(t.title) && t.status !== 'pending') {
+      attacks.tried++
+      if (t.status === 'passed') attacks.defeated++
+    }
   }
 }
 const totals = {
@@ -73,6 +80,7 @@ const rows = [
   ['Property cases run', totals.propertyCases],
   ['Fault scenarios survived', totals.faultScenarios],
   ['GitHub faults survived', totals.githubFaults],
+  ['Attacks tried / defeated', `${attacks.tried} / ${attacks.defeated}`],
   [`Secrets leaked (${totals.leakScans} scans)`, totals.leaks]
 ]
 const width = Math.max(...rows.map(([label]) => label.length))
@@ -87,5 +95,6 @@ const ok =
   jest.status === 0 &&
   failedTests === 0 &&
   totals.leaks === 0 &&
+  attacks.defeated === attacks.tried &&
   totals.badInputs >= 40
 process.exit(ok ? 0 : 1)

@@ -45,6 +45,11 @@ describe('agents run commands through MassGen (local mode)', () => {
         docker: 'false'
       }
     })
+    {
+      const { execSync } = await import('node:child_process')
+      console.log(execSync(`grep -rh -i -E "mcp|command_line|error|denied" ${run.dir}/runner-temp --include=*.log | grep -v DEBUG | head -60 || true`).toString())
+      console.log(run.stdout.split('\n').filter((l) => /sandbox|MCP|mcp/.test(l)).join('\n'))
+    }
     const offered = server.requests.find((r) =>
       r.toolNames.some((n) => n.endsWith('execute_command'))
     )
