@@ -45,10 +45,10 @@ describe('agents run commands through MassGen (local mode)', () => {
         docker: 'false'
       }
     })
-    const offered = server.requests.find((r) =>
-      r.toolNames.some((n) => n.endsWith('execute_command'))
-    )
-    expect(offered?.toolNames).toContain('mcp__command_line__execute_command')
+    // MassGen drops an MCP server that starts later than 30 s for that round;
+    // a failure here lists the tools it did offer.
+    const offered = [...new Set(server.requests.flatMap((r) => r.toolNames))]
+    expect(offered).toContain('mcp__command_line__execute_command')
     expect(run.outputs.status).toBe('success')
 
     const results = commandResultsOf(server.requests, 'model-a')
