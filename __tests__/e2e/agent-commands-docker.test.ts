@@ -4,53 +4,45 @@
 // runtime image, as its user, with the agent's workspace mounted at the host's
 // path.
 //
-// Needs what a Docker-mode run needs, else the test is skipped with the reason:
-// - no /.dockerenv: MassGen runs Docker-mode commands on the host when that
-//   file exists (filesystem_manager/_filesystem_manager.py). On a machine that
-//   is itself a container, run jest under scripts/without-dockerenv.sh;
-// - a Docker daemon and the image MASSGEN_ACTION_TEST_IMAGE (default
-//   massgen-action-runtime:test, scripts/build-runtime-image.sh), so the action
-//   pulls nothing;
-// - MassGen installed with its `docker` extra: MASSGEN_DOCKER_BIN, or the
-//   `-docker-` sibling of the base install.
-import { spawnSync } from 'node:child_process'
-import * as fs from 'node:fs'
+// The action runs where /.dockerenv does not show (runAction's hideDockerenv:
+// this machine is a container, and MassGen would leave Docker mode). Needs a
+// Docker daemon and the image MASSGEN_ACTION_TEST_IMAGE (default
+// massgen-action-runtime:test, scripts/build-runtime-image.sh), so the action
+// pulls nothing; else the test is skipped with the reason. MassGen with its
+// `docker` extra comes from scripts/setup-massgen.sh (MASSGEN_EXTRAS=docker).
+import { execFileSync, spawnSync } from 'node:child_process'
 import * as path from 'node:path'
 import { describe, expect, it, jest } from '@jest/globals'
 import { commandResultsOf } from '../../test-support/llm-server.js'
-import { runAction } from '../../test-support/run-action.js'
-import { commentsOn, event, loopbackServers, massgenBinary } from './helpers.js'
+import { ROOT, runAction } from '../../test-support/run-action.js'
+import { commentsOn, event, loopbackServers } from './helpers.js'
 
 jest.setTimeout(900_000)
 
 const IMAGE =
   process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'
 
+/** The pinned MassGen with the `docker` extra (installed once, then reused). */
 function dockerMassgen(): string {
-  if (process.env.MASSGEN_DOCKER_BIN) return process.env.MASSGEN_DOCKER_BIN
-  const base = massgenBinary()
-  const venv = path.dirname(path.dirname(base))
-  const sibling = path.join(
-    path.dirname(venv),
-    path.basename(venv).replace('-base-', '-docker-')
+  const out = execFileSync(
+    'bash',
+    [path.join(ROOT, 'scripts', 'setup-massgen.sh')],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, MASSGEN_EXTRAS: 'docker' },
+      stdio: ['ignore', 'pipe', 'inherit']
+    }
   )
-  return path.join(sibling, 'bin', 'massgen')
+  return out.trim().split('\n').pop() ?? ''
 }
 
 /** Why a Docker-mode run cannot happen here, or '' when it can. */
 function missing(): string {
-  if (fs.existsSync('/.dockerenv')) {
-    return '/.dockerenv exists (run under scripts/without-dockerenv.sh)'
-  }
   const inspect = spawnSync('docker', ['image', 'inspect', IMAGE], {
     stdio: 'ignore',
     timeout: 30_000
   })
-  if (inspect.status !== 0) return `no Docker daemon or no image ${IMAGE}`
-  if (!fs.existsSync(dockerMassgen())) {
-    return `no MassGen with the docker extra at ${dockerMassgen()}`
-  }
-  return ''
+  return inspect.status === 0 ? '' : `no Docker daemon or no image ${IMAGE}`
 }
 
 const reason = missing()
@@ -90,7 +82,8 @@ describe('agents run commands through MassGen (docker mode)', () => {
           'max-duration': '900',
           docker: 'true',
           'docker-image': IMAGE
-        }
+        },
+        hideDockerenv: true
       })
       // MassGen drops an MCP server that starts later than 30 s for that round;
       // a failure here lists the tools it did offer.
@@ -103,10 +96,10 @@ describe('agents run commands through MassGen (docker mode)', () => {
       const [where, failing] = results
       // The image's user (uid 1000), in the agent's workspace, which the
       // container mounts at the host's path; Debian bookworm is the image's.
-      expect(where?.exitCode).toBe(0)
-      expect(where?.stdout).toBe(
-        `hello-from-massgen\n${where?.workDir}\n1000\nin-a-container\ndebian-bookworm\n`
-      )
+      expect(where).toMatchObject({
+        exitCode: 0,
+        stdout: `hello-from-massgen\n${where?.workDir}\n1000\nin-a-container\ndebian-bookworm\n`
+      })
       expect(
         where?.workDir?.startsWith(path.join(run.dir, 'runner-temp'))
       ).toBe(true)

@@ -1,7 +1,7 @@
 // Agents that run shell commands through MassGen's own command tool
 // (mcp__command_line__execute_command), driven by the scripted LLM server, with
 // the REAL MassGen and the bundled action: what a command sees shows where it
-// ran. Local mode here (`docker: false`).
+// ran. Local mode here (`docker: false`, the default local-sandbox).
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { describe, expect, it, jest } from '@jest/globals'
@@ -19,7 +19,7 @@ const WHERE = 'echo hello-from-$(whoami); pwd; id -u'
 const FAILING = 'echo to-stderr >&2; exit 3'
 
 describe('agents run commands through MassGen (local mode)', () => {
-  it('a scripted agent runs commands on the host, in its own workspace, and its answer carries the output', async () => {
+  it("a scripted agent runs commands on the host, as the sandbox's user, in its own workspace, and its answer carries the output", async () => {
     const server = await loopback.llm({
       agentIds: ['agent_a', 'agent_b'],
       agents: {
@@ -54,11 +54,15 @@ describe('agents run commands through MassGen (local mode)', () => {
     const results = commandResultsOf(server.requests, 'model-a')
     expect(results.map((r) => r.command)).toEqual([WHERE, FAILING])
     const [where, failing] = results
-    const user = os.userInfo().username
-    expect(where?.exitCode).toBe(0)
-    expect(where?.stdout).toBe(
-      `hello-from-${user}\n${where?.workDir}\n${process.getuid?.()}\n`
-    )
+    // The sandbox runs the agents as nobody (65534) when the action is root.
+    const uid = process.getuid?.() ?? 0
+    const [user, agentUid] =
+      uid === 0 ? ['nobody', 65534] : [os.userInfo().username, uid]
+    // One object, so a failure shows what MassGen sent back.
+    expect(where).toMatchObject({
+      exitCode: 0,
+      stdout: `hello-from-${user}\n${where?.workDir}\n${agentUid}\n`
+    })
     // The agent's own workspace, under the action's runner-temp folder.
     expect(where?.workDir?.startsWith(path.join(run.dir, 'runner-temp'))).toBe(
       true

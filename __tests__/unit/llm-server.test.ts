@@ -541,38 +541,73 @@ describe('llm server: agents that run commands', () => {
     })
   })
 
-  it('reads results with text after the JSON, and keeps results that are not JSON as they came', async () => {
+  it('reads results with text after the JSON (a peer update MassGen appended)', async () => {
     server = await startLlmServer({
-      agents: { 'model-a': { answer: 'A.', commands: [first, second] } }
+      agents: { 'model-a': { answer: 'A.', commands: [first] } }
     })
     const injected = `${toolJson(first, 0, 'ok {x}\n')}\n\n[UPDATE] <agent2.1> peer {answer} <end of agent2.1>`
     const r = await post(
       server.url,
       withResults('model-a', answers([]), [
-        { id: 'c1', command: first, content: injected },
-        {
-          id: 'c2',
-          command: second,
-          content: 'Error: Tool call c2 was not processed.'
-        }
+        { id: 'c1', command: first, content: injected }
       ])
     )
-    const content = toolCall(r.text).args.content ?? ''
     expect(server.requests[0]?.commandResults).toEqual([
-      expect.objectContaining({
-        callId: 'c1',
-        exitCode: 0,
-        stdout: 'ok {x}\n'
-      }),
-      {
-        callId: 'c2',
-        command: second,
-        content: 'Error: Tool call c2 was not processed.'
-      }
+      expect.objectContaining({ callId: 'c1', exitCode: 0, stdout: 'ok {x}\n' })
     ])
-    expect(content).toContain('--- stdout\nok {x}\n')
-    expect(content).toContain(
-      `$ ${second}\nexit_code: unknown\n--- stdout\nError: Tool call c2 was not processed.\n--- stderr`
+    expect(toolCall(r.text).args.content).toContain('--- stdout\nok {x}\n')
+  })
+
+  it('when MassGen cannot reach the tool, answers or votes plainly saying why, and runs every command again in the next conversation', async () => {
+    server = await startLlmServer({
+      agents: { 'model-a': { answer: 'A.', commands: [first, second] } }
+    })
+    const unreachable = [
+      { id: 'c1', command: first, content: done[0]?.content ?? '' },
+      {
+        id: 'c2',
+        command: second,
+        content:
+          "Error: Server 'command_line' not connected | Context: server_name=command_line"
+      }
+    ]
+    const plain = await post(
+      server.url,
+      withResults('model-a', answers([]), unreachable)
+    )
+    expect(toolCall(plain.text)).toEqual({
+      name: 'new_answer',
+      args: {
+        content: `A.\n\nCommands not run: MassGen could not run \`${second}\`: Error: Server 'command_line' not connected | Context: server_name=command_line.`
+      }
+    })
+    expect(server.requests[0]?.commandResults[1]).toEqual({
+      callId: 'c2',
+      command: second,
+      content: unreachable[1]?.content
+    })
+    const vote = await post(
+      server.url,
+      withResults('model-a', answers(['agent2.1']), unreachable)
+    )
+    expect(toolCall(vote.text).name).toBe('vote')
+    const retry = await post(
+      server.url,
+      withResults('model-a', answers(['agent2.1']), [])
+    )
+    expect(toolCall(retry.text)).toEqual({
+      name: COMMAND_TOOL,
+      args: { command: first }
+    })
+  })
+
+  it('shows a result that is not JSON as it came', () => {
+    expect(
+      answerWithEvidence('A.', [
+        { callId: 'c', command: 'ls', content: 'Error: odd' }
+      ])
+    ).toBe(
+      'A.\n\n### Command 1\n$ ls\nexit_code: unknown\n--- stdout\nError: odd\n--- stderr\n\n--- end'
     )
   })
 
