@@ -53,9 +53,10 @@ export interface AgentScript {
    * followed by each command with the exit code, stdout and stderr MassGen
    * reported (`answerWithEvidence`); every later answer and the final
    * presentation (unless `finalAnswer`) repeat it, and the commands never run
-   * again. Until the tool is offered (its MCP server may start late), the
-   * agent answers and votes by the plain rule, its answer naming the tools
-   * offered. Votes and final presentations never run commands.
+   * again. Until MassGen offers and reaches the tool (its MCP server may start
+   * late, or not at all in a round), the agent answers and votes by the plain
+   * rule, its answer saying why the commands did not run, and tries them all
+   * again in its next conversation. Final presentations never run commands.
    */
   commands?: string[]
 }
@@ -188,6 +189,22 @@ export function toolFor(decision: Decision): string {
   return decision.kind === 'vote' ? 'vote' : 'new_answer'
 }
 
+/**
+ * Why the commands cannot run in this conversation: no command tool offered,
+ * or MassGen could not reach it (its reply is then an error text, not the
+ * tool's JSON, e.g. "Error: Server 'command_line' not connected").
+ */
+export function commandsBlocked(state: CommandState): string | undefined {
+  if (!commandToolName(state.toolNames)) {
+    const offered = state.toolNames.join(', ') || 'none'
+    return `no command tool offered (tools: ${offered})`
+  }
+  const failed = state.results.find((r) => r.exitCode === undefined)
+  return failed
+    ? `MassGen could not run \`${failed.command}\`: ${failed.content.slice(0, 500)}`
+    : undefined
+}
+
 /** The next command, or the answer with the evidence once all ran. */
 function commandStep(
   tool: string,
@@ -208,11 +225,12 @@ function commandStep(
 
 /**
  * The rule that converges, plus the script's overrides. An agent with
- * commands runs them in the first conversation that offers MassGen's command
- * tool, then answers with the evidence, whatever the stage; MassGen may fail
- * to start that tool's MCP server within its 30 s (mcp_tools/client.py) on a
- * busy machine, so until then the agent follows the plain rule and its answers
- * say which tools were offered instead.
+ * commands runs them in the first conversation where MassGen offers and
+ * reaches its command tool, then answers with the evidence, whatever the
+ * stage. MassGen drops an MCP server that is not up within 30 s for that round
+ * (mcp_tools/client.py), which a busy machine makes common, so until then the
+ * agent follows the plain rule, its answers saying why the commands did not
+ * run, and tries again in its next conversation.
  */
 export function decide(
   model: string,
@@ -228,12 +246,12 @@ export function decide(
     return { kind: 'final', args: { content: agent.finalAnswer ?? answer } }
   }
   if (agent.commands?.length && commands.answered === undefined) {
+    const blocked = commandsBlocked(commands)
     const tool = commandToolName(commands.toolNames)
-    if (tool) {
+    if (!blocked && tool) {
       return commandStep(tool, agent.commands, answer, commands.results)
     }
-    const offered = commands.toolNames.join(', ') || 'none'
-    answer = `${answer}\n\nCommands not run: no command tool offered (tools: ${offered}).`
+    answer = `${answer}\n\nCommands not run: ${blocked}.`
   }
   if (labels.length === 0) {
     return { kind: 'new_answer', args: { content: answer } }

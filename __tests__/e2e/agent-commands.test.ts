@@ -1,7 +1,7 @@
 // Agents that run shell commands through MassGen's own command tool
 // (mcp__command_line__execute_command), driven by the scripted LLM server, with
 // the REAL MassGen and the bundled action: what a command sees shows where it
-// ran. Local mode here (`docker: false`).
+// ran. Local mode here (`docker: false`, the default local-sandbox).
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { describe, expect, it, jest } from '@jest/globals'
@@ -19,7 +19,7 @@ const WHERE = 'echo hello-from-$(whoami); pwd; id -u'
 const FAILING = 'echo to-stderr >&2; exit 3'
 
 describe('agents run commands through MassGen (local mode)', () => {
-  it('a scripted agent runs commands on the host, in its own workspace, and its answer carries the output', async () => {
+  it("a scripted agent runs commands on the host, as the sandbox's user, in its own workspace, and its answer carries the output", async () => {
     const server = await loopback.llm({
       agentIds: ['agent_a', 'agent_b'],
       agents: {
@@ -45,29 +45,24 @@ describe('agents run commands through MassGen (local mode)', () => {
         docker: 'false'
       }
     })
-    {
-      const { execSync } = await import('node:child_process')
-      console.log(execSync(`grep -rh -i -E "mcp|command_line|error|denied" ${run.dir}/runner-temp --include=*.log | grep -v DEBUG | head -60 || true`).toString())
-      console.log(run.stdout.split('\n').filter((l) => /sandbox|MCP|mcp/.test(l)).join('\n'))
-    }
-    const offered = server.requests.find((r) =>
-      r.toolNames.some((n) => n.endsWith('execute_command'))
-    )
-    expect(offered?.toolNames).toContain('mcp__command_line__execute_command')
+    // MassGen drops an MCP server that starts later than 30 s for that round;
+    // a failure here lists the tools it did offer.
+    const offered = [...new Set(server.requests.flatMap((r) => r.toolNames))]
+    expect(offered).toContain('mcp__command_line__execute_command')
     expect(run.outputs.status).toBe('success')
 
     const results = commandResultsOf(server.requests, 'model-a')
-    console.log(JSON.stringify(results, null, 1).slice(0, 4000))
     expect(results.map((r) => r.command)).toEqual([WHERE, FAILING])
     const [where, failing] = results
-    // Local mode's sandbox: as root the agents run as nobody.
-    const asRoot = process.getuid?.() === 0
-    const user = asRoot ? 'nobody' : os.userInfo().username
-    const uid = asRoot ? 65534 : process.getuid?.()
-    expect(where?.exitCode).toBe(0)
-    expect(where?.stdout).toBe(
-      `hello-from-${user}\n${where?.workDir}\n${uid}\n`
-    )
+    // The sandbox runs the agents as nobody (65534) when the action is root.
+    const uid = process.getuid?.() ?? 0
+    const [user, agentUid] =
+      uid === 0 ? ['nobody', 65534] : [os.userInfo().username, uid]
+    // One object, so a failure shows what MassGen sent back.
+    expect(where).toMatchObject({
+      exitCode: 0,
+      stdout: `hello-from-${user}\n${where?.workDir}\n${agentUid}\n`
+    })
     // The agent's own workspace, under the action's runner-temp folder.
     expect(where?.workDir?.startsWith(path.join(run.dir, 'runner-temp'))).toBe(
       true

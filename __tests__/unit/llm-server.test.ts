@@ -1,5 +1,7 @@
 import http from 'node:http'
 import {
+  answerWithEvidence,
+  commandResultsOf,
   findLabels,
   lowestLabel,
   resolveVote,
@@ -261,5 +263,372 @@ describe('llm server', () => {
     expect(Date.now() - t0).toBeLessThan(1000)
     expect(await pending).toHaveProperty('message')
     server = await startLlmServer({})
+  })
+})
+
+const COMMAND_TOOL = 'mcp__command_line__execute_command'
+const commandTool = (name = COMMAND_TOOL) => ({
+  type: 'function',
+  function: {
+    name,
+    parameters: {
+      properties: { command: { type: 'string' } },
+      required: ['command']
+    }
+  }
+})
+
+/** What MassGen's command tool returns (fastmcp sends the dict as JSON). */
+function toolJson(
+  command: string,
+  exitCode: number,
+  stdout: string,
+  stderr = ''
+) {
+  return JSON.stringify({
+    success: exitCode === 0,
+    exit_code: exitCode,
+    stdout,
+    stderr,
+    execution_time: 0.01,
+    command,
+    work_dir: '/ws/agent_a'
+  })
+}
+
+/** A request as MassGen sends it after running the given calls. */
+function withResults(
+  model: string,
+  user: string,
+  done: { id: string; command: string; content: string }[],
+  options: { withVote?: boolean; tool?: string | null } = {}
+): unknown {
+  const base = body(model, user, options.withVote ?? true) as {
+    tools: unknown[]
+    messages: unknown[]
+  }
+  const tool = options.tool === undefined ? COMMAND_TOOL : options.tool
+  return {
+    ...base,
+    tools: tool ? [...base.tools, commandTool(tool)] : base.tools,
+    messages: [
+      ...base.messages,
+      ...done.flatMap((d) => [
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: d.id,
+              type: 'function',
+              function: {
+                name: tool ?? COMMAND_TOOL,
+                arguments: JSON.stringify({ command: d.command })
+              }
+            }
+          ]
+        },
+        { role: 'tool', tool_call_id: d.id, content: d.content }
+      ])
+    ]
+  }
+}
+
+describe('llm server: agents that run commands', () => {
+  let server: LlmServer
+  afterEach(async () => {
+    await server.close()
+  })
+
+  const first = 'echo hello-from-$(whoami); pwd'
+  const second = 'echo oops >&2; exit 3'
+  const done = [
+    {
+      id: 'call_1',
+      command: first,
+      content: toolJson(first, 0, 'hello-from-runner\n/ws/agent_a\n')
+    },
+    {
+      id: 'call_2',
+      command: second,
+      content: toolJson(second, 3, '', 'oops\n')
+    }
+  ]
+
+  it('calls the command tool once per request, in order, then answers with the evidence', async () => {
+    server = await startLlmServer({
+      agents: { 'model-a': { answer: 'A looked.', commands: [first, second] } }
+    })
+    const r1 = await post(server.url, withResults('model-a', answers([]), []))
+    const opener = parseSse(r1.text).chunks.find(
+      (c) => c.choices[0]?.delta.tool_calls?.[0]?.id
+    )
+    expect(opener?.choices[0]?.delta.tool_calls?.[0]?.id).toMatch(/^call_/)
+    expect(toolCall(r1.text)).toEqual({
+      name: COMMAND_TOOL,
+      args: { command: first }
+    })
+
+    const r2 = await post(
+      server.url,
+      withResults('model-a', answers([]), done.slice(0, 1))
+    )
+    expect(toolCall(r2.text)).toEqual({
+      name: COMMAND_TOOL,
+      args: { command: second }
+    })
+
+    const r3 = await post(server.url, withResults('model-a', answers([]), done))
+    const answer = toolCall(r3.text)
+    expect(answer.name).toBe('new_answer')
+    expect(answer.args.content).toBe(
+      [
+        'A looked.',
+        [
+          '### Command 1',
+          `$ ${first}`,
+          'exit_code: 0',
+          'work_dir: /ws/agent_a',
+          '--- stdout',
+          'hello-from-runner\n/ws/agent_a\n',
+          '--- stderr',
+          '',
+          '--- end'
+        ].join('\n'),
+        [
+          '### Command 2',
+          `$ ${second}`,
+          'exit_code: 3',
+          'work_dir: /ws/agent_a',
+          '--- stdout',
+          '',
+          '--- stderr',
+          'oops\n',
+          '--- end'
+        ].join('\n')
+      ].join('\n\n')
+    )
+
+    expect(server.requests.map((r) => [r.reply, r.replyTool])).toEqual([
+      ['command', COMMAND_TOOL],
+      ['command', COMMAND_TOOL],
+      ['new_answer', 'new_answer']
+    ])
+    expect(server.requests[0]?.replyArgs).toEqual({ command: first })
+    expect(server.requests[2]?.commandResults).toEqual([
+      {
+        callId: 'call_1',
+        command: first,
+        content: done[0]?.content,
+        exitCode: 0,
+        stdout: 'hello-from-runner\n/ws/agent_a\n',
+        stderr: '',
+        workDir: '/ws/agent_a'
+      },
+      expect.objectContaining({
+        callId: 'call_2',
+        exitCode: 3,
+        stderr: 'oops\n'
+      })
+    ])
+    // Each result once per model, though every later request repeats it.
+    expect(
+      commandResultsOf(server.requests, 'model-a').map((r) => r.callId)
+    ).toEqual(['call_1', 'call_2'])
+    expect(commandResultsOf(server.requests, 'model-b')).toEqual([])
+  })
+
+  it('runs the commands once: later answers and the final presentation repeat the evidence, votes run nothing', async () => {
+    server = await startLlmServer({
+      agents: { 'model-a': { answer: 'A looked.', commands: [first, second] } }
+    })
+    const evidence = answerWithEvidence(
+      'A looked.',
+      done.map((d, i) => ({
+        callId: d.id,
+        command: d.command,
+        content: d.content,
+        exitCode: i === 0 ? 0 : 3,
+        stdout: i === 0 ? 'hello-from-runner\n/ws/agent_a\n' : '',
+        stderr: i === 0 ? '' : 'oops\n',
+        workDir: '/ws/agent_a'
+      }))
+    )
+    const answered = await post(
+      server.url,
+      withResults('model-a', answers([]), done)
+    )
+    expect(toolCall(answered.text).args.content).toBe(evidence)
+
+    const vote = await post(
+      server.url,
+      withResults('model-a', answers(['agent1.1']), [])
+    )
+    expect(toolCall(vote.text).name).toBe('vote')
+    const again = await post(
+      server.url,
+      withResults('model-a', answers([]), [])
+    )
+    expect(toolCall(again.text)).toEqual({
+      name: 'new_answer',
+      args: { content: evidence }
+    })
+    const final = await post(
+      server.url,
+      withResults('model-a', answers([]), [], { withVote: false })
+    )
+    expect(toolCall(final.text)).toEqual({
+      name: 'new_answer',
+      args: { content: evidence }
+    })
+    expect(server.requests.map((r) => r.reply)).toEqual([
+      'new_answer',
+      'vote',
+      'new_answer',
+      'final'
+    ])
+  })
+
+  it('runs them first even when other answers are shown, and never in a final presentation', async () => {
+    server = await startLlmServer({
+      agents: { 'model-a': { commands: [first], finalAnswer: 'Final words.' } }
+    })
+    const final = await post(
+      server.url,
+      withResults('model-a', answers([]), [], { withVote: false })
+    )
+    expect(toolCall(final.text)).toEqual({
+      name: 'new_answer',
+      args: { content: 'Final words.' }
+    })
+    const shown = await post(
+      server.url,
+      withResults('model-a', answers(['agent2.1']), [])
+    )
+    expect(toolCall(shown.text)).toEqual({
+      name: COMMAND_TOOL,
+      args: { command: first }
+    })
+  })
+
+  it('without a command tool it says which tools were offered, and runs the commands once the tool comes', async () => {
+    server = await startLlmServer({
+      agents: { 'model-a': { answer: 'A.', commands: [first] } }
+    })
+    const plain = await post(
+      server.url,
+      withResults('model-a', answers([]), [], { tool: null })
+    )
+    const content = toolCall(plain.text).args.content
+    expect(content).toMatch(
+      /^A\.\n\nCommands not run: no command tool offered \(tools: new_answer, vote, custom_tool__list_background_tools\)\.$/
+    )
+    const vote = await post(
+      server.url,
+      withResults('model-a', answers(['agent1.1']), [], { tool: null })
+    )
+    expect(toolCall(vote.text).name).toBe('vote')
+    // The bare name counts too (a backend without MCP prefixes).
+    const later = await post(
+      server.url,
+      withResults('model-a', answers(['agent1.1']), [], {
+        tool: 'execute_command'
+      })
+    )
+    expect(toolCall(later.text)).toEqual({
+      name: 'execute_command',
+      args: { command: first }
+    })
+  })
+
+  it('reads results with text after the JSON (a peer update MassGen appended)', async () => {
+    server = await startLlmServer({
+      agents: { 'model-a': { answer: 'A.', commands: [first] } }
+    })
+    const injected = `${toolJson(first, 0, 'ok {x}\n')}\n\n[UPDATE] <agent2.1> peer {answer} <end of agent2.1>`
+    const r = await post(
+      server.url,
+      withResults('model-a', answers([]), [
+        { id: 'c1', command: first, content: injected }
+      ])
+    )
+    expect(server.requests[0]?.commandResults).toEqual([
+      expect.objectContaining({ callId: 'c1', exitCode: 0, stdout: 'ok {x}\n' })
+    ])
+    expect(toolCall(r.text).args.content).toContain('--- stdout\nok {x}\n')
+  })
+
+  it('when MassGen cannot reach the tool, answers or votes plainly saying why, and runs every command again in the next conversation', async () => {
+    server = await startLlmServer({
+      agents: { 'model-a': { answer: 'A.', commands: [first, second] } }
+    })
+    const unreachable = [
+      { id: 'c1', command: first, content: done[0]?.content ?? '' },
+      {
+        id: 'c2',
+        command: second,
+        content:
+          "Error: Server 'command_line' not connected | Context: server_name=command_line"
+      }
+    ]
+    const plain = await post(
+      server.url,
+      withResults('model-a', answers([]), unreachable)
+    )
+    expect(toolCall(plain.text)).toEqual({
+      name: 'new_answer',
+      args: {
+        content: `A.\n\nCommands not run: MassGen could not run \`${second}\`: Error: Server 'command_line' not connected | Context: server_name=command_line.`
+      }
+    })
+    expect(server.requests[0]?.commandResults[1]).toEqual({
+      callId: 'c2',
+      command: second,
+      content: unreachable[1]?.content
+    })
+    const vote = await post(
+      server.url,
+      withResults('model-a', answers(['agent2.1']), unreachable)
+    )
+    expect(toolCall(vote.text).name).toBe('vote')
+    const retry = await post(
+      server.url,
+      withResults('model-a', answers(['agent2.1']), [])
+    )
+    expect(toolCall(retry.text)).toEqual({
+      name: COMMAND_TOOL,
+      args: { command: first }
+    })
+  })
+
+  it('shows a result that is not JSON as it came', () => {
+    expect(
+      answerWithEvidence('A.', [
+        { callId: 'c', command: 'ls', content: 'Error: odd' }
+      ])
+    ).toBe(
+      'A.\n\n### Command 1\n$ ls\nexit_code: unknown\n--- stdout\nError: odd\n--- stderr\n\n--- end'
+    )
+  })
+
+  it('answers a command call without streaming when asked', async () => {
+    server = await startLlmServer({
+      agents: { 'model-a': { commands: [first] } }
+    })
+    const r = await post(server.url, {
+      ...(withResults('model-a', answers([]), []) as object),
+      stream: false
+    })
+    const message = (
+      JSON.parse(r.text) as {
+        choices: {
+          message: {
+            tool_calls: { function: { name: string; arguments: string } }[]
+          }
+        }[]
+      }
+    ).choices[0]?.message.tool_calls[0]?.function
+    expect(message?.name).toBe(COMMAND_TOOL)
+    expect(JSON.parse(message?.arguments ?? '{}')).toEqual({ command: first })
   })
 })
