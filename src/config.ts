@@ -121,8 +121,18 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
   })
 }
 
+/**
+ * The same tools as in Docker mode: the command tool and the filesystem
+ * server's reading tools, without the Python servers for file operations
+ * (workspace_tools): MassGen starts each MCP server anew every round and waits
+ * at most 30 s for it, so on a busy 2-core runner every extra server is a
+ * chance for the command tool to be missing from a round.
+ */
 function localFields() {
-  return { command_line_execution_mode: 'local' as const }
+  return {
+    command_line_execution_mode: 'local' as const,
+    exclude_file_operation_mcps: true
+  }
 }
 
 /**
