@@ -145,7 +145,8 @@ async function attachLogs(
       name: `massgen-logs-${settings.commentTag}-${path.basename(logDir)}`,
       log: core,
       secrets: dest.secrets,
-      winningAnswer: result.winnerAnswer
+      winningAnswer: result.winnerAnswer,
+      scope: settings.uploadLogsScope
     })
   )
   if (logs !== 'late') return logs?.url

@@ -52,6 +52,10 @@ export interface Settings {
   prContext: boolean
   prDiffMaxBytes: number
   uploadLogs: boolean
+  /** Which log files the artifact holds (`upload-logs: answers-only`). */
+  uploadLogsScope: 'all' | 'answers-only'
+  /** `expected-head-sha`: the pull request head the workflow checked out. */
+  expectedHeadSha: string | undefined
   cacheMassgen: boolean
 }
 
