@@ -8,6 +8,7 @@ import { removeLeftoverContainers } from './docker.js'
 import { createGitHub, runUrl } from './github.js'
 import { discoverLogDir, readRunFiles } from './log-files.js'
 import { createProcessDoor } from './process.js'
+import { isSameProcess } from './process-identity.js'
 import { renderCancelled } from './render.js'
 import {
   commentBudget,
@@ -30,15 +31,10 @@ export async function post(): Promise<void> {
   core.warning(
     'The main step did not finish its report (job cancelled or step stopped).'
   )
-  const pid = Number(core.getState(State.MassgenPid))
-  if (Number.isInteger(pid) && pid > 1) {
-    try {
-      process.kill(-pid, 'SIGKILL')
-      core.info(`Stopped MassGen's process group ${pid}`)
-    } catch {
-      // Already gone.
-    }
-  }
+  stopMassgen(
+    Number(core.getState(State.MassgenPid)),
+    core.getState(State.MassgenIdentity)
+  )
   const workDir = core.getState(State.WorkDir)
   const door = createProcessDoor()
   if (core.getState(State.Docker) === 'true' && workDir) {
@@ -83,6 +79,28 @@ export async function post(): Promise<void> {
   await postComment(dest, renderCancelled(partial, ctx('comment')))
   // The run died before its own scrub: no key value stays on disk.
   if (workDir) await scrubSecrets(workDir, secrets)
+}
+
+/**
+ * Kills MassGen's process group, but only when its leader is still the
+ * process the main step started (same start time and command line): the pid
+ * may since belong to an unrelated process group. A leader that is gone
+ * leaves its group alone: its members are not told apart from a newcomer's.
+ */
+function stopMassgen(pid: number, identity: string): void {
+  if (!Number.isInteger(pid) || pid <= 1) return
+  if (!isSameProcess(pid, identity)) {
+    core.info(
+      `MassGen (pid ${pid}) is no longer running; nothing signalled (the pid may belong to another process now).`
+    )
+    return
+  }
+  try {
+    process.kill(-pid, 'SIGKILL')
+    core.info(`Stopped MassGen's process group ${pid}`)
+  } catch {
+    // Already gone.
+  }
 }
 
 /** Whatever the interrupted run left: phase, answers and votes so far. */

@@ -15,6 +15,7 @@ import { discoverLogDir, readRunFiles } from './log-files.js'
 import { planRun, withMassgenOnPath } from './plan.js'
 import { prContextNote, writePrContext } from './pr-context.js'
 import type { ProcessDoor } from './process.js'
+import { processIdentity } from './process-identity.js'
 import { ProgressTracker, toSnapshot } from './progress.js'
 import { renderProgress } from './render.js'
 import { commentBudget, postComment, type Destination } from './report.js'
@@ -104,7 +105,10 @@ export async function execute(
     logBase,
     maxDurationSeconds: settings.maxDurationSeconds,
     abort: abort.signal,
-    onStart: (pid) => core.saveState(State.MassgenPid, String(pid)),
+    onStart: (pid) => {
+      core.saveState(State.MassgenPid, String(pid))
+      core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')
+    },
     onLine: (line) => core.info(line),
     onStatus: (status) =>
       tracker.update(
