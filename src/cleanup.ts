@@ -17,6 +17,10 @@ import {
   type Destination
 } from './report.js'
 import { scrubSecrets } from './scrub.js'
+import {
+  parseCredentialState,
+  restoreGitCredentials
+} from './git-credentials.js'
 import { readKeys } from './settings.js'
 import type { RunResult } from './types.js'
 
@@ -39,6 +43,17 @@ export async function post(): Promise<void> {
   const door = createProcessDoor()
   if (core.getState(State.Docker) === 'true' && workDir) {
     await removeLeftoverContainers(door, workDir, core)
+  }
+  const credentials = parseCredentialState(core.getState(State.GitCredentials))
+  if (credentials.length > 0) {
+    const token =
+      core.getInput('github-token') || process.env.GITHUB_TOKEN || ''
+    await restoreGitCredentials(credentials, core, { token }).catch(
+      (error: unknown) =>
+        core.warning(
+          `Could not put the checkout's credentials back: ${error instanceof Error ? error.message : String(error)}`
+        )
+    )
   }
   const tag = core.getState(State.CommentTag) || 'massgen'
   const issueNumber = Number(core.getState(State.IssueNumber)) || undefined

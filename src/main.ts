@@ -15,6 +15,12 @@ import { createProcessDoor, type ProcessDoor } from './process.js'
 import { reactionsFor } from './reactions.js'
 import { renderSkipped } from './render.js'
 import { scrubSecrets } from './scrub.js'
+import {
+  credentialState,
+  restoreGitCredentials,
+  takeGitCredentials
+} from './git-credentials.js'
+import { redactSecrets } from './redact.js'
 import { deliverReport, writeSummary, type Destination } from './report.js'
 import {
   InputError,
@@ -82,6 +88,12 @@ export async function run(
     return failBeforeRun(error)
   }
 
+  // Before any agent can read the context path.
+  const credentials = await takeGitCredentials(settings.contextPath, core)
+  for (const value of credentials.secrets) {
+    core.setSecret(value)
+    secrets.push(value)
+  }
   const dest: Destination = {
     github:
       decision.issueNumber && settings.comment && settings.githubToken
@@ -100,6 +112,7 @@ export async function run(
   }
   const workDir = makeWorkDir()
   saveStateForPost(settings, dest, workDir, decision)
+  core.saveState(State.GitCredentials, credentialState(credentials))
   const started = Date.now()
   const reactions = reactionsFor(dest.github, decision.commentId)
   await reactions.start()
@@ -111,6 +124,16 @@ export async function run(
     result = failedBefore(decision.question, error, started)
   }
   if (settings.docker) await removeLeftoverContainers(door, workDir, core)
+  // MassGen and its containers are gone: no agent reads the config any more.
+  if (credentials.files.length > 0) {
+    await restoreGitCredentials(credentials.files, core, credentials).catch(
+      (error: unknown) =>
+        core.warning(
+          `Could not put the checkout's credentials back: ${redactSecrets(String(error), secrets)}`
+        )
+    )
+    core.saveState(State.GitCredentials, '')
+  }
   if (result.logDir && settings.uploadLogs) {
     dest.artifactUrl = await attachLogs(result.logDir, result, settings, dest)
   }

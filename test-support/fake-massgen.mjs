@@ -31,6 +31,19 @@ if (process.env.FAKE_MASSGEN_RECORD) {
   )
 }
 
+// FAKE_MASSGEN_READ (JSON {from, to}): what an agent reading the context
+// path sees of one file, copied out for the test (`(missing)` if none).
+if (process.env.FAKE_MASSGEN_READ) {
+  const { from, to } = JSON.parse(process.env.FAKE_MASSGEN_READ)
+  let seen = '(missing)'
+  try {
+    seen = fs.readFileSync(from, 'utf8')
+  } catch {
+    // Reported as missing.
+  }
+  fs.writeFileSync(to, seen)
+}
+
 const agentIds = [
   ...fs.readFileSync(configFile, 'utf8').matchAll(/- id: (\w+)/g)
 ].map((m) => m[1])
