@@ -28,7 +28,9 @@ export async function execute(
   decision: Extract<Intake, { action: 'run' }>,
   dest: Destination,
   workDir: string,
-  door: ProcessDoor
+  door: ProcessDoor,
+  /** The head commit checked before the run (head-check.ts), if any. */
+  reviewedHead?: string
 ): Promise<RunResult> {
   let question = decision.question
   const extraContext: string[] = []
@@ -37,6 +39,12 @@ export async function execute(
       decision.pullRequest,
       settings.prDiffMaxBytes
     )
+    if (reviewedHead && pr.headSha.toLowerCase() !== reviewedHead) {
+      throw new Error(
+        `The pull request's head moved to ${pr.headSha.slice(0, 12)} while the run ` +
+          `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
+      )
+    }
     const dir = path.join(workDir, 'pr-context')
     writePrContext(dir, pr)
     extraContext.push(dir)

@@ -151,29 +151,12 @@ export async function takeGitCredentials(
   const gitDir = findGitDir(contextPath)
   if (!gitDir) return taken
   for (const [root, rel] of configFiles(gitDir)) {
-    const original = await readAgentFile(root, rel, MAX_CONFIG_BYTES)
-    if (!original) continue
-    const { kept, removed } = withoutHeaders(original.toString('utf8'))
-    if (removed.length === 0) continue
-    const neutral = kept.join('\n')
-    const mode = statMode(root, rel)
-    await writeAgentFile(root, rel, neutral, mode)
-    taken.originals.set(path.join(root, rel), original)
-    taken.files.push({
-      root,
-      rel,
-      mode,
-      neutralHash: sha256(neutral),
-      lines: removed.map((r) => ({
-        index: r.index,
-        template: r.line.replace(r.credential, PLACEHOLDER),
-        credentialHash: sha256(r.credential)
-      }))
-    })
-    for (const r of removed) {
-      taken.secrets.push(r.credential)
-      const token = tokenOf(r.credential)
-      if (token) taken.secrets.push(token)
+    try {
+      await takeFrom(root, rel, taken)
+    } catch (error) {
+      log.warning(
+        `Could not take the credentials out of ${path.join(root, rel)}: ${error instanceof Error ? error.message : String(error)}`
+      )
     }
   }
   if (taken.files.length > 0) {
@@ -186,6 +169,37 @@ export async function takeGitCredentials(
     )
   }
   return taken
+}
+
+async function takeFrom(
+  root: string,
+  rel: string,
+  taken: TakenCredentials
+): Promise<void> {
+  const original = await readAgentFile(root, rel, MAX_CONFIG_BYTES)
+  if (!original) return
+  const { kept, removed } = withoutHeaders(original.toString('utf8'))
+  if (removed.length === 0) return
+  const neutral = kept.join('\n')
+  const mode = statMode(root, rel)
+  await writeAgentFile(root, rel, neutral, mode)
+  taken.originals.set(path.join(root, rel), original)
+  taken.files.push({
+    root,
+    rel,
+    mode,
+    neutralHash: sha256(neutral),
+    lines: removed.map((r) => ({
+      index: r.index,
+      template: r.line.replace(r.credential, PLACEHOLDER),
+      credentialHash: sha256(r.credential)
+    }))
+  })
+  for (const r of removed) {
+    taken.secrets.push(r.credential)
+    const token = tokenOf(r.credential)
+    if (token) taken.secrets.push(token)
+  }
 }
 
 function statMode(root: string, rel: string): number {

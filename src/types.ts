@@ -69,6 +69,8 @@ export type Trigger =
       /** Head repository differs from the base one. */
       fromFork: boolean
       authorIsBot: boolean
+      /** The head commit this event is for (40 hex), when the payload has one. */
+      headSha?: string
     }
   | {
       kind: 'comment'
@@ -80,6 +82,8 @@ export type Trigger =
       authorIsBot: boolean
       /** Comment body as posted (untrusted). */
       body: string
+      /** When GitHub says the comment was made (ISO 8601), if the payload has it. */
+      createdAt?: string
     }
   | {
       kind: 'manual'
