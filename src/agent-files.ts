@@ -40,9 +40,14 @@ export class Folder {
   ) {}
 
   /** Opens a folder the action made or chose itself (not an agent's name). */
-  static openRoot(dir: string): Folder {
+  static openRoot(dir: string, id?: string): Folder {
     const real = fs.realpathSync(dir)
-    return new Folder(fs.openSync(real, DIR_FLAGS), real)
+    const folder = new Folder(fs.openSync(real, DIR_FLAGS), real)
+    if (id !== undefined && folderIdOf(fs.fstatSync(folder.fd)) !== id) {
+      folder.close()
+      throw new Error(`${dir} is no longer the folder it was`)
+    }
+    return folder
   }
 
   /** Opens the sub-folder `name`, never through a link. */
@@ -96,6 +101,19 @@ const PROC_FD = (() => {
   }
 })()
 
+function folderIdOf(stat: fs.Stats): string {
+  return `${stat.dev}:${stat.ino}`
+}
+
+/**
+ * Names a folder for later (device and inode): a root given with its id is
+ * opened only if a folder of its path is still that very folder, not one an
+ * agent put there (or linked there) since.
+ */
+export function folderId(dir: string): string {
+  return folderIdOf(fs.statSync(dir))
+}
+
 function checkName(name: string): void {
   if (!name || name === '.' || name === '..' || name.includes('/'))
     throw new Error(`not a plain file name: '${name}'`)
@@ -121,10 +139,11 @@ function splitRel(rel: string): { folders: string[]; name: string } {
 export async function inFolderOf<T>(
   root: string,
   rel: string,
-  work: (folder: Folder, name: string) => Promise<T>
+  work: (folder: Folder, name: string) => Promise<T>,
+  rootId?: string
 ): Promise<T> {
   const { folders, name } = splitRel(rel)
-  const opened = [Folder.openRoot(root)]
+  const opened = [Folder.openRoot(root, rootId)]
   try {
     for (const part of folders)
       opened.push((opened[opened.length - 1] as Folder).sub(part))
@@ -178,21 +197,27 @@ export async function openRegular(
 export async function readAgentFile(
   root: string,
   rel: string,
-  maxBytes: number
+  maxBytes: number,
+  rootId?: string
 ): Promise<Buffer | undefined> {
   try {
-    return await inFolderOf(root, rel, async (folder, name) => {
-      const file = await openRegular(folder, name)
-      if (!file) return undefined
-      try {
-        const length = Math.min(file.stat.size, maxBytes)
-        const buffer = Buffer.alloc(length)
-        const { bytesRead } = await file.handle.read(buffer, 0, length, 0)
-        return buffer.subarray(0, bytesRead)
-      } finally {
-        await file.handle.close()
-      }
-    })
+    return await inFolderOf(
+      root,
+      rel,
+      async (folder, name) => {
+        const file = await openRegular(folder, name)
+        if (!file) return undefined
+        try {
+          const length = Math.min(file.stat.size, maxBytes)
+          const buffer = Buffer.alloc(length)
+          const { bytesRead } = await file.handle.read(buffer, 0, length, 0)
+          return buffer.subarray(0, bytesRead)
+        } finally {
+          await file.handle.close()
+        }
+      },
+      rootId
+    )
   } catch {
     return undefined
   }
@@ -261,12 +286,17 @@ export async function writeAgentFile(
   root: string,
   rel: string,
   data: string | Buffer,
-  mode = 0o600
+  mode = 0o600,
+  rootId?: string
 ): Promise<void> {
-  await inFolderOf(root, rel, (folder, name) =>
-    replaceWith(folder, name, mode, async (h) => {
-      await h.writeFile(data)
-    })
+  await inFolderOf(
+    root,
+    rel,
+    (folder, name) =>
+      replaceWith(folder, name, mode, async (h) => {
+        await h.writeFile(data)
+      }),
+    rootId
   )
 }
 

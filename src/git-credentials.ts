@@ -19,7 +19,12 @@
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { readAgentFile, walkFiles, writeAgentFile } from './agent-files.js'
+import {
+  folderId,
+  readAgentFile,
+  walkFiles,
+  writeAgentFile
+} from './agent-files.js'
 
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024
 const HEADER_LINE = /^\s*extraheader\s*=.*\bauthorization\s*:/i
@@ -44,6 +49,8 @@ interface RemovedLine {
 export interface TakenFile {
   /** The git folder (real path) and the config's path inside it. */
   root: string
+  /** The git folder's device and inode: restored only into that folder. */
+  rootId: string
   rel: string
   mode: number
   /** sha256 of the file as the action left it for the run. */
@@ -186,6 +193,7 @@ async function takeFrom(
   taken.originals.set(path.join(root, rel), original)
   taken.files.push({
     root,
+    rootId: folderId(root),
     rel,
     mode,
     neutralHash: sha256(neutral),
@@ -228,7 +236,14 @@ export async function restoreGitCredentials(
   const failed: string[] = []
   for (const file of files) {
     const where = path.join(file.root, file.rel)
-    const now = await readAgentFile(file.root, file.rel, MAX_CONFIG_BYTES)
+    // An agent may have moved the .git folder and put another (or a link to
+    // one) in its place: only the folder the headers came from counts.
+    const now = await readAgentFile(
+      file.root,
+      file.rel,
+      MAX_CONFIG_BYTES,
+      file.rootId
+    )
     if (!now || sha256(now) !== file.neutralHash) {
       log.warning(
         `${where} changed during the run (an agent may have edited it), so the ` +
@@ -250,7 +265,7 @@ export async function restoreGitCredentials(
       failed.push(where)
       continue
     }
-    await writeAgentFile(file.root, file.rel, original, file.mode)
+    await writeAgentFile(file.root, file.rel, original, file.mode, file.rootId)
     log.info(`Put the checkout's credentials back into ${where}`)
   }
   return failed

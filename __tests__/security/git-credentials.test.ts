@@ -170,4 +170,37 @@ describe('the token actions/checkout persisted', () => {
     expect(after).not.toContain(CREDENTIAL)
     expect(run.stdout).toMatch(/::warning::.*changed during the run/)
   }, 120_000)
+
+  it('attack: an agent swaps the .git folder for a link to a copy it controls, to get the token written there — fails', async () => {
+    const repo = checkout()
+    const copy = path.join(repo.dir, 'attacker-git')
+    const wrapper = path.join(repo.dir, 'swap-git.mjs')
+    fs.writeFileSync(
+      wrapper,
+      [
+        "import * as fs from 'node:fs'",
+        `fs.cpSync(${JSON.stringify(repo.gitDir)}, ${JSON.stringify(copy)}, { recursive: true })`,
+        `fs.renameSync(${JSON.stringify(repo.gitDir)}, ${JSON.stringify(`${repo.gitDir}-moved`)})`,
+        `fs.symlinkSync(${JSON.stringify(copy)}, ${JSON.stringify(repo.gitDir)})`,
+        `await import(${JSON.stringify(FAKE_MASSGEN)})`,
+        ''
+      ].join('\n')
+    )
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      workspace: repo.workspace,
+      inputs: {
+        ...inputs('git-creds-swap'),
+        'massgen-command': `node ${wrapper}`
+      },
+      env: { FAKE_MASSGEN_SCENARIO: 'success' }
+    })
+    expect(run.outputs.status).toBe('success')
+    expect(fs.readFileSync(path.join(copy, 'config'), 'utf8')).not.toContain(
+      CREDENTIAL
+    )
+    expect(run.stdout).toMatch(/::warning::.*was not put back/)
+  }, 120_000)
 })
