@@ -6,10 +6,15 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { Transform, type TransformCallback } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import { walkFiles } from './files.js'
-import { redactSecrets } from './markdown.js'
+import {
+  inFolderOf,
+  openRegular,
+  pipeHandles,
+  walkFiles
+} from './agent-files.js'
+import { redactingStream, redactSecrets } from './redact.js'
+
+export { redactingStream } from './redact.js'
 
 export interface ArtifactLog {
   info(message: string): void
@@ -43,6 +48,8 @@ export interface UploadLogsOptions {
   client?: ArtifactUploader
   /** Staged bytes at most; files beyond are left out and listed. */
   maxBytes?: number
+  /** Which log files: all (default) or answers-only. */
+  scope?: LogScope
 }
 
 export interface StagedLogs {
@@ -71,67 +78,30 @@ const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024
 const CHUNK = 64 * 1024
 
 /**
+ * What the agents wrote as their results: status, answers and votes. The
+ * other log files (massgen.log, events, agent outputs) hold the agents'
+ * command and tool output too, whatever a command printed.
+ */
+const ANSWER_FILES = new Set(['status.json', 'answer.txt', 'vote.json'])
+
+/** `all` log files, or `answers-only` (status, answers, votes). */
+export type LogScope = 'all' | 'answers-only'
+
+/**
  * Log-relative paths (with `/`) of the files to upload, sorted. Only regular
  * files with a log extension; links are never followed, excluded folders
  * never entered.
  */
-export function selectLogFiles(logDir: string): string[] {
+export function selectLogFiles(
+  logDir: string,
+  scope: LogScope = 'all'
+): string[] {
   const files = walkFiles(logDir, (name) => !EXCLUDED_DIR.test(name))
   return [...files]
     .map((f) => f.rel)
     .filter((rel) => LOG_EXTENSIONS.has(path.extname(rel).toLowerCase()))
+    .filter((rel) => scope === 'all' || ANSWER_FILES.has(path.basename(rel)))
     .sort()
-}
-
-/**
- * Redacts secrets from a byte stream in bounded memory. Bytes are read as
- * latin1 (one char per byte, so any file passes through unchanged) and the
- * secrets are matched in their UTF-8 bytes' latin1 form. A tail of each chunk
- * is held back so a secret split across two chunks is still found.
- */
-export function redactingStream(secrets: string[]): Transform {
-  const values = secrets
-    .flatMap((s) => [s, ...s.split(/\r?\n/)].map((v) => v.trim()))
-    .filter((v) => v.length >= 4)
-    .map((v) => Buffer.from(v, 'utf8').toString('latin1'))
-  // Held back: the longest secret, and at least a key-shaped token's length.
-  const keep = Math.max(256, ...values.map((v) => v.length))
-  let carry = ''
-  const redact = (text: string) => redactSecrets(text, values)
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done: TransformCallback) {
-      const text = carry + chunk.toString('latin1')
-      let cut = Math.max(0, text.length - keep)
-      // Do not split a token (a key is one): back up to a separator, unless
-      // the token is longer than we hold back anyway.
-      const floor = Math.max(0, cut - keep)
-      let c = cut
-      while (c > floor && isTokenChar(text[c - 1])) c--
-      if (c > floor || floor === 0 || !isTokenChar(text[c - 1])) cut = c
-      // Never cut inside a known secret: its start goes to the next round.
-      for (let moved = true; moved && cut > 0;) {
-        moved = false
-        for (const v of values) {
-          const i = text.indexOf(v, Math.max(0, cut - v.length + 1))
-          if (i !== -1 && i < cut) {
-            cut = i
-            moved = true
-          }
-        }
-      }
-      carry = text.slice(cut)
-      done(null, Buffer.from(redact(text.slice(0, cut)), 'latin1'))
-    },
-    flush(done: TransformCallback) {
-      const rest = carry
-      carry = ''
-      done(null, Buffer.from(redact(rest), 'latin1'))
-    }
-  })
-}
-
-function isTokenChar(ch: string | undefined): boolean {
-  return ch !== undefined && /[\w-]/.test(ch)
 }
 
 /** Copies the selected log files into `stagingDir`, redacted, plus the winning answer. */
@@ -142,6 +112,7 @@ export async function stageLogs(
     secrets?: string[]
     winningAnswer?: string
     maxBytes?: number
+    scope?: LogScope
   } = {}
 ): Promise<StagedLogs> {
   const secrets = options.secrets ?? []
@@ -156,7 +127,7 @@ export async function stageLogs(
     staged.files.push(file)
     staged.bytes += fs.statSync(file).size
   }
-  for (const rel of selectLogFiles(logDir)) {
+  for (const rel of selectLogFiles(logDir, options.scope)) {
     const source = path.join(logDir, ...rel.split('/'))
     const target = path.join(stagingDir, ...rel.split('/'))
     let size: number
@@ -171,16 +142,10 @@ export async function stageLogs(
     }
     fs.mkdirSync(path.dirname(target), { recursive: true })
     try {
-      // O_NOFOLLOW: a file swapped for a link after the walk is not read.
-      const handle = await fs.promises.open(
-        source,
-        fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW
-      )
-      await pipeline(
-        handle.createReadStream({ highWaterMark: CHUNK }),
-        redactingStream(secrets),
-        fs.createWriteStream(target, { mode: 0o600 })
-      )
+      // An agent may have swapped the file or a folder on its way for a
+      // link since the walk: agent-files opens neither.
+      const copied = await copyRedacted(logDir, rel, target, secrets)
+      if (!copied) continue
     } catch {
       fs.rmSync(target, { force: true })
       continue
@@ -195,6 +160,33 @@ export async function stageLogs(
     staged.files.push(file)
   }
   return staged
+}
+
+/**
+ * Copies one log file, redacted, when it is a regular file with no other
+ * hard link (such a link may be a file from outside, linked in).
+ */
+function copyRedacted(
+  logDir: string,
+  rel: string,
+  target: string,
+  secrets: string[]
+): Promise<boolean> {
+  return inFolderOf(logDir, rel, async (folder, name) => {
+    const file = await openRegular(folder, name, { singleLink: true })
+    if (!file) return false
+    try {
+      const out = await fs.promises.open(target, 'wx', 0o600)
+      try {
+        await pipeHandles(file.handle, redactingStream(secrets), out, CHUNK)
+      } finally {
+        await out.close()
+      }
+      return true
+    } finally {
+      await file.handle.close()
+    }
+  })
 }
 
 /** Link to an artifact of this run, if the run is known. */

@@ -8,6 +8,7 @@ import { removeLeftoverContainers } from './docker.js'
 import { createGitHub, runUrl } from './github.js'
 import { discoverLogDir, readRunFiles } from './log-files.js'
 import { createProcessDoor } from './process.js'
+import { isSameProcess } from './process-identity.js'
 import { renderCancelled } from './render.js'
 import {
   commentBudget,
@@ -16,6 +17,10 @@ import {
   type Destination
 } from './report.js'
 import { scrubSecrets } from './scrub.js'
+import {
+  parseCredentialState,
+  restoreGitCredentials
+} from './git-credentials.js'
 import { readKeys } from './settings.js'
 import type { RunResult } from './types.js'
 
@@ -30,19 +35,25 @@ export async function post(): Promise<void> {
   core.warning(
     'The main step did not finish its report (job cancelled or step stopped).'
   )
-  const pid = Number(core.getState(State.MassgenPid))
-  if (Number.isInteger(pid) && pid > 1) {
-    try {
-      process.kill(-pid, 'SIGKILL')
-      core.info(`Stopped MassGen's process group ${pid}`)
-    } catch {
-      // Already gone.
-    }
-  }
+  stopMassgen(
+    Number(core.getState(State.MassgenPid)),
+    core.getState(State.MassgenIdentity)
+  )
   const workDir = core.getState(State.WorkDir)
   const door = createProcessDoor()
   if (core.getState(State.Docker) === 'true' && workDir) {
     await removeLeftoverContainers(door, workDir, core)
+  }
+  const credentials = parseCredentialState(core.getState(State.GitCredentials))
+  if (credentials.length > 0) {
+    const token =
+      core.getInput('github-token') || process.env.GITHUB_TOKEN || ''
+    await restoreGitCredentials(credentials, core, { token }).catch(
+      (error: unknown) =>
+        core.warning(
+          `Could not put the checkout's credentials back: ${error instanceof Error ? error.message : String(error)}`
+        )
+    )
   }
   const tag = core.getState(State.CommentTag) || 'massgen'
   const issueNumber = Number(core.getState(State.IssueNumber)) || undefined
@@ -83,6 +94,28 @@ export async function post(): Promise<void> {
   await postComment(dest, renderCancelled(partial, ctx('comment')))
   // The run died before its own scrub: no key value stays on disk.
   if (workDir) await scrubSecrets(workDir, secrets)
+}
+
+/**
+ * Kills MassGen's process group, but only when its leader is still the
+ * process the main step started (same start time and command line): the pid
+ * may since belong to an unrelated process group. A leader that is gone
+ * leaves its group alone: its members are not told apart from a newcomer's.
+ */
+function stopMassgen(pid: number, identity: string): void {
+  if (!Number.isInteger(pid) || pid <= 1) return
+  if (!isSameProcess(pid, identity)) {
+    core.info(
+      `MassGen (pid ${pid}) is no longer running; nothing signalled (the pid may belong to another process now).`
+    )
+    return
+  }
+  try {
+    process.kill(-pid, 'SIGKILL')
+    core.info(`Stopped MassGen's process group ${pid}`)
+  } catch {
+    // Already gone.
+  }
 }
 
 /** Whatever the interrupted run left: phase, answers and votes so far. */

@@ -26,6 +26,7 @@ export const Inputs = {
   PrContext: 'pr-context',
   PrDiffMaxBytes: 'pr-diff-max-bytes',
   UploadLogs: 'upload-logs',
+  ExpectedHeadSha: 'expected-head-sha',
   CacheMassgen: 'cache-massgen',
   LocalSandbox: 'local-sandbox',
   AcceptLocalModeRisk: 'accept-local-mode-risk',
@@ -45,7 +46,8 @@ export const Outputs = {
   DurationSeconds: 'duration-seconds',
   Cost: 'cost',
   CommentUrl: 'comment-url',
-  ArtifactUrl: 'artifact-url'
+  ArtifactUrl: 'artifact-url',
+  HeadSha: 'head-sha'
 } as const
 
 /** Saved by the main step for the post step (core.saveState). */
@@ -61,7 +63,10 @@ export const State = {
   TriggerCommentId: 'trigger-comment-id',
   Started: 'started',
   MassgenPid: 'massgen-pid',
-  ContextRoot: 'context-root'
+  /** The saved pid's start time and command line, to know it is still MassGen. */
+  MassgenIdentity: 'massgen-identity',
+  /** Credentials taken out of the repository's git config, to put back. */
+  GitCredentials: 'git-credentials'
 } as const
 
 export const Defaults = {

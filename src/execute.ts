@@ -15,6 +15,7 @@ import { discoverLogDir, readRunFiles } from './log-files.js'
 import { planRun, withMassgenOnPath } from './plan.js'
 import { prContextNote, writePrContext } from './pr-context.js'
 import type { ProcessDoor } from './process.js'
+import { processIdentity } from './process-identity.js'
 import { ProgressTracker, toSnapshot } from './progress.js'
 import { renderProgress } from './render.js'
 import { commentBudget, postComment, type Destination } from './report.js'
@@ -28,7 +29,9 @@ export async function execute(
   decision: Extract<Intake, { action: 'run' }>,
   dest: Destination,
   workDir: string,
-  door: ProcessDoor
+  door: ProcessDoor,
+  /** The head commit checked before the run (head-check.ts), if any. */
+  reviewedHead?: string
 ): Promise<RunResult> {
   let question = decision.question
   const extraContext: string[] = []
@@ -37,6 +40,12 @@ export async function execute(
       decision.pullRequest,
       settings.prDiffMaxBytes
     )
+    if (reviewedHead && pr.headSha.toLowerCase() !== reviewedHead) {
+      throw new Error(
+        `The pull request's head moved to ${pr.headSha.slice(0, 12)} while the run ` +
+          `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
+      )
+    }
     const dir = path.join(workDir, 'pr-context')
     writePrContext(dir, pr)
     extraContext.push(dir)
@@ -109,7 +118,10 @@ export async function execute(
     logBase,
     maxDurationSeconds: settings.maxDurationSeconds,
     abort: abort.signal,
-    onStart: (pid) => core.saveState(State.MassgenPid, String(pid)),
+    onStart: (pid) => {
+      core.saveState(State.MassgenPid, String(pid))
+      core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')
+    },
     onLine: (line) => {
       core.info(line)
       // MassGen's last result line: its containers' work is over.

@@ -94,3 +94,67 @@ export async function readPullRequestContext(
     throw toGitHubError(e, what)
   }
 }
+
+/** What GitHub says of a pull request's head, for the time-of-check rule. */
+export interface PullHead {
+  sha: string
+  /** The head commit's committer date (set by whoever made the commit). */
+  committedAt: string | undefined
+  /** When GitHub recorded each force push of the head branch (server time). */
+  forcePushedAt: string[]
+}
+
+/** Timeline items read at most, newest pages included (100 per page). */
+const MAX_TIMELINE_PAGES = 30
+
+export async function readPullHead(
+  { octokit, owner, repo }: PullRequestTarget,
+  number: number
+): Promise<PullHead> {
+  const what = `Reading the head of pull request #${number}`
+  try {
+    const pr = await octokit.rest.pulls.get({
+      owner,
+      repo,
+      pull_number: number
+    })
+    const sha = pr.data.head.sha
+    const [commit, timeline] = await Promise.all([
+      // A fork's commits are reachable from the base repository too.
+      octokit.rest.repos.getCommit({ owner, repo, ref: sha }),
+      readTimeline(octokit, owner, repo, number)
+    ])
+    return {
+      sha,
+      committedAt: commit.data.commit.committer?.date ?? undefined,
+      forcePushedAt: timeline
+        .filter((e) => e.event === 'head_ref_force_pushed' && e.created_at)
+        .map((e) => e.created_at as string)
+    }
+  } catch (e) {
+    throw toGitHubError(e, what)
+  }
+}
+
+async function readTimeline(
+  octokit: Octokit,
+  owner: string,
+  repo: string,
+  number: number
+): Promise<Array<{ event?: string; created_at?: string }>> {
+  const items: Array<{ event?: string; created_at?: string }> = []
+  let pages = 0
+  for await (const page of octokit.paginate.iterator(
+    octokit.rest.issues.listEventsForTimeline,
+    { owner, repo, issue_number: number, per_page: 100 }
+  )) {
+    for (const item of page.data as Array<Record<string, unknown>>)
+      items.push({
+        event: typeof item.event === 'string' ? item.event : undefined,
+        created_at:
+          typeof item.created_at === 'string' ? item.created_at : undefined
+      })
+    if (++pages >= MAX_TIMELINE_PAGES) break
+  }
+  return items
+}

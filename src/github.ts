@@ -10,7 +10,9 @@ import {
 } from './github-client.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './github-errors.js'
 import {
+  readPullHead,
   readPullRequestContext,
+  type PullHead,
   type PullRequestContext
 } from './github-pull.js'
 import { createStickyComments, type StickyComment } from './github-sticky.js'
@@ -24,6 +26,7 @@ export { GitHubError, type GitHubErrorKind } from './github-errors.js'
 export {
   cutDiff,
   type ChangedFile,
+  type PullHead,
   type PullRequestContext
 } from './github-pull.js'
 export { runAttempt, runUrl } from './github-run-url.js'
@@ -52,6 +55,8 @@ export interface GitHubDoor {
     number: number,
     maxDiffBytes: number
   ): Promise<PullRequestContext>
+  /** The head commit, its committer date and the head's force pushes. */
+  getPullHead(number: number): Promise<PullHead>
 }
 
 const ROLES: Permission[] = [
@@ -140,6 +145,8 @@ export function createGitHub(options: GitHubOptions): GitHubDoor {
         { octokit, owner, repo, log },
         number,
         maxDiffBytes
-      )
+      ),
+
+    getPullHead: (number) => readPullHead({ octokit, owner, repo, log }, number)
   }
 }

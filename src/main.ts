@@ -16,7 +16,20 @@ import { localModeRefusal } from './local-mode.js'
 import { reactionsFor } from './reactions.js'
 import { renderSkipped } from './render.js'
 import { scrubSecrets } from './scrub.js'
-import { deliverReport, writeSummary, type Destination } from './report.js'
+import {
+  credentialState,
+  restoreGitCredentials,
+  takeGitCredentials
+} from './git-credentials.js'
+import { redactSecrets } from './redact.js'
+import {
+  commentBudget,
+  deliverReport,
+  postComment,
+  writeSummary,
+  type Destination
+} from './report.js'
+import { checkHead, type HeadVerdict } from './head-check.js'
 import {
   InputError,
   readKeys,
@@ -101,6 +114,24 @@ export async function run(
         'the report is in the job summary only.'
     )
   }
+  const head = await resolveHead(settings, trigger, decision, gh).catch(
+    (error: unknown) => error as Error
+  )
+  if (head instanceof Error) {
+    return failBeforeRun(
+      new IntakeError(
+        `Could not check the pull request's head commit: ${redactSecrets(head.message, secrets)}`
+      )
+    )
+  }
+  if (head?.ok === false) return refuseMovedHead(head.reason, settings, dest)
+  // Before any agent can read the context path.
+  const credentials = await takeGitCredentials(settings.contextPath, core)
+  for (const value of credentials.secrets) {
+    core.setSecret(value)
+    secrets.push(value)
+  }
+  core.saveState(State.GitCredentials, credentialState(credentials))
   const workDir = makeWorkDir()
   saveStateForPost(settings, dest, workDir, decision)
   const started = Date.now()
@@ -109,11 +140,23 @@ export async function run(
 
   let result: RunResult
   try {
-    result = await execute(settings, decision, dest, workDir, door)
+    // On comments the head came from the API: the context must be that commit.
+    const reviewed = trigger.kind === 'comment' ? head?.sha : undefined
+    result = await execute(settings, decision, dest, workDir, door, reviewed)
   } catch (error) {
     result = failedBefore(decision.question, error, started)
   }
   if (settings.docker) await removeLeftoverContainers(door, workDir, core)
+  // MassGen and its containers are gone: no agent reads the config any more.
+  if (credentials.files.length > 0) {
+    await restoreGitCredentials(credentials.files, core, credentials).catch(
+      (error: unknown) =>
+        core.warning(
+          `Could not put the checkout's credentials back: ${redactSecrets(String(error), secrets)}`
+        )
+    )
+    core.saveState(State.GitCredentials, '')
+  }
   if (result.logDir && settings.uploadLogs) {
     dest.artifactUrl = await attachLogs(result.logDir, result, settings, dest)
   }
@@ -148,7 +191,8 @@ async function attachLogs(
       name: `massgen-logs-${settings.commentTag}-${path.basename(logDir)}`,
       log: core,
       secrets: dest.secrets,
-      winningAnswer: result.winnerAnswer
+      winningAnswer: result.winnerAnswer,
+      scope: settings.uploadLogsScope
     })
   )
   if (logs !== 'late') return logs?.url
@@ -158,6 +202,55 @@ async function attachLogs(
   )
   return undefined
 }
+/**
+ * The head commit the run reviews, checked against the comment and
+ * `expected-head-sha` (head-check.ts); set as the `head-sha` output.
+ * Undefined when the run is not about a pull request.
+ */
+async function resolveHead(
+  settings: Settings,
+  trigger: Trigger,
+  decision: Extract<Intake, { action: 'run' }>,
+  gh: () => GitHubDoor
+): Promise<HeadVerdict | undefined> {
+  let verdict: HeadVerdict | undefined
+  if (trigger.kind === 'comment' && decision.pullRequest) {
+    verdict = checkHead({
+      head: await gh().getPullHead(decision.pullRequest),
+      commentCreatedAt: trigger.createdAt,
+      expectedSha: settings.expectedHeadSha
+    })
+  } else if (trigger.kind === 'pull_request' && trigger.headSha) {
+    verdict = checkHead({
+      head: { sha: trigger.headSha, committedAt: undefined, forcePushedAt: [] },
+      commentCreatedAt: undefined,
+      expectedSha: settings.expectedHeadSha
+    })
+  }
+  if (verdict) core.setOutput(Outputs.HeadSha, verdict.sha)
+  return verdict
+}
+
+/** The head moved after the command: skipped, and said where it is seen. */
+async function refuseMovedHead(
+  reason: string,
+  settings: Settings,
+  dest: Destination
+): Promise<void> {
+  await skip(reason, false, settings)
+  const tag = settings.commentTag
+  await postComment(
+    dest,
+    renderSkipped(reason, {
+      target: 'comment',
+      tag,
+      runUrl: dest.runUrl,
+      secrets: dest.secrets,
+      maxChars: commentBudget(tag)
+    })
+  )
+}
+
 function failedBefore(
   question: string,
   error: unknown,

@@ -17,6 +17,9 @@ import {
   splitBlocks,
   type Block
 } from './markdown-scan.js'
+import { redactSecrets } from './redact.js'
+
+export { redactSecrets } from './redact.js'
 
 /** Zero-width space: invisible, and GitHub's mention pattern stops at it. */
 const ZWSP = '\u200B'
@@ -168,39 +171,6 @@ function urlRanges(line: string): UrlCursor {
     ranges.push([m.index, end])
   }
   return { at: ranges, next: 0 }
-}
-
-const KEY_PATTERNS = [
-  /sk-ant-[A-Za-z0-9_-]{8,}/g,
-  /\bsk-[A-Za-z0-9_-]{16,}/g,
-  /\bAIza[0-9A-Za-z_-]{30,}/g,
-  /\bxai-[A-Za-z0-9_-]{16,}/g,
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g
-]
-
-/**
- * Replaces each secret (and each line of a multi-line one) of 4 or more
- * characters with `***`, then anything shaped like a provider key or GitHub
- * token. Repeats until none is left (a replacement can join two halves).
- */
-export function redactSecrets(text: string, secrets: string[]): string {
-  const values = [
-    ...new Set(
-      secrets.flatMap((s) => [s, ...s.split(/\r?\n/)].map((v) => v.trim()))
-    )
-  ]
-    .filter((v) => v.length >= 4)
-    .sort((a, b) => b.length - a.length)
-  let out = text
-  let dirty = true
-  // Terminates: every replacement makes the text shorter.
-  while (dirty) {
-    for (const v of values) if (out.includes(v)) out = out.split(v).join('***')
-    for (const p of KEY_PATTERNS) out = out.replace(p, '***')
-    dirty = values.some((v) => out.includes(v))
-  }
-  return out
 }
 
 /**

@@ -14,6 +14,7 @@ export function writePrContext(dir: string, pr: PullRequestContext): string[] {
     '',
     `- base: ${pr.baseRef} (${pr.baseSha})`,
     `- head: ${pr.headRef} (${pr.headSha})${pr.headRepo ? ` from ${pr.headRepo}` : ''}`,
+    `- reviewed commit: ${pr.headSha} (the head when this run started; later pushes are not part of it)`,
     `- changed files: ${pr.files.length}`,
     pr.diffTruncated
       ? '- the diff in diff.patch was cut to fit; read the files for the rest'

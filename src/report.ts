@@ -1,11 +1,11 @@
 // Delivers a report: job summary, sticky comment, outputs. Never throws:
 // a GitHub failure is logged and the summary is still written.
 import * as core from '@actions/core'
-import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { writeAgentFile } from './agent-files.js'
 import { GitHubCommentLimit, Outputs, State } from './constants.js'
 import { GitHubError, stickyMarker, type GitHubDoor } from './github.js'
-import { redactSecrets } from './markdown.js'
+import { redactSecrets } from './redact.js'
 import { renderReport, type ReportContext } from './render.js'
 import type { RunResult } from './types.js'
 
@@ -85,17 +85,17 @@ export async function deliverReport(
     dest,
     renderReport(result, ctx('comment'))
   )
-  setOutputs(result, dest.secrets, workDir, commentUrl)
+  await setOutputs(result, dest.secrets, workDir, commentUrl)
   core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '')
   core.saveState(State.Reported, 'true')
 }
 
-function setOutputs(
+async function setOutputs(
   result: RunResult,
   secrets: string[],
   workDir: string | undefined,
   commentUrl: string | undefined
-): void {
+): Promise<void> {
   const answer =
     result.winnerAnswer === undefined
       ? ''
@@ -103,8 +103,16 @@ function setOutputs(
   let answerFile = ''
   if (workDir && result.winnerAnswer !== undefined) {
     // The redacted copy: MassGen's own file may hold a key an agent printed.
-    answerFile = path.join(workDir, 'answer.md')
-    fs.writeFileSync(answerFile, answer)
+    // The work folder is MassGen's cwd: an agent may have left a link at
+    // this name. writeAgentFile replaces the name, never what it points to.
+    try {
+      await writeAgentFile(workDir, 'answer.md', answer)
+      answerFile = path.join(workDir, 'answer.md')
+    } catch (error) {
+      core.warning(
+        `Could not write the answer file: ${redactSecrets(String(error), secrets)}`
+      )
+    }
   }
   const votes = result.agents.map((a) => ({
     agent: a.id,

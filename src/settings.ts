@@ -68,6 +68,18 @@ const rules = {
     wholeNumber(1_000, 10_000_000),
     'bytes from 1000 to 10000000'
   ],
+  uploadLogs: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['true', 'false', 'answers-only'])),
+    "'true' (all logs, the agents' command output included), 'answers-only' (status, answers and votes) or 'false'"
+  ],
+  expectedHeadSha: [
+    z.string().regex(/^[0-9a-f]{40}$/i),
+    'a full 40-character commit SHA (the pull request head the workflow checked out)'
+  ],
   baseUrl: [
     z.url({ protocol: /^https?$/ }),
     "an http(s) URL such as 'http://localhost:8000/v1'"
@@ -142,7 +154,10 @@ export function readSettings(source: InputSource): Settings {
         Inputs.PrDiffMaxBytes,
         String(Defaults.PrDiffMaxBytes)
       ) ?? Defaults.PrDiffMaxBytes,
-    uploadLogs: flag(Inputs.UploadLogs, true),
+    ...readUploadLogs(check('uploadLogs', Inputs.UploadLogs, 'true')),
+    expectedHeadSha: raw(Inputs.ExpectedHeadSha)
+      ? check('expectedHeadSha', Inputs.ExpectedHeadSha, '')?.toLowerCase()
+      : undefined,
     cacheMassgen: flag(Inputs.CacheMassgen, true),
     localSandbox: flag(Inputs.LocalSandbox, true),
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
@@ -151,6 +166,15 @@ export function readSettings(source: InputSource): Settings {
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings
+}
+
+function readUploadLogs(
+  value: 'true' | 'false' | 'answers-only' | undefined
+): Pick<Settings, 'uploadLogs' | 'uploadLogsScope'> {
+  return {
+    uploadLogs: value !== 'false',
+    uploadLogsScope: value === 'answers-only' ? 'answers-only' : 'all'
+  }
 }
 
 /** Keys from the inputs or, when an input is empty, the usual environment variables. */

@@ -50,7 +50,8 @@ function fromPullRequest(eventName: string, payload: unknown): Trigger {
     author: user?.login ?? '',
     // A deleted fork leaves head.repo null: treat it as a fork.
     fromFork: head === undefined || head !== base,
-    authorIsBot: isBot(user)
+    authorIsBot: isBot(user),
+    ...sha(record(pr.head)?.sha)
   }
 }
 
@@ -80,8 +81,18 @@ function fromComment(payload: unknown): Trigger {
     commentId,
     author: user?.login ?? '',
     authorIsBot: isBot(user),
-    body: typeof comment.body === 'string' ? comment.body : ''
+    body: typeof comment.body === 'string' ? comment.body : '',
+    ...(typeof comment.created_at === 'string' &&
+    !Number.isNaN(Date.parse(comment.created_at))
+      ? { createdAt: comment.created_at }
+      : {})
   }
+}
+
+function sha(value: unknown): { headSha?: string } {
+  return typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value)
+    ? { headSha: value.toLowerCase() }
+    : {}
 }
 
 function ignored(eventName: string, reason: string): Trigger {

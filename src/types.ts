@@ -52,6 +52,10 @@ export interface Settings {
   prContext: boolean
   prDiffMaxBytes: number
   uploadLogs: boolean
+  /** Which log files the artifact holds (`upload-logs: answers-only`). */
+  uploadLogsScope: 'all' | 'answers-only'
+  /** `expected-head-sha`: the pull request head the workflow checked out. */
+  expectedHeadSha: string | undefined
   cacheMassgen: boolean
   /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
   localSandbox: boolean
@@ -75,6 +79,8 @@ export type Trigger =
       /** Head repository differs from the base one. */
       fromFork: boolean
       authorIsBot: boolean
+      /** The head commit this event is for (40 hex), when the payload has one. */
+      headSha?: string
     }
   | {
       kind: 'comment'
@@ -86,6 +92,8 @@ export type Trigger =
       authorIsBot: boolean
       /** Comment body as posted (untrusted). */
       body: string
+      /** When GitHub says the comment was made (ISO 8601), if the payload has it. */
+      createdAt?: string
     }
   | {
       kind: 'manual'

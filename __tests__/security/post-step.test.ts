@@ -1,0 +1,67 @@
+// The post step signals the process group whose pid the main step saved.
+// By then that pid may lead an unrelated process group: the post step must
+// check it is still MassGen (start time and command line) before it kills.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { spawn } from 'node:child_process'
+import type { GitHubServer } from '../../test-support/github-server.js'
+import {
+  FAKE_MASSGEN,
+  runAction,
+  runPostStep
+} from '../../test-support/run-action.js'
+import { livingGroupMembers } from '../../src/process.js'
+import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+
+let github: GitHubServer
+beforeAll(async () => {
+  github = await githubWithPull()
+})
+afterAll(async () => {
+  await github.close()
+})
+
+describe('post step and the saved MassGen pid', () => {
+  it('attack: the saved pid now leads an unrelated process group, and the post step kills it — fails', async () => {
+    // Another job's process, leading its own group, got MassGen's old pid.
+    const other = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' })
+    const pid = other.pid ?? -1
+    try {
+      const post = await runPostStep({
+        state: {
+          started: 'true',
+          'massgen-pid': String(pid),
+          // What MassGen was when the pid was saved: another process.
+          'massgen-identity': `1:${'0'.repeat(64)}`
+        }
+      })
+      expect(post.exitCode).toBe(0)
+      expect(post.stdout).toContain('The main step did not finish its report')
+      expect(livingGroupMembers(pid)).toEqual([pid])
+    } finally {
+      other.kill('SIGKILL')
+    }
+  }, 60_000)
+
+  it('the post step still stops a MassGen left running by a main step that died', async () => {
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      inputs: {
+        query: 'Is the parser change safe?',
+        models: 'openai/gpt-5.4',
+        'openai-api-key': KEYS.openai,
+        'massgen-command': FAKE_MASSGEN,
+        'comment-tag': 'pid-kill',
+        'max-duration': '60'
+      },
+      env: { FAKE_MASSGEN_SCENARIO: 'hang' },
+      killAfterMs: 5000
+    })
+    const pid = Number(run.state['massgen-pid'])
+    expect(pid).toBeGreaterThan(1)
+    expect(run.state['massgen-identity']).toMatch(/^\d+:[0-9a-f]{64}$/)
+    expect(run.post?.stdout).toContain(`Stopped MassGen's process group ${pid}`)
+    expect(livingGroupMembers(pid)).toEqual([])
+  }, 60_000)
+})

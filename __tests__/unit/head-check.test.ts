@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals'
+import { checkHead } from '../../src/head-check.js'
+
+const SHA = 'a'.repeat(40)
+const COMMENT = '2025-11-28T10:00:00Z'
+const head = (over: object = {}) => ({
+  sha: SHA,
+  committedAt: '2025-11-28T09:00:00Z',
+  forcePushedAt: [] as string[],
+  ...over
+})
+
+describe('checkHead', () => {
+  it('accepts a head committed before the comment, and a force push before it', () => {
+    expect(
+      checkHead({
+        head: head({ forcePushedAt: ['2025-11-28T09:30:00Z'] }),
+        commentCreatedAt: COMMENT,
+        expectedSha: SHA.toUpperCase()
+      })
+    ).toEqual({ ok: true, sha: SHA })
+  })
+
+  it('allows a minute of clock skew on the committer date', () => {
+    const verdict = checkHead({
+      head: head({ committedAt: '2025-11-28T10:00:59Z' }),
+      commentCreatedAt: COMMENT,
+      expectedSha: undefined
+    })
+    expect(verdict.ok).toBe(true)
+  })
+
+  it('refuses a commit dated after the comment, a later force push, another expected sha', () => {
+    const refused = [
+      head({ committedAt: '2025-11-28T10:05:00Z' }),
+      head({ forcePushedAt: ['2025-11-28T10:00:01Z'] })
+    ].map((h) =>
+      checkHead({ head: h, commentCreatedAt: COMMENT, expectedSha: undefined })
+    )
+    refused.push(
+      checkHead({
+        head: head(),
+        commentCreatedAt: undefined,
+        expectedSha: 'b'.repeat(40)
+      })
+    )
+    for (const verdict of refused) expect(verdict.ok).toBe(false)
+  })
+
+  it('without a comment time (pull_request runs), only the expected sha counts', () => {
+    expect(
+      checkHead({
+        head: head({ committedAt: '2030-01-01T00:00:00Z' }),
+        commentCreatedAt: undefined,
+        expectedSha: undefined
+      }).ok
+    ).toBe(true)
+  })
+})

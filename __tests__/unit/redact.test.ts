@@ -1,0 +1,127 @@
+import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
+import { Readable, Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import {
+  base64Core,
+  matchSpans,
+  redactingStream,
+  redactionNeedles,
+  redactSecrets,
+  secretForms
+} from '../../src/redact.js'
+
+const SECRET = 'sk-test-Secret+/Value_123'
+
+describe('secretForms', () => {
+  it('lists the value, base64 cores, hex, URL encodings and the reversed string', () => {
+    const forms = secretForms(SECRET)
+    const hex = Buffer.from(SECRET).toString('hex')
+    expect(forms).toEqual(
+      expect.arrayContaining([
+        SECRET,
+        hex,
+        hex.toUpperCase(),
+        encodeURIComponent(SECRET),
+        hex.replace(/../g, '%$&'),
+        [...SECRET].reverse().join('')
+      ])
+    )
+  })
+
+  it('gives short values no encoded forms (they would hit at random)', () => {
+    expect(secretForms('abcd123')).toEqual(['abcd123'])
+  })
+})
+
+describe('base64Core', () => {
+  it('is found in the base64 of any text holding the secret, standard or URL-safe', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 8, maxLength: 40 }),
+        fc.string({ maxLength: 10 }),
+        fc.string({ maxLength: 10 }),
+        (secret, before, after) => {
+          const plain = Buffer.from(before + secret + after, 'utf8')
+          const align = (Buffer.byteLength(before, 'utf8') % 3) as 0 | 1 | 2
+          const core = base64Core(Buffer.from(secret, 'utf8'), align)
+          expect(plain.toString('base64')).toContain(core)
+          const url = core.replace(/\+/g, '-').replace(/\//g, '_')
+          expect(plain.toString('base64url')).toContain(url)
+        }
+      )
+    )
+  })
+})
+
+describe('redactSecrets', () => {
+  it('redacts every encoded form an agent could post', () => {
+    const b64 = (t: string) => Buffer.from(t).toString('base64')
+    // Each attack, and how many of its characters encode other text.
+    const attacks: Array<[string, number]> = [
+      [b64(SECRET), 0],
+      [b64(`x-access-token:${SECRET}`), 20],
+      [b64(`A${SECRET}`).replace(/=+$/, ''), 0],
+      [Buffer.from(`AB${SECRET}`).toString('base64url'), 0],
+      [Buffer.from(SECRET).toString('hex').toUpperCase(), 0],
+      [encodeURIComponent(SECRET), 0],
+      [[...SECRET].reverse().join(''), 0]
+    ]
+    for (const [attack, other] of attacks) {
+      const out = redactSecrets(`before ${attack} after`, [SECRET])
+      expect(out).toContain('***')
+      // Left of the encoding: the other text's part, and at most a couple
+      // of edge characters mixing in a neighbour's bits, and padding.
+      expect(out.replace('***', '').length).toBeLessThanOrEqual(
+        'before  after'.length + other + 6
+      )
+    }
+  })
+
+  it('merges overlapping matches into one redaction', () => {
+    expect(matchSpans('xxabcdefyy', ['abcd', 'cdef'])).toEqual([[2, 8]])
+    expect(redactSecrets('xxabcdefyy', ['abcd', 'cdef'])).toBe('xx***yy')
+  })
+
+  it('scans in time linear in the text (side-by-side ratio)', () => {
+    const needles = redactionNeedles([SECRET, 'another-secret-value-42'])
+    const time = (n: number) => {
+      const text = 'a'.repeat(n)
+      const start = process.hrtime.bigint()
+      for (let i = 0; i < 5; i++) matchSpans(text, needles)
+      return Number(process.hrtime.bigint() - start)
+    }
+    time(100_000)
+    const small = time(200_000)
+    const large = time(1_600_000)
+    // 8x the text: linear is ~8x; quadratic would be ~64x.
+    expect(large / small).toBeLessThan(24)
+  })
+})
+
+describe('redactingStream', () => {
+  it('redacts encoded forms split across any chunk boundary', async () => {
+    const encoded = Buffer.from(`token:${SECRET}`).toString('base64')
+    const text = `${'z '.repeat(200)}${encoded} and ${Buffer.from(SECRET).toString('hex')}\n`
+    for (const size of [1, 5, 64, 300]) {
+      const chunks: Buffer[] = []
+      const bytes = Buffer.from(text)
+      const pieces = []
+      for (let i = 0; i < bytes.length; i += size)
+        pieces.push(bytes.subarray(i, i + size))
+      await pipeline(
+        Readable.from(pieces),
+        redactingStream([SECRET]),
+        new Writable({
+          write(c: Buffer, _e, done) {
+            chunks.push(c)
+            done()
+          }
+        })
+      )
+      expect(Buffer.concat(chunks).toString()).toBe(
+        redactSecrets(text, [SECRET])
+      )
+    }
+  })
+})
