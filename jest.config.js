@@ -57,11 +57,6 @@ export default {
       ...common,
       displayName: 'reliability',
       testMatch: ['<rootDir>/__tests__/reliability/**/*.test.ts']
-    },
-    {
-      ...common,
-      displayName: 'security',
-      testMatch: ['<rootDir>/__tests__/security/**/*.test.ts']
     }
   ]
 }

@@ -28,6 +28,9 @@ afterAll(async () => {
 /** A checkout as actions/checkout@v5 leaves it, with a linked worktree. */
 function checkout() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'security-git-'))
+  // Local mode's sandbox runs the stand-in as nobody when the tests are root:
+  // it reads the checkout and writes what it saw here.
+  fs.chmodSync(dir, 0o777)
   const workspace = path.join(dir, 'repo')
   const gitDir = path.join(workspace, '.git')
   fs.mkdirSync(path.join(gitDir, 'worktrees', 'side'), { recursive: true })
@@ -160,6 +163,10 @@ describe('the token actions/checkout persisted', () => {
       workspace: repo.workspace,
       inputs: {
         ...inputs('git-creds-edit'),
+        // Local mode's sandbox mounts the checkout read-only, which already
+        // stops this agent; unsandboxed, it can write the checkout as an agent
+        // with context-permission: write can, and the restore must still hold.
+        'local-sandbox': 'false',
         'massgen-command': `node ${wrapper}`
       },
       env: { FAKE_MASSGEN_SCENARIO: 'success' }
@@ -193,6 +200,10 @@ describe('the token actions/checkout persisted', () => {
       workspace: repo.workspace,
       inputs: {
         ...inputs('git-creds-swap'),
+        // Local mode's sandbox mounts the checkout read-only, which already
+        // stops this agent; unsandboxed, it can write the checkout as an agent
+        // with context-permission: write can, and the restore must still hold.
+        'local-sandbox': 'false',
         'massgen-command': `node ${wrapper}`
       },
       env: { FAKE_MASSGEN_SCENARIO: 'success' }

@@ -22,6 +22,8 @@ beforeAll(async () => {
   github = await githubWithPull()
   // MassGen's command-output logs, beside what the stand-in writes.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logs-artifact-'))
+  // Readable by local mode's sandbox, which runs MassGen as nobody under root.
+  fs.chmodSync(dir, 0o755)
   wrapper = path.join(dir, 'massgen-with-tool-output.mjs')
   fs.writeFileSync(
     wrapper,

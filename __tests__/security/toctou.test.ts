@@ -51,10 +51,10 @@ function commentOnPull() {
 }
 
 async function commentRun(tag: string, options: Partial<RunOptions> = {}) {
-  const record = path.join(
-    fs.mkdtempSync(path.join(os.tmpdir(), 'toctou-')),
-    'massgen-ran.json'
-  )
+  const recordDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toctou-'))
+  // Writable by local mode's sandbox, which runs MassGen as nobody under root.
+  fs.chmodSync(recordDir, 0o777)
+  const record = path.join(recordDir, 'massgen-ran.json')
   const run = await runAction({
     eventName: 'issue_comment',
     payload: commentOnPull(),
