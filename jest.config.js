@@ -36,6 +36,11 @@ export default {
     },
     {
       ...common,
+      displayName: 'security',
+      testMatch: ['<rootDir>/__tests__/security/**/*.test.ts']
+    },
+    {
+      ...common,
       displayName: 'reliability',
       testMatch: ['<rootDir>/__tests__/reliability/**/*.test.ts']
     }
