@@ -35,16 +35,69 @@ export function stripInvisible(text: string): string {
 /**
  * Remove HTML comments, which GitHub does not render, so hidden text cannot
  * ride along with a visible command. An unterminated comment hides the rest.
+ * Removing one comment can join the text around it into a new `<!--`
+ * (`<!<!-- x -->-- y -->`): the output is checked as it grows, so that one
+ * opens too. One pass, linear in the length: a comment body is hostile and
+ * may be a megabyte of `<!--`.
  */
 export function stripHtmlComments(text: string): string {
-  let out = text
-  // Removing one comment can join the halves of another: repeat, bounded.
-  for (let i = 0; i < 32; i++) {
-    const next = out.replace(/<!--[\s\S]*?--!?>/g, '')
-    if (next === out) break
-    out = next
+  if (!text.includes('<!--')) return text
+  const out: number[] = []
+  const closers = new CloserFinder(text)
+  let i = 0
+  while (i < text.length) {
+    out.push(text.charCodeAt(i++))
+    const n = out.length
+    if (
+      n >= 4 &&
+      out[n - 1] === DASH &&
+      out[n - 2] === DASH &&
+      out[n - 3] === BANG &&
+      out[n - 4] === LT
+    ) {
+      out.length = n - 4
+      i = closers.after(i)
+    }
   }
-  return out.replace(/<!--[\s\S]*$/, '')
+  return fromCodes(out)
+}
+
+const LT = 0x3c
+const BANG = 0x21
+const DASH = 0x2d
+
+/**
+ * Where the comment opened before `from` ends: just past the first `-->` or
+ * `--!>` at or after `from`, or the end of the text. Each search resumes
+ * where the last one stopped, so all of them together read the text once.
+ */
+class CloserFinder {
+  private arrow = -1
+  private bang = -1
+  constructor(private readonly text: string) {}
+
+  after(from: number): number {
+    if (this.arrow !== Infinity && this.arrow < from)
+      this.arrow = this.find('-->', from)
+    if (this.bang !== Infinity && this.bang < from)
+      this.bang = this.find('--!>', from)
+    if (this.arrow <= this.bang)
+      return Math.min(this.text.length, this.arrow + 3)
+    return Math.min(this.text.length, this.bang + 4)
+  }
+
+  private find(closer: string, from: number): number {
+    const at = this.text.indexOf(closer, from)
+    return at < 0 ? Infinity : at
+  }
+}
+
+/** UTF-16 code units back to a string, in chunks the call stack can take. */
+function fromCodes(codes: number[]): string {
+  const parts: string[] = []
+  for (let i = 0; i < codes.length; i += 8192)
+    parts.push(String.fromCharCode(...codes.slice(i, i + 8192)))
+  return parts.join('')
 }
 
 /** The text of a comment as a reader sees it. */

@@ -22,6 +22,8 @@ export const Inputs = {
   JobSummary: 'job-summary',
   Trigger: 'trigger',
   AllowedBots: 'allowed-bots',
+  AllowedUsers: 'allowed-users',
+  AllowForkPullRequestTarget: 'allow-fork-pull-request-target',
   IssueNumber: 'issue-number',
   PrContext: 'pr-context',
   PrDiffMaxBytes: 'pr-diff-max-bytes',

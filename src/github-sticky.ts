@@ -1,6 +1,8 @@
 // The sticky comment: one comment per issue and comment-tag, found by a
-// hidden marker and updated in place. Only a comment the token itself wrote
-// is ever taken as ours, so a person quoting the marker cannot hijack it.
+// hidden marker on its first line and updated in place. Only a comment the
+// token itself wrote is ever taken as ours, so a person quoting the marker
+// cannot hijack it, and a marker anywhere but the first line names nothing,
+// so an answer quoting another tag's marker cannot either.
 import type { GitHubLog, Octokit } from './github-client.js'
 import {
   isRateLimit,
@@ -8,6 +10,13 @@ import {
   toGitHubError,
   WRITE_HINT
 } from './github-errors.js'
+import {
+  defuseStickyMarkers,
+  startsWithMarker,
+  stickyMarker
+} from './sticky-marker.js'
+
+export { stickyMarker } from './sticky-marker.js'
 
 export interface StickyComment {
   id: number
@@ -15,11 +24,11 @@ export interface StickyComment {
   body: string
 }
 
-/** The hidden marker that names the sticky comment of one comment-tag. */
-export function stickyMarker(tag: string): string {
-  // Only characters that cannot end the HTML comment or the tag itself.
-  const safe = tag.replace(/[^A-Za-z0-9._-]/g, '_').replace(/-{2,}/g, '-')
-  return `<!-- massgen-action:sticky tag=${safe} -->`
+/** The body without its marker line, when it already starts with one. */
+function withoutMarker(body: string, tag: string): string {
+  if (!startsWithMarker(body, tag)) return body
+  const end = body.indexOf('\n')
+  return end < 0 ? '' : body.slice(end + 1)
 }
 
 interface RawComment {
@@ -87,7 +96,6 @@ export function createStickyComments(target: StickyTarget): StickyComments {
   }
 
   const find = async (issueNumber: number, tag: string) => {
-    const marker = stickyMarker(tag)
     const me = await whoAmI()
     let best: (StickyComment & { rank: number }) | undefined
     try {
@@ -96,7 +104,7 @@ export function createStickyComments(target: StickyTarget): StickyComments {
         { owner, repo, issue_number: issueNumber, per_page: 100 },
         (response, done) => {
           for (const c of response.data as RawComment[]) {
-            const r = c.body?.includes(marker) ? rank(c, me) : 0
+            const r = startsWithMarker(c.body ?? '', tag) ? rank(c, me) : 0
             if (r && (!best || r < best.rank)) {
               best = { id: c.id, url: c.html_url, body: c.body ?? '', rank: r }
             }
@@ -151,8 +159,8 @@ export function createStickyComments(target: StickyTarget): StickyComments {
     },
 
     async upsert(issueNumber, tag, body) {
-      const marker = stickyMarker(tag)
-      const text = body.includes(marker) ? body : `${marker}\n${body}`
+      // The marker is the first line, and only there.
+      const text = `${stickyMarker(tag)}\n${defuseStickyMarkers(withoutMarker(body, tag))}`
       // The comment this door wrote last for the tag: updated straight away,
       // without listing the comments again (one request, not two or more).
       const key = `${issueNumber}\u0000${tag}`

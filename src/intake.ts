@@ -3,6 +3,7 @@ import { Inputs } from './constants.js'
 import { parseCommand } from './command.js'
 import { checkTriggerAllowed } from './gate.js'
 import type { GitHubDoor } from './github.js'
+import { ModelsError, selectAgents } from './models.js'
 import { MAX_QUERY_BYTES } from './settings.js'
 import type { Settings, Trigger } from './types.js'
 
@@ -32,13 +33,19 @@ export async function intake(
     case 'comment':
       return commentIntake(settings, trigger, github)
     case 'pull_request':
+      return pullRequestIntake(settings, trigger, github)
+    case 'event': {
+      const gate = await checkTriggerAllowed(github(), trigger, settings)
+      if (!gate.allowed)
+        return { action: 'skip', reason: gate.reason, quiet: false }
       return {
         action: 'run',
         question: requireQuery(settings, trigger.eventName),
-        issueNumber: trigger.number,
-        pullRequest: trigger.number,
+        issueNumber: settings.issueNumber ?? trigger.issueNumber,
+        pullRequest: undefined,
         commentId: undefined
       }
+    }
     case 'manual':
       return {
         action: 'run',
@@ -48,6 +55,71 @@ export async function intake(
         commentId: undefined
       }
   }
+}
+
+async function pullRequestIntake(
+  settings: Settings,
+  trigger: Extract<Trigger, { kind: 'pull_request' }>,
+  github: () => GitHubDoor
+): Promise<Intake> {
+  if (
+    trigger.eventName === 'pull_request_target' &&
+    trigger.fromFork &&
+    !settings.allowForkPullRequestTarget
+  ) {
+    return { action: 'skip', reason: forkTargetSkipReason(), quiet: false }
+  }
+  if (withoutSecrets(settings, trigger)) {
+    return { action: 'skip', reason: forkSkipReason(), quiet: false }
+  }
+  const gate = await checkTriggerAllowed(github(), trigger, settings)
+  if (!gate.allowed)
+    return { action: 'skip', reason: gate.reason, quiet: false }
+  return {
+    action: 'run',
+    question: requireQuery(settings, trigger.eventName),
+    issueNumber: trigger.number,
+    pullRequest: trigger.number,
+    commentId: undefined
+  }
+}
+
+/**
+ * GitHub gives pull_request runs from forks and Dependabot no secrets: with
+ * no key at all for the models asked for, that is a reason to skip, not a
+ * failure (and not a matter of permission: nothing could run anyway).
+ */
+function withoutSecrets(
+  settings: Settings,
+  trigger: Extract<Trigger, { kind: 'pull_request' }>
+): boolean {
+  if (Object.keys(settings.keys).length > 0) return false
+  if (!trigger.fromFork && !trigger.authorIsBot) return false
+  try {
+    selectAgents(settings.models, settings.keys, settings)
+    return false
+  } catch (error) {
+    if (error instanceof ModelsError) return true
+    throw error
+  }
+}
+
+function forkSkipReason(): string {
+  return (
+    'This pull request comes from a fork or a bot, and GitHub gives such runs no secrets, ' +
+    'so no API key is available. Nothing was run. To review it, a maintainer can comment ' +
+    "'/massgen <question>' on the pull request (comment runs have the secrets), or add the keys " +
+    'to the Dependabot secrets for Dependabot pull requests.'
+  )
+}
+
+function forkTargetSkipReason(): string {
+  return (
+    'This pull_request_target run is for a pull request from a fork: it would run with ' +
+    'your secrets and a write token on text written by whoever opened the pull request. ' +
+    `Nothing was run. Set '${Inputs.AllowForkPullRequestTarget}: true' to allow it (read the ` +
+    "README's security notes first), or have a maintainer comment '/massgen <question>'."
+  )
 }
 
 async function commentIntake(
@@ -64,11 +136,7 @@ async function commentIntake(
     }
   }
   // Checked before anything else so a refused user costs nothing.
-  const gate = await checkTriggerAllowed(
-    github(),
-    trigger,
-    settings.allowedBots
-  )
+  const gate = await checkTriggerAllowed(github(), trigger, settings)
   if (!gate.allowed)
     return { action: 'skip', reason: gate.reason, quiet: false }
   const question =

@@ -77,7 +77,11 @@ export async function run(
   ].filter((s): s is string => Boolean(s))
   let github: GitHubDoor | undefined
   const gh = () => (github ??= openGitHub(settings))
-  const trigger = readTrigger(context.eventName, context.payload)
+  const trigger = readTrigger(
+    context.eventName,
+    context.payload,
+    process.env.GITHUB_ACTOR ?? ''
+  )
   let decision: Intake
   try {
     decision = await intake(settings, trigger, gh)
@@ -92,9 +96,6 @@ export async function run(
     // Pure check of models against keys, before anything costly happens.
     selectAgents(settings.models, settings.keys, settings)
   } catch (error) {
-    if (error instanceof ModelsError && withoutSecrets(settings, trigger)) {
-      return skip(forkSkipReason(), false, settings)
-    }
     return failBeforeRun(error)
   }
 
@@ -298,28 +299,6 @@ function saveStateForPost(
     core.saveState(State.IssueNumber, String(dest.issueNumber))
   if (decision.commentId)
     core.saveState(State.TriggerCommentId, String(decision.commentId))
-}
-
-/**
- * GitHub gives pull_request runs from forks and Dependabot no secrets: with
- * no key at all, that is a reason to skip, not a failure.
- */
-function withoutSecrets(settings: Settings, trigger: Trigger): boolean {
-  const noKeys = Object.keys(settings.keys).length === 0
-  return (
-    noKeys &&
-    trigger.kind === 'pull_request' &&
-    (trigger.fromFork || trigger.authorIsBot)
-  )
-}
-
-function forkSkipReason(): string {
-  return (
-    'This pull request comes from a fork or a bot, and GitHub gives such runs no secrets, ' +
-    'so no API key is available. Nothing was run. To review it, a maintainer can comment ' +
-    "'/massgen <question>' on the pull request (comment runs have the secrets), or add the keys " +
-    'to the Dependabot secrets for Dependabot pull requests.'
-  )
 }
 
 /** Quiet skips (a comment not meant for us) leave no trace but a log line. */

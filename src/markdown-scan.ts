@@ -135,6 +135,13 @@ export function codeSpans(line: string): Array<[number, number]> {
       entry.next++
     return entry.at[entry.next]
   }
+  // Pipes before each index, so "does this span hold a `|`" costs O(1):
+  // checking with a slice made long lines of unpaired runs quadratic.
+  const pipesBefore = new Uint32Array(line.length + 1)
+  for (let k = 0; k < line.length; k++)
+    pipesBefore[k + 1] = (pipesBefore[k] as number) + (line[k] === '|' ? 1 : 0)
+  const hasPipe = (from: number, to: number) =>
+    (pipesBefore[to] as number) > (pipesBefore[from] as number)
   const spans: Array<[number, number]> = []
   let i = 0
   while (i < line.length) {
@@ -149,7 +156,7 @@ export function codeSpans(line: string): Array<[number, number]> {
     }
     const n = runLength(line, i)
     const close = closerFrom(n, i + n)
-    if (close !== undefined && !line.slice(i + n, close).includes('|')) {
+    if (close !== undefined && !hasPipe(i + n, close)) {
       spans.push([i, close + n])
       i = close + n
     } else {
@@ -172,13 +179,64 @@ export function openDetails(text: string): number {
     }
     fence = fenceOpener(line)
     if (fence || !/<\/?details/i.test(line)) continue
-    let prose = line
-    for (const [start, end] of codeSpans(line).reverse())
-      prose = prose.slice(0, start) + prose.slice(end)
+    // The line without its code spans, built in one pass.
+    const parts: string[] = []
+    let from = 0
+    for (const [start, end] of codeSpans(line)) {
+      parts.push(line.slice(from, start))
+      from = end
+    }
+    parts.push(line.slice(from))
+    let prose = parts.join('')
     // `\<details>` is text.
     prose = prose.replace(/\\[!-/:-@[-`{-~]/g, '  ')
     for (const m of prose.matchAll(DETAILS_TAG))
       open = m[1] ? Math.max(0, open - 1) : open + 1
   }
   return open
+}
+
+/** Replacement text and the number of characters it replaces. */
+export type Rewrite = (c: string, at: number) => [string, number] | undefined
+
+/**
+ * Rewrites the prose of one line; code spans and backslash escapes stay as
+ * they are. A rewrite may replace several characters, never a backtick.
+ */
+export function rewriteProse(line: string, rewrite: Rewrite): string {
+  const spans = codeSpans(line)
+  const out: string[] = []
+  let from = 0
+  let span = 0
+  let i = 0
+  while (i < line.length) {
+    // Spans a rewrite stepped over are done with.
+    while (
+      spans[span] !== undefined &&
+      (spans[span] as [number, number])[0] < i
+    )
+      span++
+    const next = spans[span]
+    if (next && i === next[0]) {
+      i = next[1]
+      span++
+      continue
+    }
+    const c = line[i] as string
+    if (c === '\\') {
+      // `\@` renders as `@`, so only skip escapes of other characters.
+      i += isAsciiPunct(line[i + 1]) && line[i + 1] !== '@' ? 2 : 1
+      continue
+    }
+    const change = rewrite(c, i)
+    if (!change) {
+      i++
+      continue
+    }
+    out.push(line.slice(from, i), change[0])
+    i += change[1]
+    from = i
+  }
+  out.push(line.slice(from))
+  return out.join('')
 }

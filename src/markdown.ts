@@ -1,19 +1,36 @@
 // Text-safety helpers for everything the action posts to GitHub. Pure.
 //
-// LLM text is posted as markdown, so it must not ping people, leak keys or
-// break the page around it. The sanitiser keeps code as it is (an `@` in a
-// decorator must survive copy-paste) and makes code unambiguous instead:
-// fences are re-emitted at column 0 (so no list or quote can swallow them),
-// backticks that open no same-line code span are escaped (so GitHub cannot
-// pair them differently), and raw HTML in prose is shown as text (so no
-// `<details>`, `<!--` or `<pre>` can hide or unbalance what follows).
+// LLM text is posted as markdown, so it must not ping people, leak keys,
+// link issues, hide where a link goes, load images or break the page around
+// it. The sanitiser keeps code as it is (an `@` in a decorator must survive
+// copy-paste) and makes code unambiguous instead: fences are re-emitted at
+// column 0 (so no list or quote can swallow them), backticks that open no
+// same-line code span are escaped (so GitHub cannot pair them differently),
+// and raw HTML in prose is shown as text (so no `<details>`, `<!--`, `<img>`
+// or `<pre>` can hide, fake or unbalance what follows). In prose, links and
+// images become their text followed by the URL, every other `[` is escaped
+// (no reference links or definitions), issue references (`#1`, `GH-1`) get a
+// zero-width space, issue and pull request URLs become code, and character
+// references that spell any of that are shown as written.
+//
+// Every step is linear in the length of the text: answers are hostile and
+// may be a megabyte of whatever is slowest.
+import { unlinkLine } from './markdown-links.js'
+import {
+  codeSpanFor,
+  completesIssueRef,
+  defuseReference,
+  issueUrlAt,
+  referenceAt,
+  ZWSP
+} from './markdown-refs.js'
 import {
   codeSpans,
   fenceOpener,
-  isAsciiPunct,
   longestRun,
   openDetails,
   openFence,
+  rewriteProse,
   splitBlocks,
   type Block
 } from './markdown-scan.js'
@@ -21,12 +38,14 @@ import { redactSecrets } from './redact.js'
 
 export { redactSecrets } from './redact.js'
 
-/** Zero-width space: invisible, and GitHub's mention pattern stops at it. */
-const ZWSP = '\u200B'
 /** `@` written as an entity still renders, and pings, as `@`. */
 const AT_ENTITY = /&(?:#0*64|#x0*40|commat);/iy
 const URL_START = /https?:\/\//gi
 const URL_END = /[\s<>`"')\]&]/g
+/** Lines with none of these need no change. */
+const NEEDS_WORK = /[`<@&[#]|gh-\d|github\.com/i
+/** A task-list box (`- [ ] item`): a checkbox, not a link; left alone. */
+const TASK_BOX = /^(\s*(?:[-+*]|\d{1,9}[.)])\s+)\[[ xX]\](?=\s|$)/
 
 /** A fence of backticks longer than any backtick run in `text` (at least 3). */
 export function fenceFor(text: string): string {
@@ -63,56 +82,36 @@ function emitBlock(block: Block): string[] {
 }
 
 function sanitizeLine(line: string): string {
-  if (!/[`<@&]/.test(line)) return line
-  // GitHub shows `&#64;` as `@`: decode it first so both read the same `@`.
+  if (!NEEDS_WORK.test(line)) return line
+  // First what GitHub decodes: `&#64;` shows as `@` (so it becomes one, to be
+  // neutralised like any other), and references spelling `#`, brackets or
+  // letters are shown as written.
   const decoded = line.includes('&')
     ? rewriteProse(line, (c, at) =>
-        c === '&' ? atEntity(line, at) : undefined
+        c === '&'
+          ? (atEntity(line, at) ?? defuseReference(line, at))
+          : undefined
       )
     : line
-  const urls = urlRanges(decoded)
-  return rewriteProse(decoded, (c, at) => {
+  const plain = unlinkLine(decoded)
+  const urls = urlRanges(plain)
+  const taskBox = TASK_BOX.exec(plain)?.[1]?.length
+  const lastText = plain.trimEnd().length
+  return rewriteProse(plain, (c, at) => {
     if (c === '`') return ['\\`', 1]
-    if (c === '<') return isTagStart(decoded, at) ? ['&lt;', 1] : undefined
-    if (c === '@') return [neutralAt(decoded, at, urls), 1]
-    return undefined
+    if (c === '<')
+      return isTagStart(plain, at, lastText) ? ['&lt;', 1] : undefined
+    if (c === '@') return [neutralAt(plain, at, urls), 1]
+    if (c === '&') {
+      // Kept whole, so nothing below breaks a reference apart.
+      const ref = referenceAt(plain, at)
+      return ref ? [ref, ref.length] : undefined
+    }
+    if (c === '[') return at === taskBox ? undefined : ['\\[', 1]
+    if (completesIssueRef(plain, at)) return [ZWSP + c, 1]
+    const url = issueUrlAt(plain, at)
+    return url ? [codeSpanFor(plain, at, url), url.length] : undefined
   })
-}
-
-/** Replacement text and the number of characters it replaces. */
-type Rewrite = (c: string, at: number) => [string, number] | undefined
-
-/** Rewrites the prose of one line; code spans and escapes stay as they are. */
-function rewriteProse(line: string, rewrite: Rewrite): string {
-  const spans = codeSpans(line)
-  const out: string[] = []
-  let from = 0
-  let span = 0
-  let i = 0
-  while (i < line.length) {
-    const next = spans[span]
-    if (next && i === next[0]) {
-      i = next[1]
-      span++
-      continue
-    }
-    const c = line[i] as string
-    if (c === '\\') {
-      // `\@` renders as `@`, so only skip escapes of other characters.
-      i += isAsciiPunct(line[i + 1]) && line[i + 1] !== '@' ? 2 : 1
-      continue
-    }
-    const change = rewrite(c, i)
-    if (!change) {
-      i++
-      continue
-    }
-    out.push(line.slice(from, i), change[0])
-    i += change[1]
-    from = i
-  }
-  out.push(line.slice(from))
-  return out.join('')
 }
 
 function atEntity(line: string, at: number): [string, number] | undefined {
@@ -121,14 +120,17 @@ function atEntity(line: string, at: number): [string, number] | undefined {
   return m ? ['@', m[0].length] : undefined
 }
 
-/** `<` that would start raw HTML (a tag, comment, declaration). */
-function isTagStart(line: string, i: number): boolean {
+/**
+ * `<` that would start raw HTML (a tag, comment, declaration). `lastText`
+ * is where the line's trailing blanks start.
+ */
+function isTagStart(line: string, i: number, lastText: number): boolean {
   if (!/[A-Za-z/!?]/.test(line[i + 1] ?? '')) return false
   // An inline `<br>` (table cells use it) is harmless; alone on a line it
   // would open an HTML block.
   const br = /<br\s*\/?>/iy
   br.lastIndex = i
-  return !(br.exec(line) && line.slice(br.lastIndex).trim() !== '')
+  return !(br.exec(line) && br.lastIndex < lastText)
 }
 
 /** What to write for the `@` at `i`. */
@@ -165,44 +167,79 @@ interface UrlCursor {
 
 function urlRanges(line: string): UrlCursor {
   const ranges: Array<[number, number]> = []
+  let end = -1
   for (const m of line.matchAll(URL_START)) {
-    URL_END.lastIndex = m.index
-    const end = URL_END.exec(line)?.index ?? line.length
+    // A URL that starts before the last one ended ends where it did: no new
+    // search, or `https://https://...` would read the rest once per start.
+    if (m.index >= end) {
+      URL_END.lastIndex = m.index
+      end = URL_END.exec(line)?.index ?? line.length
+    }
     ranges.push([m.index, end])
   }
   return { at: ranges, next: 0 }
 }
 
 /**
+ * Each run of blanks that holds a line break becomes one space. (A regex
+ * with blanks on both sides of the break would read a long run of spaces
+ * once per space.)
+ */
+export function oneLine(text: string): string {
+  if (!/[\r\n]/.test(text)) return text
+  return text.replace(/\s+/g, (run) => (/[\r\n]/.test(run) ? ' ' : run))
+}
+
+/**
  * Plain text for one table cell (or any single-line markdown spot): one line,
- * no pipes, backticks, raw HTML or pings. Nothing in it is code, so every
- * mention is neutralised.
+ * no pipes, backticks, raw HTML, links, references or pings. Nothing in it
+ * is code, so every mention is neutralised.
  */
 export function escapeTableCell(text: string): string {
-  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ')
-  let out = ''
+  const flat = oneLine(text)
+  const out: string[] = []
   for (let i = 0; i < flat.length; i++) {
     const c = flat[i] as string
     AT_ENTITY.lastIndex = i
     const entity = c === '&' ? AT_ENTITY.exec(flat)?.[0] : undefined
+    const url = issueUrlAt(flat, i)
     if (c === '@' || entity) {
-      out += isEmailAt(flat, i) ? '@' : '@' + ZWSP
+      out.push(isEmailAt(flat, i) ? '@' : '@' + ZWSP)
       i += (entity?.length ?? 1) - 1
-    } else if (c === '\\' || c === '|' || c === '`') out += '\\' + c
-    else if (c === '<') out += '&lt;'
-    else out += c
+    } else if (c === '&') {
+      const [ref, length] = defuseReference(flat, i) ?? ['&', 1]
+      out.push(ref)
+      i += length - 1
+    } else if (url) {
+      out.push(codeSpanFor(flat, i, url))
+      i += url.length - 1
+    } else if (c === '\\' || c === '|' || c === '`' || c === '[')
+      out.push('\\' + c)
+    else if (c === '<') out.push('&lt;')
+    else if (completesIssueRef(flat, i)) out.push(ZWSP + c)
+    else out.push(c)
   }
-  return out
+  return out.join('')
 }
 
-/** Text for raw HTML (a `<summary>`): escaped, one line, no pings. */
+/** Text for raw HTML (a `<summary>`): escaped, one line, no pings or references. */
 export function escapeHtmlText(text: string): string {
-  return text
-    .replace(/\s*[\r\n]+\s*/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/@/g, '@' + ZWSP)
+  const flat = oneLine(text)
+  const out: string[] = []
+  for (let i = 0; i < flat.length; i++) {
+    const c = flat[i] as string
+    const url = issueUrlAt(flat, i)
+    if (url) {
+      out.push(`<code>${url}</code>`)
+      i += url.length - 1
+    } else if (c === '&') out.push('&amp;')
+    else if (c === '<') out.push('&lt;')
+    else if (c === '>') out.push('&gt;')
+    else if (c === '@') out.push('@' + ZWSP)
+    else if (completesIssueRef(flat, i)) out.push(ZWSP + c)
+    else out.push(c)
+  }
+  return out.join('')
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   voteTable,
   votesLine
 } from './render-parts.js'
+import { defuseStickyMarkers } from './sticky-marker.js'
 import type { AgentResult, RunResult } from './types.js'
 
 export interface ReportContext {
@@ -234,14 +235,16 @@ export function renderProgress(
 }
 
 /**
- * Last pass: redact once more (escaping can join text into a secret) and
- * hold the limit. `***` before an address would turn it into a mention.
+ * Last pass: redact once more (escaping can join text into a secret), break
+ * any sticky-comment marker a generated text carries (only the door writes
+ * the real one), and hold the limit. `***` before an address would turn it
+ * into a mention.
  */
 function finish(
   text: string,
   ctx: { secrets: string[]; maxChars: number }
 ): string {
-  let out = redactSecrets(text, ctx.secrets)
+  let out = defuseStickyMarkers(redactSecrets(text, ctx.secrets))
   if (out !== text) out = out.replace(/\*\*\*@(?!\u200B)/g, '***@\u200B')
   return out.length <= ctx.maxChars
     ? out

@@ -143,9 +143,9 @@ export function readSettings(source: InputSource): Settings {
       check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
     jobSummary: flag(Inputs.JobSummary, true),
     trigger: check('trigger', Inputs.Trigger, Defaults.Trigger) ?? '',
-    allowedBots: raw(Inputs.AllowedBots)
-      .split(/[\s,]+/)
-      .filter((b) => b.length > 0),
+    allowedBots: readLogins(raw(Inputs.AllowedBots), 'bots', errors),
+    allowedUsers: readLogins(raw(Inputs.AllowedUsers), 'users', errors),
+    allowForkPullRequestTarget: flag(Inputs.AllowForkPullRequestTarget, false),
     issueNumber,
     prContext: flag(Inputs.PrContext, true),
     prDiffMaxBytes:
@@ -246,6 +246,44 @@ function checkQuerySize(
     )
   }
   return query
+}
+
+const USER_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/
+const BOT_LOGIN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,98}(?:\[bot\])?$/i
+
+/**
+ * `allowed-users` or `allowed-bots`: logins separated by commas or spaces.
+ * A wildcard is refused: it would let anyone spend the keys.
+ */
+function readLogins(
+  text: string,
+  kind: 'users' | 'bots',
+  errors: string[]
+): string[] {
+  const input = kind === 'users' ? Inputs.AllowedUsers : Inputs.AllowedBots
+  const expected =
+    kind === 'users'
+      ? "GitHub user logins separated by commas or spaces, e.g. 'octocat, hubot'"
+      : "bot logins separated by commas or spaces, e.g. 'renovate[bot] dependabot'"
+  const logins = text.split(/[\s,]+/).filter((b) => b.length > 0)
+  for (const login of logins) {
+    if (login.includes('*')) {
+      errors.push(
+        `Input '${input}': '${clip(login)}' is a wildcard, which is not allowed: it would ` +
+          `let anyone start runs on your keys (expected ${expected})`
+      )
+    } else if (kind === 'users' && /\[bot\]$/i.test(login)) {
+      errors.push(
+        `Input '${input}': '${clip(login)}' is a bot; list bots in '${Inputs.AllowedBots}' ` +
+          `(expected ${expected})`
+      )
+    } else if (!(kind === 'users' ? USER_LOGIN : BOT_LOGIN).test(login)) {
+      errors.push(
+        `Input '${input}': got '${clip(login)}', expected ${expected}`
+      )
+    }
+  }
+  return logins
 }
 
 function readModels(text: string, errors: string[]) {

@@ -5,13 +5,13 @@ import type {
   PullRequestEvent,
   User
 } from '@octokit/webhooks-types'
-import type { Trigger } from './types.js'
+import type { Actor, Trigger } from './types.js'
 
 type Loose<T> = { [K in keyof T]?: unknown }
-type Actor = Partial<Pick<User, 'login' | 'type'>> | null | undefined
+type UserLike = Partial<Pick<User, 'login' | 'type'>> | null | undefined
 
 /** GitHub Apps act as `<slug>[bot]` users of type `Bot`. */
-export function isBot(user: Actor): boolean {
+export function isBot(user: UserLike): boolean {
   return user?.type === 'Bot' || /\[bot\]$/i.test(user?.login ?? '')
 }
 
@@ -32,7 +32,11 @@ function fullName(side: unknown): string | undefined {
   return typeof name === 'string' ? name.toLowerCase() : undefined
 }
 
-function fromPullRequest(eventName: string, payload: unknown): Trigger {
+function fromPullRequest(
+  eventName: string,
+  payload: unknown,
+  fallbackActor: string
+): Trigger {
   const event = record(payload) as Loose<PullRequestEvent> | undefined
   const pr = record(event?.pull_request) as
     Loose<PullRequestEvent['pull_request']> | undefined
@@ -40,13 +44,14 @@ function fromPullRequest(eventName: string, payload: unknown): Trigger {
   if (!pr || number === undefined) {
     return ignored(eventName, 'the event payload has no pull request')
   }
-  const user = record(pr.user) as Actor
+  const user = record(pr.user) as UserLike
   const base = fullName(pr.base)
   const head = fullName(pr.head)
   return {
     kind: 'pull_request',
     eventName,
     number,
+    actor: sender(event, fallbackActor),
     author: user?.login ?? '',
     // A deleted fork leaves head.repo null: treat it as a fork.
     fromFork: head === undefined || head !== base,
@@ -71,7 +76,7 @@ function fromComment(payload: unknown): Trigger {
   if (!issue || !comment || issueNumber === undefined || !commentId) {
     return ignored('issue_comment', 'the event payload has no issue comment')
   }
-  const user = record(comment.user) as Actor
+  const user = record(comment.user) as UserLike
   return {
     kind: 'comment',
     eventName: 'issue_comment',
@@ -99,22 +104,88 @@ function ignored(eventName: string, reason: string): Trigger {
   return { kind: 'ignored', eventName, reason }
 }
 
-/** What started this run, from GITHUB_EVENT_NAME and the event payload. */
-export function readTrigger(eventName: string, payload: unknown): Trigger {
+function actorOf(user: unknown): Actor | undefined {
+  const u = record(user) as UserLike
+  const login = typeof u?.login === 'string' ? u.login.trim() : ''
+  return login ? { login, isBot: isBot(u) } : undefined
+}
+
+/**
+ * Who caused the event: its `sender`, else GITHUB_ACTOR. An empty login
+ * names no one, and the gate refuses it.
+ */
+function sender(event: unknown, fallbackActor: string): Actor {
+  return (
+    actorOf(record(event)?.sender) ??
+    actorOf({ login: fallbackActor }) ?? { login: '', isBot: false }
+  )
+}
+
+/**
+ * Everyone an event names as acting: its sender, the author of the comment
+ * or review it carries, and for workflow_run the people who started the
+ * run it follows. The run goes ahead only if all of them may start runs.
+ */
+function actorsOf(event: unknown, fallbackActor: string): Actor[] {
+  const p = record(event)
+  const run = record(p?.workflow_run)
+  const named = [
+    sender(event, fallbackActor),
+    actorOf(record(p?.comment)?.user),
+    actorOf(record(p?.review)?.user),
+    actorOf(run?.actor),
+    actorOf(run?.triggering_actor)
+  ].filter((a): a is Actor => a !== undefined)
+  const seen = new Set<string>()
+  return named.filter((a) => {
+    const key = a.login.toLowerCase()
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/** The issue or pull request an event is about, when it names one. */
+function issueNumberOf(event: unknown): number | undefined {
+  const p = record(event)
+  const pulls = record(p?.workflow_run)?.pull_requests
+  return (
+    positiveInt(record(p?.issue)?.number) ??
+    positiveInt(record(p?.pull_request)?.number) ??
+    (Array.isArray(pulls) ? positiveInt(record(pulls[0])?.number) : undefined)
+  )
+}
+
+/**
+ * What started this run, from GITHUB_EVENT_NAME, the event payload and
+ * GITHUB_ACTOR (used when the payload names no sender).
+ */
+export function readTrigger(
+  eventName: string,
+  payload: unknown,
+  fallbackActor = ''
+): Trigger {
   switch (eventName) {
     case 'pull_request':
     case 'pull_request_target':
-      return fromPullRequest(eventName, payload)
+      return fromPullRequest(eventName, payload, fallbackActor)
     case 'issue_comment':
       return fromComment(payload)
-    default: {
-      // schedule, workflow_dispatch, push, issues, pull_request_review, ...:
-      // keep an issue or PR number when the payload has one, for the comment.
-      const p = record(payload)
-      const issueNumber =
-        positiveInt(record(p?.issue)?.number) ??
-        positiveInt(record(p?.pull_request)?.number)
-      return { kind: 'manual', eventName, issueNumber }
-    }
+    case 'schedule':
+    case 'workflow_dispatch':
+      return {
+        kind: 'manual',
+        eventName,
+        issueNumber: issueNumberOf(payload)
+      }
+    default:
+      // issues, pull_request_review, workflow_run, push, ...: anyone who
+      // can open an issue or review could otherwise spend the keys.
+      return {
+        kind: 'event',
+        eventName,
+        issueNumber: issueNumberOf(payload),
+        actors: actorsOf(payload, fallbackActor)
+      }
   }
 }

@@ -48,6 +48,10 @@ export interface Settings {
   jobSummary: boolean
   trigger: string
   allowedBots: string[]
+  /** Logins that may start runs without write access (never `*`). */
+  allowedUsers: string[]
+  /** pull_request_target runs from forks go ahead only when this is set. */
+  allowForkPullRequestTarget: boolean
   issueNumber: number | undefined
   prContext: boolean
   prDiffMaxBytes: number
@@ -69,12 +73,22 @@ export interface Settings {
 export const DOCKER_NETWORKS = ['auto', 'none', 'bridge', 'host'] as const
 export type DockerNetwork = (typeof DOCKER_NETWORKS)[number]
 
+/** Someone the event names as acting: a GitHub login, and whether it is a bot. */
+export interface Actor {
+  login: string
+  isBot: boolean
+}
+
 /** What started the run, read from the event payload. */
 export type Trigger =
   | {
       kind: 'pull_request'
+      /** pull_request or pull_request_target. */
       eventName: string
       number: number
+      /** Who caused the event (`sender`): the one whose permission counts. */
+      actor: Actor
+      /** Who opened the pull request. */
       author: string
       /** Head repository differs from the base one. */
       fromFork: boolean
@@ -96,10 +110,21 @@ export type Trigger =
       createdAt?: string
     }
   | {
+      /** schedule and workflow_dispatch: starting them already needs write access. */
       kind: 'manual'
-      /** schedule, workflow_dispatch, push, ... */
       eventName: string
       issueNumber: number | undefined
+    }
+  | {
+      /**
+       * Any other event (issues, pull_request_review, workflow_run, push,
+       * ...): runs only when everyone it names as acting may start runs.
+       */
+      kind: 'event'
+      eventName: string
+      /** Issue or pull request the event is about, for the report. */
+      issueNumber: number | undefined
+      actors: Actor[]
     }
   | {
       /** An event the action does not act on (an edited comment, ...). */

@@ -138,7 +138,9 @@ export function defaultState(): ServerState {
     issues: [1],
     comments: [],
     reactions: [],
-    permissions: {},
+    // The maintainer the event fixtures and the sample pull request name:
+    // the permission gate lets their pull request events through.
+    permissions: { 'alice-maintainer': 'maintain' },
     pulls: {},
     nextId: 1000
   }

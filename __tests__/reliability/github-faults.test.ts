@@ -134,7 +134,8 @@ const FAULTS: GitHubFault[] = [
     check(run, _server, comment) {
       expect(comment).toBeUndefined()
       expect(run.outputs.status).toBe('failed')
-      expect(run.summary).toMatch(/Reading pull request #42 failed \(404/)
+      // `#42` in posted text carries a zero-width space (no backlink).
+      expect(run.summary).toMatch(/Reading pull request #\u200B42 failed \(404/)
       expect(warnings(run).join('\n')).toMatch(
         /Could not post the comment on #42/
       )

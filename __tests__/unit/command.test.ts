@@ -105,6 +105,25 @@ describe('helpers', () => {
     expect(stripHtmlComments('a<!-- x --!>b')).toBe('ab')
   })
 
+  it('removes what repeated regex removal removes (a slow but plain reading)', () => {
+    const slow = (text: string): string => {
+      let out = text
+      for (;;) {
+        const next = out.replace(/<!--[\s\S]*?--!?>/g, '')
+        if (next === out) return out.replace(/<!--[\s\S]*$/, '')
+        out = next
+      }
+    }
+    const piece = fc.constantFrom('<', '!', '-', '>', '<!--', '-->', 'a', '\n')
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const text = pieces.join('')
+        expect(stripHtmlComments(text)).toBe(slow(text))
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
   it('turns line separators into newlines', () => {
     expect(stripInvisible('a\u2028b')).toBe('a\nb')
   })

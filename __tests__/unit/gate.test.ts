@@ -18,6 +18,8 @@ function door(roles: Record<string, Permission | Error>) {
   }
 }
 
+const NONE = { allowedBots: [], allowedUsers: [] }
+
 function comment(author: string, authorIsBot = false): Trigger {
   return {
     kind: 'comment',
@@ -35,7 +37,7 @@ describe('checkTriggerAllowed', () => {
   it('lets write, maintain and admin in', async () => {
     const d = door({ a: 'write', b: 'maintain', c: 'admin' })
     for (const who of ['a', 'b', 'c']) {
-      expect(await checkTriggerAllowed(d, comment(who), [])).toEqual({
+      expect(await checkTriggerAllowed(d, comment(who), NONE)).toEqual({
         allowed: true
       })
     }
@@ -48,7 +50,7 @@ describe('checkTriggerAllowed', () => {
       ['r', 'read'],
       ['x', 'none']
     ] as const) {
-      const result = await checkTriggerAllowed(d, comment(who), [])
+      const result = await checkTriggerAllowed(d, comment(who), NONE)
       expect(result).toEqual({
         allowed: false,
         reason: expect.stringContaining(`has ${level} access to o/r`)
@@ -56,38 +58,90 @@ describe('checkTriggerAllowed', () => {
     }
   })
 
-  it('checks pull request authors too', async () => {
+  it('checks who caused a pull request event (its sender)', async () => {
     const d = door({})
     const pr: Trigger = {
       kind: 'pull_request',
       eventName: 'pull_request_target',
       number: 3,
-      author: 'stranger',
+      actor: { login: 'stranger', isBot: false },
+      author: 'someone-else',
       fromFork: true,
       authorIsBot: false
     }
-    expect((await checkTriggerAllowed(d, pr, [])).allowed).toBe(false)
+    expect((await checkTriggerAllowed(d, pr, NONE)).allowed).toBe(false)
     expect(d.asked).toEqual(['stranger'])
+  })
+
+  it('checks everyone other events name, and refuses if one may not', async () => {
+    const d = door({ alice: 'write', bob: 'read' })
+    const event = (logins: string[]): Trigger => ({
+      kind: 'event',
+      eventName: 'workflow_run',
+      issueNumber: undefined,
+      actors: logins.map((login) => ({ login, isBot: false }))
+    })
+    expect(await checkTriggerAllowed(d, event(['alice']), NONE)).toEqual({
+      allowed: true
+    })
+    expect(await checkTriggerAllowed(d, event(['alice', 'bob']), NONE)).toEqual(
+      {
+        allowed: false,
+        reason: expect.stringContaining('bob has read access')
+      }
+    )
+    for (const logins of [[], ['']]) {
+      expect(await checkTriggerAllowed(d, event(logins), NONE)).toEqual({
+        allowed: false,
+        reason: expect.stringContaining('names no one')
+      })
+    }
+  })
+
+  it('lets logins in allowed-users in without asking, in any case', async () => {
+    const d = door({})
+    const policy = { allowedBots: [], allowedUsers: ['Carol'] }
+    expect(await checkTriggerAllowed(d, comment('carol'), policy)).toEqual({
+      allowed: true
+    })
+    expect(d.asked).toEqual([])
   })
 
   it('refuses bots unless allow-listed, in any spelling', async () => {
     const d = door({ 'dependabot[bot]': 'write' })
     const bot = comment('dependabot[bot]', true)
-    expect(await checkTriggerAllowed(d, bot, [])).toEqual({
+    expect(await checkTriggerAllowed(d, bot, NONE)).toEqual({
       allowed: false,
       reason: expect.stringContaining('allowed-bots')
     })
-    for (const list of [['dependabot'], ['Dependabot[bot]'], [' * ']]) {
-      expect(await checkTriggerAllowed(d, bot, list)).toEqual({
-        allowed: true
-      })
+    for (const list of [['dependabot'], ['Dependabot[bot]']]) {
+      expect(
+        await checkTriggerAllowed(d, bot, {
+          allowedBots: list,
+          allowedUsers: []
+        })
+      ).toEqual({ allowed: true })
     }
+    // A wildcard is no allow-list (settings refuse it; the gate ignores it).
+    expect(
+      await checkTriggerAllowed(d, bot, {
+        allowedBots: ['*'],
+        allowedUsers: []
+      })
+    ).toMatchObject({ allowed: false })
+    // A bot is not let in as a user.
+    expect(
+      await checkTriggerAllowed(d, bot, {
+        allowedBots: [],
+        allowedUsers: ['dependabot[bot]']
+      })
+    ).toMatchObject({ allowed: false })
     expect(d.asked).toEqual([])
   })
 
   it('fails closed when the permission cannot be read', async () => {
     const d = door({ a: new GitHubError('forbidden', 'no access', 403) })
-    expect(await checkTriggerAllowed(d, comment('a'), [])).toEqual({
+    expect(await checkTriggerAllowed(d, comment('a'), NONE)).toEqual({
       allowed: false,
       reason: "could not check a's permission: no access"
     })
@@ -100,13 +154,15 @@ describe('checkTriggerAllowed', () => {
       eventName: 'schedule',
       issueNumber: undefined
     }
-    expect(await checkTriggerAllowed(d, manual, [])).toEqual({ allowed: true })
+    expect(await checkTriggerAllowed(d, manual, NONE)).toEqual({
+      allowed: true
+    })
     const ignored: Trigger = {
       kind: 'ignored',
       eventName: 'issue_comment',
       reason: 'edited'
     }
-    expect(await checkTriggerAllowed(d, ignored, [])).toEqual({
+    expect(await checkTriggerAllowed(d, ignored, NONE)).toEqual({
       allowed: false,
       reason: 'edited'
     })

@@ -105,6 +105,20 @@ describe('sticky comment search', () => {
     expect((await door.findStickyComment(1, 'massgen'))?.id).toBe(ours.id)
   })
 
+  it('takes the marker only as the first line, not quoted further down', async () => {
+    const door = await setup()
+    // Our own comment for another tag, whose answer quotes this tag's marker.
+    addComment(
+      server.state,
+      1,
+      `${stickyMarker('nightly')}\n\n\`\`\`\n${marker}\n\`\`\``
+    )
+    addComment(server.state, 1, `text first\n${marker}`)
+    expect(await door.findStickyComment(1, 'massgen')).toBeUndefined()
+    const ours = addComment(server.state, 1, `${marker}\r\nmine`)
+    expect((await door.findStickyComment(1, 'massgen'))?.id).toBe(ours.id)
+  })
+
   it('tells tags apart', async () => {
     const door = await setup()
     addComment(server.state, 1, `${stickyMarker('massgen-nightly')}\nx`)
@@ -134,6 +148,17 @@ describe('sticky comment search', () => {
 })
 
 describe('upsertStickyComment', () => {
+  it('writes the marker as the first line and breaks any marker in the body', async () => {
+    const door = await setup()
+    const quoted = `see \`${stickyMarker('other')}\` and ${marker}`
+    await door.upsertStickyComment(1, 'massgen', quoted)
+    const body = server.state.comments[0]?.body ?? ''
+    expect(body.split('\n')[0]).toBe(marker)
+    expect(body.split('massgen-action:sticky')).toHaveLength(2)
+    // Same length: a body at GitHub's limit stays within it.
+    expect(body.length).toBe(marker.length + 1 + quoted.length)
+  })
+
   it('creates once with the marker, then updates in place', async () => {
     const door = await setup()
     const first = await door.upsertStickyComment(1, 'massgen', 'Running...')

@@ -6,15 +6,20 @@ const pr = (fromFork: boolean): Trigger => ({
   kind: 'pull_request',
   eventName: 'pull_request',
   number: 1,
+  actor: { login: 'a', isBot: false },
   author: 'a',
   fromFork,
   authorIsBot: false
 })
-const manual = (eventName: string): Trigger => ({
-  kind: 'manual',
-  eventName,
-  issueNumber: undefined
-})
+const manual = (eventName: string): Trigger =>
+  ['schedule', 'workflow_dispatch'].includes(eventName)
+    ? { kind: 'manual', eventName, issueNumber: undefined }
+    : {
+        kind: 'event',
+        eventName,
+        issueNumber: undefined,
+        actors: [{ login: 'a', isBot: false }]
+      }
 
 describe('carriesOthersText', () => {
   it.each([

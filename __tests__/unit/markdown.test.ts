@@ -6,7 +6,14 @@ import {
   safeMarkdown,
   truncateMarkdown
 } from '../../src/markdown.js'
-import { detailsBalance, liveMentions, read } from './markdown-oracle.js'
+import {
+  detailsBalance,
+  liveBrackets,
+  liveHtml,
+  liveMentions,
+  liveReferences,
+  read
+} from './markdown-oracle.js'
 
 const ZWSP = '\u200B'
 
@@ -17,9 +24,9 @@ describe('neutralizeMentions', () => {
     expect(liveMentions(out)).toEqual([])
   })
 
-  it('keeps issue references and e-mail addresses', () => {
+  it('keeps e-mail addresses, breaks issue references with an invisible character', () => {
     expect(neutralizeMentions('Fixes #123, mail ops@example.com')).toBe(
-      'Fixes #123, mail ops@example.com'
+      `Fixes #${ZWSP}123, mail ops@example.com`
     )
   })
 
@@ -80,6 +87,102 @@ describe('neutralizeMentions', () => {
   it('is idempotent', () => {
     const once = neutralizeMentions('@a `@b` ``` x\n```js\n@c\n')
     expect(neutralizeMentions(once)).toBe(once)
+  })
+})
+
+describe('what an answer may show', () => {
+  it('breaks every issue and pull request reference GitHub would backlink', () => {
+    for (const sneaky of [
+      'Fixes #123.',
+      'see octo-org/octo-repo#7',
+      'GH-42 and gh-43',
+      '\\#12',
+      '&#35;12',
+      '&num;12',
+      '#&#49;2',
+      '&#x23;9',
+      'https://github.com/octo-org/octo-repo/issues/7',
+      'http://www.github.com/o/r/pull/8/files',
+      'github.com/o/r/discussions/9',
+      '[the fix](https://github.com/o/r/pull/10)',
+      '<https://github.com/o/r/issues/11>'
+    ]) {
+      const out = neutralizeMentions(sneaky)
+      expect([sneaky, liveReferences(out)]).toEqual([sneaky, []])
+      expect(neutralizeMentions(out)).toBe(out)
+    }
+  })
+
+  it('shows issue URLs in full, as code', () => {
+    expect(
+      neutralizeMentions('See https://github.com/o/r/issues/7#issuecomment-1.')
+    ).toBe('See `https://github.com/o/r/issues/7#issuecomment-1.`')
+    // Next to a backtick or a backslash, it cannot merge with it.
+    expect(neutralizeMentions('`x`https://github.com/o/r/pull/1`y`')).toBe(
+      `\`x\`${ZWSP}\`https://github.com/o/r/pull/1\`${ZWSP}\`y\``
+    )
+    expect(neutralizeMentions('\\https://github.com/o/r/pull/1')).toBe(
+      `\\${ZWSP}\`https://github.com/o/r/pull/1\``
+    )
+  })
+
+  it('shows links as their text and URL, so no link hides where it goes', () => {
+    expect(neutralizeMentions('[Click here](https://evil.example/x)')).toBe(
+      'Click here (https://evil.example/x)'
+    )
+    expect(
+      neutralizeMentions('[safe](https://evil.example/x "Totally safe")')
+    ).toBe('safe (https://evil.example/x)')
+    expect(neutralizeMentions('<https://evil.example/x>')).toBe(
+      '&lt;https://evil.example/x>'
+    )
+    expect(neutralizeMentions('[https://a.io](https://a.io) []()')).toBe(
+      'https://a.io \\[]()'
+    )
+  })
+
+  it('renders no image: an image becomes its text and URL', () => {
+    expect(neutralizeMentions('![build passing](https://x.io/p.png)')).toBe(
+      'build passing (https://x.io/p.png)'
+    )
+    expect(
+      neutralizeMentions('[![ci](https://x.io/b.svg)](https://x.io/ci)')
+    ).toBe('ci (https://x.io/b.svg) (https://x.io/ci)')
+    expect(neutralizeMentions('<img src="https://x.io/p.png">')).toBe(
+      '&lt;img src="https://x.io/p.png">'
+    )
+  })
+
+  it('escapes reference links, definitions and any other bracket', () => {
+    const text = [
+      'Read [the docs][1] or [this].',
+      '[1]: https://evil.example/a',
+      '[this]: https://evil.example/b "hidden"',
+      'Footnote[^1].',
+      '&lsqb;x](https://evil.example/c)'
+    ].join('\n')
+    const out = neutralizeMentions(text)
+    expect(liveBrackets(out)).toEqual([])
+    expect(out).toContain('\\[1]: https://evil.example/a')
+    expect(neutralizeMentions(out)).toBe(out)
+  })
+
+  it('keeps task-list boxes and brackets in code', () => {
+    const text = '- [ ] todo\n1. [x] done\n`a[0]` and\n```\n[x](y)\n```'
+    expect(neutralizeMentions(text)).toBe(text)
+  })
+
+  it('injects no HTML: tags that could fake the page are shown as text', () => {
+    const text = [
+      '<details open><summary>✅ Approved</summary>',
+      '<sub>by the maintainers</sub>',
+      '</details>',
+      '<a href="https://evil.example">docs</a>',
+      '<br>'
+    ].join('\n')
+    const out = neutralizeMentions(text)
+    expect(liveHtml(out)).toEqual([])
+    expect(detailsBalance(out)).toBe(0)
   })
 })
 
@@ -161,6 +264,17 @@ describe('escapeTableCell', () => {
 
   it('neutralises every mention, code or not', () => {
     expect(escapeTableCell('`@octocat`')).toBe(`\\\`@${ZWSP}octocat\\\``)
+  })
+
+  it('links nothing: no link, image, reference or issue URL', () => {
+    const out = escapeTableCell(
+      '![x](https://e.io/p.png) [y](https://e.io) #12 GH-3 &#35;4 https://github.com/o/r/issues/5'
+    )
+    expect(out).toBe(
+      `!\\[x](https://e.io/p.png) \\[y](https://e.io) #${ZWSP}12 GH-${ZWSP}3 &amp;#${ZWSP}35;4 \`https://github.com/o/r/issues/5\``
+    )
+    expect(liveReferences(`| ${out} |`)).toEqual([])
+    expect(liveBrackets(`| ${out} |`)).toEqual([])
   })
 })
 

@@ -2,7 +2,14 @@ import fc from 'fast-check'
 import { neutralizeMentions, truncateMarkdown } from '../../src/markdown.js'
 import { renderReport, type ReportContext } from '../../src/render.js'
 import type { AgentResult, Outcome, RunResult } from '../../src/types.js'
-import { detailsBalance, liveMentions, read } from './markdown-oracle.js'
+import {
+  detailsBalance,
+  liveBrackets,
+  liveHtml,
+  liveMentions,
+  liveReferences,
+  read
+} from './markdown-oracle.js'
 
 // Property-case counts, reported at the end (the whole file runs in a few s).
 const RUNS = { report: 300, huge: 8, truncate: 400, neutralize: 400 }
@@ -46,7 +53,27 @@ const TRICKY = [
   '😀',
   '\uD83D',
   '&amp;',
-  '*'
+  '*',
+  '[',
+  ']',
+  '(',
+  ')',
+  '!',
+  '[x](https://e.io)',
+  '![i](https://e.io/p.png)',
+  '[1]: https://e.io',
+  '- [ ] ',
+  '#1',
+  'GH-2',
+  'o/r#3',
+  '&#35;',
+  '&num;',
+  '&lsqb;',
+  'https://github.com/o/r/issues/4',
+  'github.com/o/r/pull/5',
+  '<img src=x>',
+  '<sub>',
+  '<a href="https://e.io">'
 ]
 
 /**
@@ -147,6 +174,7 @@ function expectSafe(md: string, maxChars: number, secrets: string[]): void {
   expect(read(md).unclosedFence).toBeUndefined()
   expect(detailsBalance(md)).toBe(0)
   expect(liveMentions(md)).toEqual([])
+  expect(liveReferences(md)).toEqual([])
   for (const s of secrets) expect(md).not.toContain(s)
 }
 
@@ -234,6 +262,9 @@ describe('markdown helper properties', () => {
         (input) => {
           const once = neutralizeMentions(input)
           expect(liveMentions(once)).toEqual([])
+          expect(liveReferences(once)).toEqual([])
+          expect(liveBrackets(once)).toEqual([])
+          expect(liveHtml(once)).toEqual([])
           expect(read(once).unclosedFence).toBeUndefined()
           expect(detailsBalance(once)).toBe(0)
           expect(neutralizeMentions(once)).toBe(once)

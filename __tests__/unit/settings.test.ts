@@ -29,8 +29,46 @@ describe('readSettings', () => {
       commentTag: 'massgen',
       jobSummary: true,
       trigger: '/massgen',
-      issueNumber: undefined
+      issueNumber: undefined,
+      allowedBots: [],
+      allowedUsers: [],
+      allowForkPullRequestTarget: false
     })
+  })
+  it('reads the allow-lists and the fork opt-in', () => {
+    expect(
+      read({
+        'allowed-users': 'octocat, Hubot  mona_emu',
+        'allowed-bots': 'renovate[bot],dependabot',
+        'allow-fork-pull-request-target': 'true'
+      })
+    ).toMatchObject({
+      allowedUsers: ['octocat', 'Hubot', 'mona_emu'],
+      allowedBots: ['renovate[bot]', 'dependabot'],
+      allowForkPullRequestTarget: true
+    })
+  })
+  it('refuses a wildcard in allowed-users and allowed-bots, naming the input', () => {
+    for (const name of ['allowed-users', 'allowed-bots']) {
+      for (const value of ['*', 'octocat, *', '*[bot]']) {
+        expect(() => read({ [name]: value })).toThrow(
+          new RegExp(
+            `Input '${name}': '\\*(\\[bot\\])?' is a wildcard, which is not allowed`
+          )
+        )
+      }
+    }
+  })
+  it('refuses bots and malformed logins in allowed-users', () => {
+    expect(() => read({ 'allowed-users': 'renovate[bot]' })).toThrow(
+      "Input 'allowed-users': 'renovate[bot]' is a bot; list bots in 'allowed-bots'"
+    )
+    expect(() => read({ 'allowed-users': 'a/b' })).toThrow(
+      "Input 'allowed-users': got 'a/b', expected GitHub user logins"
+    )
+    expect(() => read({ 'allow-fork-pull-request-target': 'yes' })).toThrow(
+      "Input 'allow-fork-pull-request-target': got 'yes', expected 'true' or 'false'"
+    )
   })
   it('reads keys from inputs first, then the environment', () => {
     const s = read(

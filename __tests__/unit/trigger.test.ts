@@ -14,6 +14,7 @@ describe('readTrigger', () => {
         kind: 'pull_request',
         eventName: 'pull_request',
         number: 42,
+        actor: { login: 'alice-maintainer', isBot: false },
         author: 'alice-maintainer',
         fromFork: false,
         authorIsBot: false,
@@ -49,6 +50,7 @@ describe('readTrigger', () => {
     expect(
       readTrigger('pull_request', fixture('pull_request.dependabot'))
     ).toMatchObject({
+      actor: { login: 'dependabot[bot]', isBot: true },
       author: 'dependabot[bot]',
       authorIsBot: true,
       fromFork: false
@@ -106,15 +108,76 @@ describe('readTrigger', () => {
     })
   })
 
-  it('keeps the issue number of other events', () => {
-    expect(readTrigger('issues', { issue: { number: 9 } })).toEqual({
-      kind: 'manual',
+  it('gates every other event on who acted, keeping the issue number', () => {
+    const sender = { login: 'bob-reader', type: 'User' }
+    expect(readTrigger('issues', { issue: { number: 9 }, sender })).toEqual({
+      kind: 'event',
       eventName: 'issues',
-      issueNumber: 9
+      issueNumber: 9,
+      actors: [{ login: 'bob-reader', isBot: false }]
     })
     expect(
-      readTrigger('pull_request_review', { pull_request: { number: 3 } })
-    ).toMatchObject({ kind: 'manual', issueNumber: 3 })
+      readTrigger('pull_request_review', {
+        pull_request: { number: 3 },
+        review: { user: { login: 'carol' } },
+        sender
+      })
+    ).toMatchObject({
+      kind: 'event',
+      issueNumber: 3,
+      actors: [
+        { login: 'bob-reader', isBot: false },
+        { login: 'carol', isBot: false }
+      ]
+    })
+  })
+
+  it('names the comment author of comment events other than issue_comment', () => {
+    expect(
+      readTrigger('pull_request_review_comment', {
+        pull_request: { number: 5 },
+        comment: { user: { login: 'mallory', type: 'User' } },
+        sender: { login: 'mallory', type: 'User' }
+      })
+    ).toMatchObject({
+      kind: 'event',
+      issueNumber: 5,
+      actors: [{ login: 'mallory', isBot: false }]
+    })
+  })
+
+  it('names both actors of a workflow_run and keeps its pull request', () => {
+    expect(
+      readTrigger('workflow_run', {
+        workflow_run: {
+          actor: { login: 'mallory', type: 'User' },
+          triggering_actor: { login: 'alice', type: 'User' },
+          pull_requests: [{ number: 12 }]
+        },
+        sender: { login: 'alice', type: 'User' }
+      })
+    ).toMatchObject({
+      kind: 'event',
+      issueNumber: 12,
+      actors: [
+        { login: 'alice', isBot: false },
+        { login: 'mallory', isBot: false }
+      ]
+    })
+  })
+
+  it('falls back on GITHUB_ACTOR when the payload has no sender', () => {
+    expect(readTrigger('push', {}, 'renovate[bot]')).toEqual({
+      kind: 'event',
+      eventName: 'push',
+      issueNumber: undefined,
+      actors: [{ login: 'renovate[bot]', isBot: true }]
+    })
+    expect(readTrigger('push', {}, '')).toMatchObject({
+      actors: [{ login: '', isBot: false }]
+    })
+    const pr = readTrigger('pull_request', { pull_request: { number: 4 } }, 'x')
+    expect(pr).toMatchObject({ actor: { login: 'x', isBot: false } })
   })
 
   it('never throws on malformed payloads', () => {
