@@ -88,6 +88,16 @@ export interface RunOptions {
   hideDockerenv?: boolean
 }
 
+/**
+ * A temporary folder every user may write: local mode's sandbox runs MassGen
+ * (and so the stand-ins' records) as nobody when the tests run as root.
+ */
+export function openTempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  fs.chmodSync(dir, 0o777)
+  return dir
+}
+
 export interface RunnerUser {
   uid: number
   gid: number

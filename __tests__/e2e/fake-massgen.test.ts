@@ -5,7 +5,11 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parse } from 'yaml'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
+import {
+  FAKE_MASSGEN,
+  openTempDir,
+  runAction
+} from '../../test-support/run-action.js'
 import {
   commentsOn,
   event,
@@ -47,10 +51,7 @@ function prRun(
 
 describe('fake massgen, pull_request event', () => {
   it('success: comment, summary and outputs carry the winner', async () => {
-    const recordDir = fs.mkdtempSync('/tmp/rec-')
-    // Writable by local mode's sandbox, which runs MassGen as nobody under root.
-    fs.chmodSync(recordDir, 0o777)
-    const record = path.join(recordDir, 'record.json')
+    const record = path.join(openTempDir('rec-'), 'record.json')
     const run = await prRun('success', {}, { FAKE_MASSGEN_RECORD: record })
     expect(run.exitCode).toBe(0)
     expect(run.outputs.status).toBe('success')

@@ -7,7 +7,6 @@
 // and its limits). Played through the bundle against the loopback GitHub.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import {
   addComment,
@@ -15,6 +14,7 @@ import {
 } from '../../test-support/github-server.js'
 import {
   FAKE_MASSGEN,
+  openTempDir,
   runAction,
   type RunOptions
 } from '../../test-support/run-action.js'
@@ -51,10 +51,7 @@ function commentOnPull() {
 }
 
 async function commentRun(tag: string, options: Partial<RunOptions> = {}) {
-  const recordDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toctou-'))
-  // Writable by local mode's sandbox, which runs MassGen as nobody under root.
-  fs.chmodSync(recordDir, 0o777)
-  const record = path.join(recordDir, 'massgen-ran.json')
+  const record = path.join(openTempDir('toctou-'), 'massgen-ran.json')
   const run = await runAction({
     eventName: 'issue_comment',
     payload: commentOnPull(),

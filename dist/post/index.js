@@ -30741,7 +30741,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8662:
+/***/ 8979:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30778,6 +30778,8 @@ const constants_Inputs = {
     JobSummary: 'job-summary',
     Trigger: 'trigger',
     AllowedBots: 'allowed-bots',
+    AllowedUsers: 'allowed-users',
+    AllowForkPullRequestTarget: 'allow-fork-pull-request-target',
     IssueNumber: 'issue-number',
     PrContext: 'pr-context',
     PrDiffMaxBytes: 'pr-diff-max-bytes',
@@ -36521,13 +36523,52 @@ async function readTimeline(octokit, owner, repo, number) {
     return items;
 }
 
-;// CONCATENATED MODULE: ./src/github-sticky.ts
-
+;// CONCATENATED MODULE: ./src/sticky-marker.ts
+// The hidden first line that names the sticky comment of one comment-tag.
+// Pure, so the renderer can keep every generated text from carrying it.
+const MARKER_NAME = 'massgen-action:sticky';
+/**
+ * The same name with its colon swapped for U+2236 (RATIO), which looks the
+ * same: the same length, so a text at its size limit stays within it.
+ */
+const DEFUSED_NAME = 'massgen-action\u2236sticky';
 /** The hidden marker that names the sticky comment of one comment-tag. */
 function stickyMarker(tag) {
     // Only characters that cannot end the HTML comment or the tag itself.
     const safe = tag.replace(/[^A-Za-z0-9._-]/g, '_').replace(/-{2,}/g, '-');
-    return `<!-- massgen-action:sticky tag=${safe} -->`;
+    return `<!-- ${MARKER_NAME} tag=${safe} -->`;
+}
+/**
+ * A comment is the sticky comment of `tag` only when the marker is its whole
+ * first line: a marker quoted further down (an answer showing another tag's
+ * marker in a code block) names nothing.
+ */
+function startsWithMarker(body, tag) {
+    const end = body.indexOf('\n');
+    const first = end < 0 ? body : body.slice(0, end);
+    return first.trimEnd() === stickyMarker(tag);
+}
+/**
+ * Breaks every marker in generated text (answers, questions, errors), so no
+ * text the action posts can carry a marker but its own first line, even for
+ * an older version that looked for the marker anywhere in a body.
+ */
+function defuseStickyMarkers(text) {
+    return text.includes(MARKER_NAME)
+        ? text.split(MARKER_NAME).join(DEFUSED_NAME)
+        : text;
+}
+
+;// CONCATENATED MODULE: ./src/github-sticky.ts
+
+
+
+/** The body without its marker line, when it already starts with one. */
+function withoutMarker(body, tag) {
+    if (!startsWithMarker(body, tag))
+        return body;
+    const end = body.indexOf('\n');
+    return end < 0 ? '' : body.slice(end + 1);
 }
 function createStickyComments(target) {
     const { octokit, owner, repo, log } = target;
@@ -36568,13 +36609,12 @@ function createStickyComments(target) {
         return c.user?.type === 'Bot' && app && `${app}[bot]` === login ? 2 : 0;
     };
     const find = async (issueNumber, tag) => {
-        const marker = stickyMarker(tag);
         const me = await whoAmI();
         let best;
         try {
             await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 }, (response, done) => {
                 for (const c of response.data) {
-                    const r = c.body?.includes(marker) ? rank(c, me) : 0;
+                    const r = startsWithMarker(c.body ?? '', tag) ? rank(c, me) : 0;
                     if (r && (!best || r < best.rank)) {
                         best = { id: c.id, url: c.html_url, body: c.body ?? '', rank: r };
                     }
@@ -36627,8 +36667,8 @@ function createStickyComments(target) {
             return found && { id: found.id, url: found.url, body: found.body };
         },
         async upsert(issueNumber, tag, body) {
-            const marker = stickyMarker(tag);
-            const text = body.includes(marker) ? body : `${marker}\n${body}`;
+            // The marker is the first line, and only there.
+            const text = `${stickyMarker(tag)}\n${defuseStickyMarkers(withoutMarker(body, tag))}`;
             // The comment this door wrote last for the tag: updated straight away,
             // without listing the comments again (one request, not two or more).
             const key = `${issueNumber}\u0000${tag}`;
@@ -46979,6 +47019,12 @@ function codeSpans(line) {
             entry.next++;
         return entry.at[entry.next];
     };
+    // Pipes before each index, so "does this span hold a `|`" costs O(1):
+    // checking with a slice made long lines of unpaired runs quadratic.
+    const pipesBefore = new Uint32Array(line.length + 1);
+    for (let k = 0; k < line.length; k++)
+        pipesBefore[k + 1] = pipesBefore[k] + (line[k] === '|' ? 1 : 0);
+    const hasPipe = (from, to) => pipesBefore[to] > pipesBefore[from];
     const spans = [];
     let i = 0;
     while (i < line.length) {
@@ -46993,7 +47039,7 @@ function codeSpans(line) {
         }
         const n = runLength(line, i);
         const close = closerFrom(n, i + n);
-        if (close !== undefined && !line.slice(i + n, close).includes('|')) {
+        if (close !== undefined && !hasPipe(i + n, close)) {
             spans.push([i, close + n]);
             i = close + n;
         }
@@ -47017,15 +47063,324 @@ function openDetails(text) {
         fence = fenceOpener(line);
         if (fence || !/<\/?details/i.test(line))
             continue;
-        let prose = line;
-        for (const [start, end] of codeSpans(line).reverse())
-            prose = prose.slice(0, start) + prose.slice(end);
+        // The line without its code spans, built in one pass.
+        const parts = [];
+        let from = 0;
+        for (const [start, end] of codeSpans(line)) {
+            parts.push(line.slice(from, start));
+            from = end;
+        }
+        parts.push(line.slice(from));
+        let prose = parts.join('');
         // `\<details>` is text.
         prose = prose.replace(/\\[!-/:-@[-`{-~]/g, '  ');
         for (const m of prose.matchAll(DETAILS_TAG))
             open = m[1] ? Math.max(0, open - 1) : open + 1;
     }
     return open;
+}
+/**
+ * Rewrites the prose of one line; code spans and backslash escapes stay as
+ * they are. A rewrite may replace several characters, never a backtick.
+ */
+function rewriteProse(line, rewrite) {
+    const spans = codeSpans(line);
+    const out = [];
+    let from = 0;
+    let span = 0;
+    let i = 0;
+    while (i < line.length) {
+        // Spans a rewrite stepped over are done with.
+        while (spans[span] !== undefined &&
+            spans[span][0] < i)
+            span++;
+        const next = spans[span];
+        if (next && i === next[0]) {
+            i = next[1];
+            span++;
+            continue;
+        }
+        const c = line[i];
+        if (c === '\\') {
+            // `\@` renders as `@`, so only skip escapes of other characters.
+            i += isAsciiPunct(line[i + 1]) && line[i + 1] !== '@' ? 2 : 1;
+            continue;
+        }
+        const change = rewrite(c, i);
+        if (!change) {
+            i++;
+            continue;
+        }
+        out.push(line.slice(from, i), change[0]);
+        i += change[1];
+        from = i;
+    }
+    out.push(line.slice(from));
+    return out.join('');
+}
+
+;// CONCATENATED MODULE: ./src/markdown-links.ts
+// Links and images in LLM text become plain text with their URL in sight:
+// `[Click here](https://evil)` reads `Click here (https://evil)` and
+// `![x](https://tracker/pixel.png)` reads `x (https://tracker/pixel.png)`,
+// so no link hides where it goes and no image loads. This is for
+// readability only: the sanitiser (markdown.ts) then escapes every `[` left
+// in prose, so whatever this misses (reference links, odd forms) shows as
+// written instead of linking. Pure and linear: brackets and parentheses are
+// paired once per line, with stacks.
+
+/** Pairs brackets and parentheses in prose (code spans and escapes skipped). */
+function pairUp(line) {
+    const brackets = new Map();
+    const parens = new Map();
+    const openBrackets = [];
+    const openParens = [];
+    const spans = codeSpans(line);
+    let span = 0;
+    let i = 0;
+    while (i < line.length) {
+        const next = spans[span];
+        if (next && i === next[0]) {
+            i = next[1];
+            span++;
+            continue;
+        }
+        const c = line[i];
+        if (c === '\\')
+            i += isAsciiPunct(line[i + 1]) ? 1 : 0;
+        else if (c === '[')
+            openBrackets.push(i);
+        else if (c === '(')
+            openParens.push(i);
+        else if (c === ']') {
+            const open = openBrackets.pop();
+            if (open !== undefined)
+                brackets.set(open, i);
+        }
+        else if (c === ')') {
+            const open = openParens.pop();
+            if (open !== undefined)
+                parens.set(open, i);
+        }
+        i++;
+    }
+    return { brackets, parens };
+}
+const isSpace = (c) => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+/** Never in a destination we unlink (brackets also keep scans apart). */
+const NOT_IN_URL = new Set(['[', ']', '<', '>', '`']);
+/**
+ * The inline link whose text starts with the `[` at `open`, if it is one:
+ * `[text](url)` or `[text](url "title")` (titles are hidden text: dropped).
+ * Destinations and titles stop at brackets, so no scan here reaches into
+ * another link's: all of them together read the line once.
+ */
+function linkAt(line, open, pairs) {
+    const close = pairs.brackets.get(open);
+    if (close === undefined || line[close + 1] !== '(')
+        return undefined;
+    const end = pairs.parens.get(close + 1);
+    if (end === undefined)
+        return undefined;
+    let i = close + 2;
+    while (i < end && isSpace(line[i]))
+        i++;
+    const start = i;
+    while (i < end && !isSpace(line[i]) && !NOT_IN_URL.has(line[i]))
+        i++;
+    if (i === start)
+        return undefined;
+    const url = line.slice(start, i);
+    while (i < end && isSpace(line[i]))
+        i++;
+    if (i < end) {
+        const quote = line[i];
+        const closing = quote === '(' ? ')' : quote;
+        if (quote !== '"' && quote !== "'" && quote !== '(')
+            return undefined;
+        i++;
+        while (i < end && line[i] !== closing && !NOT_IN_URL.has(line[i]))
+            i++;
+        if (i >= end || line[i] !== closing)
+            return undefined;
+        i++;
+        while (i < end && isSpace(line[i]))
+            i++;
+        if (i !== end)
+            return undefined;
+    }
+    return { close, end: end + 1, url };
+}
+/** True when the link text says nothing the URL does not. */
+function onlyUrl(line, open, close, url) {
+    const length = close - open - 1;
+    // Bounded looks: nested link texts must not be read again and again.
+    if (length <= 64 && !line.slice(open + 1, close).trim())
+        return true;
+    return length === url.length && line.startsWith(url, open + 1);
+}
+/** Inline links and images of one line as text followed by `(url)`. */
+function unlinkLine(line) {
+    if (!line.includes(']('))
+        return line;
+    const pairs = pairUp(line);
+    // `]` index -> what replaces `](url "title")`.
+    const tails = new Map();
+    return rewriteProse(line, (c, at) => {
+        const tail = c === ']' ? tails.get(at) : undefined;
+        if (tail)
+            return [` (${tail.url})`, tail.end - at];
+        const image = c === '!' && line[at + 1] === '[';
+        if (c !== '[' && !image)
+            return undefined;
+        const open = image ? at + 1 : at;
+        const link = linkAt(line, open, pairs);
+        if (!link)
+            return undefined;
+        // Nothing to show but the URL: show it once.
+        if (onlyUrl(line, open, link.close, link.url))
+            return [link.url, link.end - at];
+        tails.set(link.close, link);
+        return ['', open + 1 - at];
+    });
+}
+
+;// CONCATENATED MODULE: ./src/markdown-refs.ts
+// What GitHub turns into links after it renders markdown: character
+// references that spell characters GitHub acts on, issue and pull request
+// references (`#123`, `owner/repo#123`, `GH-123`) and issue or pull request
+// URLs, which all create backlinks on the issue they name. Pure helpers for
+// the sanitiser (markdown.ts); each looks at a bounded stretch of text, so
+// calling them at every character keeps the sanitiser linear.
+/** Zero-width space: invisible, and GitHub's patterns stop at it. */
+const ZWSP = '\u200B';
+/** A character reference as CommonMark reads one (the `;` is required). */
+const REFERENCE = /&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});/y;
+/** HTML5 named references to ASCII characters (names are case-sensitive). */
+const NAMED_ASCII = {
+    Tab: '\t',
+    NewLine: '\n',
+    excl: '!',
+    quot: '"',
+    QUOT: '"',
+    num: '#',
+    dollar: '$',
+    percnt: '%',
+    amp: '&',
+    AMP: '&',
+    apos: "'",
+    lpar: '(',
+    rpar: ')',
+    ast: '*',
+    midast: '*',
+    plus: '+',
+    comma: ',',
+    period: '.',
+    sol: '/',
+    colon: ':',
+    semi: ';',
+    lt: '<',
+    LT: '<',
+    equals: '=',
+    gt: '>',
+    GT: '>',
+    quest: '?',
+    commat: '@',
+    lsqb: '[',
+    lbrack: '[',
+    bsol: '\\',
+    rsqb: ']',
+    rbrack: ']',
+    Hat: '^',
+    lowbar: '_',
+    UnderBar: '_',
+    grave: '`',
+    DiacriticalGrave: '`',
+    lcub: '{',
+    lbrace: '{',
+    verbar: '|',
+    vert: '|',
+    VerticalLine: '|',
+    rcub: '}',
+    rbrace: '}',
+    fjlig: 'fj'
+};
+/** Characters a reference may spell: GitHub acts on none of them in text. */
+const HARMLESS = new Set(['&', '<', '>', '"', "'", ' ', '\t', '\n', '\r']);
+/** The ASCII text a reference stands for, or undefined for anything else. */
+function asciiOf(reference) {
+    const body = reference.slice(1, -1);
+    if (body[0] !== '#')
+        return NAMED_ASCII[body];
+    const hex = body[1] === 'x' || body[1] === 'X';
+    const code = parseInt(body.slice(hex ? 2 : 1), hex ? 16 : 10);
+    return code > 0 && code < 0x80 ? String.fromCharCode(code) : undefined;
+}
+/** The character reference starting at `at`, if one does. */
+function referenceAt(text, at) {
+    REFERENCE.lastIndex = at;
+    return REFERENCE.exec(text)?.[0];
+}
+/**
+ * A reference that spells ASCII GitHub could act on after rendering (`&#35;1`
+ * is `#1`, `&lsqb;` a bracket) is shown as written: its `&` becomes `&amp;`
+ * and the rest (`#35;`) is left to be read on like any text. Others
+ * (`&amp;`, `&nbsp;`, `&mdash;`) are kept whole. Undefined when no reference
+ * starts at `at`.
+ */
+function defuseReference(text, at) {
+    const ref = referenceAt(text, at);
+    if (ref === undefined)
+        return undefined;
+    const ascii = asciiOf(ref);
+    const harmless = ascii === undefined || [...ascii].every((c) => HARMLESS.has(c));
+    return harmless ? [ref, ref.length] : ['&amp;', 1];
+}
+function isDigit(c) {
+    return c !== undefined && c >= '0' && c <= '9';
+}
+/**
+ * True when the digit at `at` would complete an issue reference: it follows
+ * `#` (`#1`, `owner/repo#1`) or `GH-`. A zero-width space before the digit
+ * breaks the reference and reads the same.
+ */
+function completesIssueRef(text, at) {
+    if (!isDigit(text[at]))
+        return false;
+    if (text[at - 1] === '#')
+        return true;
+    return at >= 3 && text.slice(at - 3, at).toLowerCase() === 'gh-';
+}
+const GITHUB_HEAD = /(?:https?:\/\/)?(?:www\.)?github\.com\//iy;
+const ISSUE_URL = /(?:https?:\/\/)?(?:www\.)?github\.com\/[\w.-]{1,100}\/[\w.-]{1,100}\/(?:issues|pulls?|discussions)\/\d{1,12}[\w/#?=%.~+-]{0,2000}/iy;
+/**
+ * The issue, pull request or discussion URL on github.com starting at `at`,
+ * if one does. Its characters never include a backtick, `|` or `&`.
+ */
+function issueUrlAt(text, at) {
+    const c = text[at];
+    if (c !== 'h' &&
+        c !== 'H' &&
+        c !== 'w' &&
+        c !== 'W' &&
+        c !== 'g' &&
+        c !== 'G')
+        return undefined;
+    GITHUB_HEAD.lastIndex = at;
+    if (!GITHUB_HEAD.test(text))
+        return undefined;
+    ISSUE_URL.lastIndex = at;
+    return ISSUE_URL.exec(text)?.[0];
+}
+/**
+ * `url` as a code span: shown in full, and neither a link nor a reference.
+ * A zero-width space keeps it from merging with a backtick or a backslash
+ * next to it.
+ */
+function codeSpanFor(text, at, url) {
+    const before = text[at - 1] === '`' || text[at - 1] === '\\' ? ZWSP : '';
+    const after = text[at + url.length] === '`' ? ZWSP : '';
+    return `${before}\`${url}\`${after}`;
 }
 
 // EXTERNAL MODULE: external "node:stream"
@@ -47214,22 +47569,34 @@ function cutPoint(text, keep, needles) {
 ;// CONCATENATED MODULE: ./src/markdown.ts
 // Text-safety helpers for everything the action posts to GitHub. Pure.
 //
-// LLM text is posted as markdown, so it must not ping people, leak keys or
-// break the page around it. The sanitiser keeps code as it is (an `@` in a
-// decorator must survive copy-paste) and makes code unambiguous instead:
-// fences are re-emitted at column 0 (so no list or quote can swallow them),
-// backticks that open no same-line code span are escaped (so GitHub cannot
-// pair them differently), and raw HTML in prose is shown as text (so no
-// `<details>`, `<!--` or `<pre>` can hide or unbalance what follows).
+// LLM text is posted as markdown, so it must not ping people, leak keys,
+// link issues, hide where a link goes, load images or break the page around
+// it. The sanitiser keeps code as it is (an `@` in a decorator must survive
+// copy-paste) and makes code unambiguous instead: fences are re-emitted at
+// column 0 (so no list or quote can swallow them), backticks that open no
+// same-line code span are escaped (so GitHub cannot pair them differently),
+// and raw HTML in prose is shown as text (so no `<details>`, `<!--`, `<img>`
+// or `<pre>` can hide, fake or unbalance what follows). In prose, links and
+// images become their text followed by the URL, every other `[` is escaped
+// (no reference links or definitions), issue references (`#1`, `GH-1`) get a
+// zero-width space, issue and pull request URLs become code, and character
+// references that spell any of that are shown as written.
+//
+// Every step is linear in the length of the text: answers are hostile and
+// may be a megabyte of whatever is slowest.
 
 
 
-/** Zero-width space: invisible, and GitHub's mention pattern stops at it. */
-const ZWSP = '\u200B';
+
+
 /** `@` written as an entity still renders, and pings, as `@`. */
 const AT_ENTITY = /&(?:#0*64|#x0*40|commat);/iy;
 const URL_START = /https?:\/\//gi;
 const URL_END = /[\s<>`"')\]&]/g;
+/** Lines with none of these need no change. */
+const NEEDS_WORK = /[`<@&[#]|gh-\d|github\.com/i;
+/** A task-list box (`- [ ] item`): a checkbox, not a link; left alone. */
+const TASK_BOX = /^(\s*(?:[-+*]|\d{1,9}[.)])\s+)\[[ xX]\](?=\s|$)/;
 /** A fence of backticks longer than any backtick run in `text` (at least 3). */
 function fenceFor(text) {
     return '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
@@ -47260,69 +47627,57 @@ function emitBlock(block) {
     return [info ? `${fence}${info}` : fence, ...body, fence];
 }
 function sanitizeLine(line) {
-    if (!/[`<@&]/.test(line))
+    if (!NEEDS_WORK.test(line))
         return line;
-    // GitHub shows `&#64;` as `@`: decode it first so both read the same `@`.
+    // First what GitHub decodes: `&#64;` shows as `@` (so it becomes one, to be
+    // neutralised like any other), and references spelling `#`, brackets or
+    // letters are shown as written.
     const decoded = line.includes('&')
-        ? rewriteProse(line, (c, at) => c === '&' ? atEntity(line, at) : undefined)
+        ? rewriteProse(line, (c, at) => c === '&'
+            ? (atEntity(line, at) ?? defuseReference(line, at))
+            : undefined)
         : line;
-    const urls = urlRanges(decoded);
-    return rewriteProse(decoded, (c, at) => {
+    const plain = unlinkLine(decoded);
+    const urls = urlRanges(plain);
+    const taskBox = TASK_BOX.exec(plain)?.[1]?.length;
+    const lastText = plain.trimEnd().length;
+    return rewriteProse(plain, (c, at) => {
         if (c === '`')
             return ['\\`', 1];
         if (c === '<')
-            return isTagStart(decoded, at) ? ['&lt;', 1] : undefined;
+            return isTagStart(plain, at, lastText) ? ['&lt;', 1] : undefined;
         if (c === '@')
-            return [neutralAt(decoded, at, urls), 1];
-        return undefined;
+            return [neutralAt(plain, at, urls), 1];
+        if (c === '&') {
+            // Kept whole, so nothing below breaks a reference apart.
+            const ref = referenceAt(plain, at);
+            return ref ? [ref, ref.length] : undefined;
+        }
+        if (c === '[')
+            return at === taskBox ? undefined : ['\\[', 1];
+        if (completesIssueRef(plain, at))
+            return [ZWSP + c, 1];
+        const url = issueUrlAt(plain, at);
+        return url ? [codeSpanFor(plain, at, url), url.length] : undefined;
     });
-}
-/** Rewrites the prose of one line; code spans and escapes stay as they are. */
-function rewriteProse(line, rewrite) {
-    const spans = codeSpans(line);
-    const out = [];
-    let from = 0;
-    let span = 0;
-    let i = 0;
-    while (i < line.length) {
-        const next = spans[span];
-        if (next && i === next[0]) {
-            i = next[1];
-            span++;
-            continue;
-        }
-        const c = line[i];
-        if (c === '\\') {
-            // `\@` renders as `@`, so only skip escapes of other characters.
-            i += isAsciiPunct(line[i + 1]) && line[i + 1] !== '@' ? 2 : 1;
-            continue;
-        }
-        const change = rewrite(c, i);
-        if (!change) {
-            i++;
-            continue;
-        }
-        out.push(line.slice(from, i), change[0]);
-        i += change[1];
-        from = i;
-    }
-    out.push(line.slice(from));
-    return out.join('');
 }
 function atEntity(line, at) {
     AT_ENTITY.lastIndex = at;
     const m = AT_ENTITY.exec(line);
     return m ? ['@', m[0].length] : undefined;
 }
-/** `<` that would start raw HTML (a tag, comment, declaration). */
-function isTagStart(line, i) {
+/**
+ * `<` that would start raw HTML (a tag, comment, declaration). `lastText`
+ * is where the line's trailing blanks start.
+ */
+function isTagStart(line, i, lastText) {
     if (!/[A-Za-z/!?]/.test(line[i + 1] ?? ''))
         return false;
     // An inline `<br>` (table cells use it) is harmless; alone on a line it
     // would open an HTML block.
     const br = /<br\s*\/?>/iy;
     br.lastIndex = i;
-    return !(br.exec(line) && line.slice(br.lastIndex).trim() !== '');
+    return !(br.exec(line) && br.lastIndex < lastText);
 }
 /** What to write for the `@` at `i`. */
 function neutralAt(line, i, urls) {
@@ -47353,46 +47708,90 @@ function isEmailAt(line, i) {
 }
 function urlRanges(line) {
     const ranges = [];
+    let end = -1;
     for (const m of line.matchAll(URL_START)) {
-        URL_END.lastIndex = m.index;
-        const end = URL_END.exec(line)?.index ?? line.length;
+        // A URL that starts before the last one ended ends where it did: no new
+        // search, or `https://https://...` would read the rest once per start.
+        if (m.index >= end) {
+            URL_END.lastIndex = m.index;
+            end = URL_END.exec(line)?.index ?? line.length;
+        }
         ranges.push([m.index, end]);
     }
     return { at: ranges, next: 0 };
 }
 /**
+ * Each run of blanks that holds a line break becomes one space. (A regex
+ * with blanks on both sides of the break would read a long run of spaces
+ * once per space.)
+ */
+function oneLine(text) {
+    if (!/[\r\n]/.test(text))
+        return text;
+    return text.replace(/\s+/g, (run) => (/[\r\n]/.test(run) ? ' ' : run));
+}
+/**
  * Plain text for one table cell (or any single-line markdown spot): one line,
- * no pipes, backticks, raw HTML or pings. Nothing in it is code, so every
- * mention is neutralised.
+ * no pipes, backticks, raw HTML, links, references or pings. Nothing in it
+ * is code, so every mention is neutralised.
  */
 function escapeTableCell(text) {
-    const flat = text.replace(/\s*[\r\n]+\s*/g, ' ');
-    let out = '';
+    const flat = oneLine(text);
+    const out = [];
     for (let i = 0; i < flat.length; i++) {
         const c = flat[i];
         AT_ENTITY.lastIndex = i;
         const entity = c === '&' ? AT_ENTITY.exec(flat)?.[0] : undefined;
+        const url = issueUrlAt(flat, i);
         if (c === '@' || entity) {
-            out += isEmailAt(flat, i) ? '@' : '@' + ZWSP;
+            out.push(isEmailAt(flat, i) ? '@' : '@' + ZWSP);
             i += (entity?.length ?? 1) - 1;
         }
-        else if (c === '\\' || c === '|' || c === '`')
-            out += '\\' + c;
+        else if (c === '&') {
+            const [ref, length] = defuseReference(flat, i) ?? ['&', 1];
+            out.push(ref);
+            i += length - 1;
+        }
+        else if (url) {
+            out.push(codeSpanFor(flat, i, url));
+            i += url.length - 1;
+        }
+        else if (c === '\\' || c === '|' || c === '`' || c === '[')
+            out.push('\\' + c);
         else if (c === '<')
-            out += '&lt;';
+            out.push('&lt;');
+        else if (completesIssueRef(flat, i))
+            out.push(ZWSP + c);
         else
-            out += c;
+            out.push(c);
     }
-    return out;
+    return out.join('');
 }
-/** Text for raw HTML (a `<summary>`): escaped, one line, no pings. */
+/** Text for raw HTML (a `<summary>`): escaped, one line, no pings or references. */
 function escapeHtmlText(text) {
-    return text
-        .replace(/\s*[\r\n]+\s*/g, ' ')
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/@/g, '@' + ZWSP);
+    const flat = oneLine(text);
+    const out = [];
+    for (let i = 0; i < flat.length; i++) {
+        const c = flat[i];
+        const url = issueUrlAt(flat, i);
+        if (url) {
+            out.push(`<code>${url}</code>`);
+            i += url.length - 1;
+        }
+        else if (c === '&')
+            out.push('&amp;');
+        else if (c === '<')
+            out.push('&lt;');
+        else if (c === '>')
+            out.push('&gt;');
+        else if (c === '@')
+            out.push('@' + ZWSP);
+        else if (completesIssueRef(flat, i))
+            out.push(ZWSP + c);
+        else
+            out.push(c);
+    }
+    return out.join('');
 }
 /**
  * Cuts markdown to at most `maxChars` characters, note included. The cut
@@ -47632,6 +48031,7 @@ function details(summaryHtml, body) {
 // `</details>` or an unclosed fence cannot break the page around it.
 
 
+
 const CANCELLED_REASON = 'The job was cancelled, or the step stopped before it could report.';
 /** Answers shorter than this are dropped rather than cut. */
 const MIN_SHARE = 400;
@@ -47774,11 +48174,13 @@ function renderProgress(snapshot, ctx) {
     return finish(truncateMarkdown(body, ctx.maxChars, '_✂️ Cut to fit._'), ctx);
 }
 /**
- * Last pass: redact once more (escaping can join text into a secret) and
- * hold the limit. `***` before an address would turn it into a mention.
+ * Last pass: redact once more (escaping can join text into a secret), break
+ * any sticky-comment marker a generated text carries (only the door writes
+ * the real one), and hold the limit. `***` before an address would turn it
+ * into a mention.
  */
 function finish(text, ctx) {
-    let out = redact_redactSecrets(text, ctx.secrets);
+    let out = defuseStickyMarkers(redact_redactSecrets(text, ctx.secrets));
     if (out !== text)
         out = out.replace(/\*\*\*@(?!\u200B)/g, '***@\u200B');
     return out.length <= ctx.maxChars
@@ -48881,9 +49283,9 @@ function readSettings(source) {
         commentTag: check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
         jobSummary: flag(Inputs.JobSummary, true),
         trigger: check('trigger', Inputs.Trigger, Defaults.Trigger) ?? '',
-        allowedBots: raw(Inputs.AllowedBots)
-            .split(/[\s,]+/)
-            .filter((b) => b.length > 0),
+        allowedBots: readLogins(raw(Inputs.AllowedBots), 'bots', errors),
+        allowedUsers: readLogins(raw(Inputs.AllowedUsers), 'users', errors),
+        allowForkPullRequestTarget: flag(Inputs.AllowForkPullRequestTarget, false),
         issueNumber,
         prContext: flag(Inputs.PrContext, true),
         prDiffMaxBytes: check('prDiffMaxBytes', Inputs.PrDiffMaxBytes, String(Defaults.PrDiffMaxBytes)) ?? Defaults.PrDiffMaxBytes,
@@ -48962,6 +49364,33 @@ function checkQuerySize(query, input, errors) {
             `${MAX_QUERY_BYTES} (put long material in a file under context-path and refer to it)`);
     }
     return query;
+}
+const USER_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/;
+const BOT_LOGIN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,98}(?:\[bot\])?$/i;
+/**
+ * `allowed-users` or `allowed-bots`: logins separated by commas or spaces.
+ * A wildcard is refused: it would let anyone spend the keys.
+ */
+function readLogins(text, kind, errors) {
+    const input = kind === 'users' ? Inputs.AllowedUsers : Inputs.AllowedBots;
+    const expected = kind === 'users'
+        ? "GitHub user logins separated by commas or spaces, e.g. 'octocat, hubot'"
+        : "bot logins separated by commas or spaces, e.g. 'renovate[bot] dependabot'";
+    const logins = text.split(/[\s,]+/).filter((b) => b.length > 0);
+    for (const login of logins) {
+        if (login.includes('*')) {
+            errors.push(`Input '${input}': '${settings_clip(login)}' is a wildcard, which is not allowed: it would ` +
+                `let anyone start runs on your keys (expected ${expected})`);
+        }
+        else if (kind === 'users' && /\[bot\]$/i.test(login)) {
+            errors.push(`Input '${input}': '${settings_clip(login)}' is a bot; list bots in '${Inputs.AllowedBots}' ` +
+                `(expected ${expected})`);
+        }
+        else if (!(kind === 'users' ? USER_LOGIN : BOT_LOGIN).test(login)) {
+            errors.push(`Input '${input}': got '${settings_clip(login)}', expected ${expected}`);
+        }
+    }
+    return logins;
 }
 function readModels(text, errors) {
     try {
@@ -49184,7 +49613,7 @@ function partialResult(workDir) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8662);
+/* harmony import */ var _cleanup_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8979);
 // Entry of the post step; the logic is in cleanup.ts.
 
 
