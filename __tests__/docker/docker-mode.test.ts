@@ -53,18 +53,39 @@ function docker(...args: string[]): string {
   return execFileSync('docker', args, { encoding: 'utf8' }).trim()
 }
 
-/** Every container named massgen-* (MassGen's names), by name. */
-function massgenContainers(): string[] {
+/** Containers that mount anything under `dir` (a run's folder). */
+function containersUnder(dir: string): string[] {
+  const ids = docker('ps', '--all', '--quiet').split('\n').filter(Boolean)
+  if (ids.length === 0) return []
   return docker(
-    'ps',
-    '--all',
-    '--filter',
-    'name=^massgen-',
+    'inspect',
     '--format',
-    '{{.Names}}'
+    '{{.Name}}{{range .Mounts}} {{.Source}}{{end}}',
+    ...ids
   )
     .split('\n')
-    .filter(Boolean)
+    .filter((line) =>
+      line
+        .split(' ')
+        .slice(1)
+        .some((m) => m.startsWith(dir))
+    )
+    .map((line) => line.split(' ')[0] ?? '')
+}
+
+/** No container of the run is left, and the other job's is still there. */
+function expectCleanedUp(runDir: string): void {
+  expect(containersUnder(runDir)).toEqual([])
+  expect(
+    docker(
+      'ps',
+      '--all',
+      '--filter',
+      `name=^${otherJob}$`,
+      '--format',
+      '{{.Names}}'
+    )
+  ).toBe(otherJob)
 }
 
 // Another job's container on the same runner: it must survive our runs.
@@ -188,7 +209,7 @@ describe('Docker mode with a real engine', () => {
     // (e) network 'none' (the default for agents whose model client is MassGen's)
     expect(network?.trim()).toBe('lo')
     // Nothing of this run is left; the other job's container stays.
-    expect(massgenContainers()).toEqual([otherJob])
+    expectCleanedUp(run.dir)
     expectNoKeyLeak(run, loopback.github())
   })
 
@@ -220,7 +241,7 @@ describe('Docker mode with a real engine', () => {
     ).map((r) => `${r.stdout ?? ''}${r.stderr ?? ''}`)
     expect(contextWrite).toContain('context-write-exit=0')
     expect(network).toMatch(/\beth0\b/)
-    expect(massgenContainers()).toEqual([otherJob])
+    expectCleanedUp(run.dir)
   })
 
   it('after a failure, a timeout and a cancel, no container of the run is left, and the other job keeps its own', async () => {
@@ -246,7 +267,7 @@ describe('Docker mode with a real engine', () => {
     expect(fail.run.outputs.status).toBe('failed')
     expect(timeout.run.outputs.status).toBe('timeout')
     expect(cancel.run.outputs.status).toBe('cancelled')
-    expect(massgenContainers()).toEqual([otherJob])
+    for (const { run } of [fail, timeout, cancel]) expectCleanedUp(run.dir)
   })
 })
 
