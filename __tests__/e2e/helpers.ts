@@ -1,4 +1,5 @@
 // Shared set-up for end-to-end runs of dist/index.js under Node 24.
+import { secretForms } from '../../src/redact.js'
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -83,10 +84,18 @@ export function findKeyLeaks(
       `${JSON.stringify(r.body) ?? ''} ${JSON.stringify(r.query)} ${JSON.stringify(r.headers)}`
     ])
   ]
+  // Each key as it is and in every encoded form an attacker would use that
+  // the action recognises (base64, hex, URL-encoded, reversed).
+  const forms = keys.flatMap((k) =>
+    secretForms(k).map((form) => ({
+      form,
+      label: `${k.slice(0, 6)}...${form === k ? '' : ' (encoded)'}`
+    }))
+  )
   return texts.flatMap(([where, text]) =>
-    keys
-      .filter((k) => text.includes(k))
-      .map((k) => `${k.slice(0, 6)}... in ${where}`)
+    forms
+      .filter(({ form }) => text.includes(form))
+      .map(({ label }) => `${label} in ${where}`)
   )
 }
 
