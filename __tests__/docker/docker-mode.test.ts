@@ -13,41 +13,24 @@ import {
   commandResultsOf,
   type LlmScript
 } from '../../test-support/llm-server.js'
-import {
-  ROOT,
-  runAction,
-  type RunOptions
-} from '../../test-support/run-action.js'
+import { runAction, type RunOptions } from '../../test-support/run-action.js'
 import {
   event,
   expectNoKeyLeak,
   KEYS,
-  loopbackServers
+  loopbackServers,
+  massgenBinary,
+  TEST_IMAGE
 } from '../e2e/helpers.js'
 
 // Each run starts containers and MassGen's MCP servers: minutes when busy.
 jest.setTimeout(600_000)
 
-const IMAGE =
-  process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'
+const IMAGE = TEST_IMAGE
 const TOKEN = 'ghs_e2eTokenValue0000000000000000000000'
 const loopback = loopbackServers()
 
-/** The pinned MassGen with its [docker] extra (scripts/setup-massgen.sh). */
-function dockerMassgen(): string {
-  if (process.env.MASSGEN_DOCKER_BIN) return process.env.MASSGEN_DOCKER_BIN
-  const out = execFileSync(
-    'bash',
-    [path.join(ROOT, 'scripts', 'setup-massgen.sh')],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, MASSGEN_EXTRAS: 'docker' },
-      stdio: ['ignore', 'pipe', 'inherit']
-    }
-  )
-  process.env.MASSGEN_DOCKER_BIN = out.trim().split('\n').pop() ?? ''
-  return process.env.MASSGEN_DOCKER_BIN
-}
+const dockerMassgen = () => massgenBinary('docker')
 
 function docker(...args: string[]): string {
   return execFileSync('docker', args, { encoding: 'utf8' }).trim()
@@ -213,7 +196,7 @@ describe('Docker mode with a real engine', () => {
     expectNoKeyLeak(run, loopback.github())
   })
 
-  it("context-permission 'write' makes the repository writable; docker-network 'bridge' gives the container a network", async () => {
+  it("context-permission 'write': MassGen still mounts the repository read-only while agents compete (write access is for its final presentation); docker-network 'bridge' gives the container a network", async () => {
     const workspace = checkout()
     const { run, server } = await dockerRun(
       {
@@ -239,7 +222,7 @@ describe('Docker mode with a real engine', () => {
       server.requests,
       'model-a'
     ).map((r) => `${r.stdout ?? ''}${r.stderr ?? ''}`)
-    expect(contextWrite).toContain('context-write-exit=0')
+    expect(contextWrite).toMatch(/Read-only file system/)
     expect(network).toMatch(/\beth0\b/)
     expectCleanedUp(run.dir)
   })

@@ -10,31 +10,23 @@
 // massgen-action-runtime:test, scripts/build-runtime-image.sh), so the action
 // pulls nothing; else the test is skipped with the reason. MassGen with its
 // `docker` extra comes from scripts/setup-massgen.sh (MASSGEN_EXTRAS=docker).
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import * as path from 'node:path'
 import { describe, expect, it, jest } from '@jest/globals'
 import { commandResultsOf } from '../../test-support/llm-server.js'
-import { ROOT, runAction } from '../../test-support/run-action.js'
-import { commentsOn, event, loopbackServers } from './helpers.js'
+import { runAction } from '../../test-support/run-action.js'
+import {
+  commentsOn,
+  event,
+  loopbackServers,
+  massgenBinary,
+  TEST_IMAGE
+} from './helpers.js'
 
 jest.setTimeout(900_000)
 
-const IMAGE =
-  process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'
-
-/** The pinned MassGen with the `docker` extra (installed once, then reused). */
-function dockerMassgen(): string {
-  const out = execFileSync(
-    'bash',
-    [path.join(ROOT, 'scripts', 'setup-massgen.sh')],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, MASSGEN_EXTRAS: 'docker' },
-      stdio: ['ignore', 'pipe', 'inherit']
-    }
-  )
-  return out.trim().split('\n').pop() ?? ''
-}
+const IMAGE = TEST_IMAGE
+const dockerMassgen = () => massgenBinary('docker')
 
 /** Why a Docker-mode run cannot happen here, or '' when it can. */
 function missing(): string {

@@ -107,21 +107,30 @@ export function expectNoKeyLeak(
   expect(findKeyLeaks(run, server, keys)).toEqual([])
 }
 
-/** The real MassGen installed by scripts/setup-massgen.sh (its last line). */
-export function massgenBinary(): string {
-  if (process.env.MASSGEN_BIN) return process.env.MASSGEN_BIN
+/**
+ * The real MassGen installed by scripts/setup-massgen.sh (its last line):
+ * the base install, or with the [docker] extra that Docker mode needs.
+ */
+export function massgenBinary(extras: 'base' | 'docker' = 'base'): string {
+  const cached = extras === 'base' ? 'MASSGEN_BIN' : 'MASSGEN_DOCKER_BIN'
+  if (process.env[cached]) return process.env[cached]
   const out = execFileSync(
     'bash',
     [path.join(ROOT, 'scripts', 'setup-massgen.sh')],
     {
       encoding: 'utf8',
+      env: { ...process.env, MASSGEN_EXTRAS: extras },
       stdio: ['ignore', 'pipe', 'inherit']
     }
   )
   const bin = out.trim().split('\n').pop() ?? ''
-  process.env.MASSGEN_BIN = bin
+  process.env[cached] = bin
   return bin
 }
+
+/** The local runtime image of the Docker-mode tests (.ci/run builds it). */
+export const TEST_IMAGE =
+  process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'
 
 /**
  * Loopback servers for one test file: a GitHub API (PR #42, issue #7) for
