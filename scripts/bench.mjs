@@ -9,6 +9,10 @@
 //   npm run bench              overhead, report latency, scale, memory, warm setup (~1-2 min)
 //   npm run bench -- --cold    also cold pip and cold uv installs (minutes, needs PyPI)
 //   npm run bench -- --runs 5  repetitions of the real-MassGen run (default 3)
+//   npm run bench -- --only docker --docker-stop
+//                              Docker mode vs local mode only; --docker-stop
+//                              adds runs of a bundle patched not to kill the
+//                              containers at MassGen's result line
 //
 // Method and results: docs/benchmarks.md.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -35,6 +39,7 @@ if (Number(process.versions.node.split('.')[0]) < 23) {
 async function main() {
   const argv = process.argv.slice(2)
   const cold = argv.includes('--cold')
+  const dockerStop = argv.includes('--docker-stop')
   const runsAt = argv.indexOf('--runs')
   const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 3
   // Development aids: `--only scale` runs just the fake-MassGen cases;
@@ -80,16 +85,27 @@ async function main() {
   )
 
   // MassGen's own wall time, from a wrapper around the child: the same run.
-  const wrapper = path.join(work, 'timed-massgen.sh')
+  // Local mode runs MassGen in the sandbox (as nobody when the bench is
+  // root), which sees the wrapper's folder read-only only when it is a
+  // folder of its own open to all (the bench's folder is private), and
+  // can write only the run's work folder: MassGen's cwd, where the wrapper
+  // leaves its times.
+  const TIMES_FILE = '.bench-massgen-times'
+  const wrapperHome = fs.mkdtempSync(
+    path.join(os.tmpdir(), 'massgen-bench-bin-')
+  )
+  fs.chmodSync(wrapperHome, 0o755)
+  fs.mkdirSync(path.join(wrapperHome, 'bin'), { mode: 0o755 })
+  const wrapper = path.join(wrapperHome, 'bin', 'timed-massgen.sh')
   fs.writeFileSync(
     wrapper,
     [
       '#!/bin/sh',
-      '# start/end (ms) of the wrapped command, to BENCH_TIMES_FILE',
+      '# start/end (ms) of the wrapped command, to $PWD/' + TIMES_FILE,
       'start=$(date +%s%3N)',
       'PATH="$(dirname "$1"):$PATH" "$@"',
       'rc=$?',
-      'echo "$start $(date +%s%3N)" > "$BENCH_TIMES_FILE"',
+      `echo "$start $(date +%s%3N)" > "$PWD/${TIMES_FILE}"`,
       'exit $rc',
       ''
     ].join('\n'),
@@ -98,15 +114,24 @@ async function main() {
 
   let seq = 0
   /** One run of dist/index.js; returns its timeline and sizes. */
-  async function runAction({ inputs, env = {}, nodeArgs = [] }) {
+  async function runAction({
+    inputs,
+    env = {},
+    nodeArgs = [],
+    // A command the action runs under (Docker mode: without-dockerenv.sh),
+    // and another copy of the bundle (a patched one, for a comparison).
+    prefix = [],
+    bundle = path.join(ROOT, 'dist', 'index.js'),
+    // Folders added to PATH: local mode's sandbox binds those back.
+    pathExtra = []
+  }) {
     const dir = path.join(work, `run-${++seq}`)
     const files = {
       event: path.join(dir, 'event.json'),
       output: path.join(dir, 'output.txt'),
       state: path.join(dir, 'state.txt'),
       summary: path.join(dir, 'summary.md'),
-      rss: path.join(dir, 'rss.json'),
-      times: path.join(dir, 'massgen-times.txt')
+      rss: path.join(dir, 'rss.json')
     }
     fs.mkdirSync(path.join(dir, 'workspace'), { recursive: true })
     fs.mkdirSync(path.join(dir, 'home'), { recursive: true })
@@ -117,7 +142,12 @@ async function main() {
       Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])
     )
     const childEnv = {
-      PATH: `${path.dirname(NODE24)}:${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+      PATH: [
+        path.dirname(NODE24),
+        path.join(ROOT, 'node_modules', '.bin'),
+        process.env.PATH ?? '',
+        ...pathExtra
+      ].join(':'),
       HOME: path.join(dir, 'home'),
       LANG: 'C.UTF-8',
       CI: 'true',
@@ -142,7 +172,6 @@ async function main() {
       INPUT_DOCKER: 'false',
       'INPUT_ACCEPT-LOCAL-MODE-RISK': 'true',
       BENCH_RSS_FILE: files.rss,
-      BENCH_TIMES_FILE: files.times,
       ...input,
       ...env
     }
@@ -153,14 +182,15 @@ async function main() {
       ...nodeArgs,
       ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
     ]
+    const nodeArgv = [
+      ...extra,
+      '--import',
+      path.join(ROOT, 'scripts', 'bench-rss.mjs'),
+      bundle
+    ]
     const child = spawn(
-      NODE24,
-      [
-        ...extra,
-        '--import',
-        path.join(ROOT, 'scripts', 'bench-rss.mjs'),
-        path.join(ROOT, 'dist', 'index.js')
-      ],
+      prefix[0] ?? NODE24,
+      prefix.length > 0 ? [...prefix.slice(1), NODE24, ...nodeArgv] : nodeArgv,
       {
         env: childEnv,
         cwd: childEnv.GITHUB_WORKSPACE,
@@ -175,9 +205,27 @@ async function main() {
       if (tail.length > 40) tail.shift()
     }
     let prepare
+    // When MassGen's result line reached the job log (Docker mode kills the
+    // run's containers then). Of a line split between chunks only its start
+    // is kept: that is all the test needs.
+    let completedAt
+    let lineStart = ''
     child.stdout.on('data', (c) => {
       stdoutBytes += c.length
       keep(c)
+      if (completedAt === undefined) {
+        const text = lineStart + c.toString()
+        const lastBreak = text.lastIndexOf('\n')
+        if (
+          text.includes('COMPLETED:') &&
+          text
+            .slice(0, lastBreak + 1)
+            .split('\n')
+            .some((l) => l.startsWith('COMPLETED:'))
+        )
+          completedAt = Date.now()
+        lineStart = text.slice(lastBreak + 1, lastBreak + 17)
+      }
       // prepareMassgen's own line: 'MassGen: reused <dir> (0.3 s)'.
       prepare ??= /MassGen: reused .* \(([\d.]+) s\)/.exec(c.toString())?.[1]
     })
@@ -187,7 +235,10 @@ async function main() {
     const read = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '')
     const outputs = parseCommandFile(read(files.output))
     const rss = read(files.rss) ? JSON.parse(read(files.rss)) : {}
-    const [mgStart, mgEnd] = read(files.times).trim().split(' ').map(Number)
+    const [mgStart, mgEnd] = read(timesFile(childEnv.RUNNER_TEMP, TIMES_FILE))
+      .trim()
+      .split(' ')
+      .map(Number)
     const writes = arrivals
       .slice(from)
       .filter(
@@ -213,6 +264,9 @@ async function main() {
           : undefined,
       requestsBefore: beforeRun.length,
       afterMs: mgEnd ? closed - mgEnd : undefined,
+      // MassGen's result line printed -> MassGen exited: its cleanup
+      // (in Docker mode, stopping and removing the containers).
+      completedToExitMs: mgEnd && completedAt ? mgEnd - completedAt : undefined,
       reportMs: mgEnd && last ? last.at - mgEnd : undefined,
       commentChars:
         last && typeof last.body === 'object'
@@ -292,7 +346,8 @@ async function main() {
             'openai-api-key': 'sk-benchOPENAIkey1234567890abcdef',
             'massgen-command': `${wrapper} ${massgen}`,
             'max-duration': '120'
-          }
+          },
+          pathExtra: virtualenvFolders(massgen)
         })
       )
     }
@@ -365,12 +420,26 @@ async function main() {
     )
   }
 
+  // --- Docker mode vs local mode, the same scripted consensus, alternated.
+  let dockerLocal
+  if (want('docker'))
+    dockerLocal = await dockerVsLocal({
+      runAction,
+      startLlmServer,
+      wrapper,
+      runs,
+      work,
+      say,
+      withoutKill: dockerStop
+    })
+
   // --- cold installs, only on request.
   let coldRows = []
   if (cold) coldRows = coldInstalls(work, say)
 
   await github.close()
   fs.rmSync(work, { recursive: true, force: true })
+  fs.rmSync(wrapperHome, { recursive: true, force: true })
 
   // --- the table.
   const med = (xs) => {
@@ -509,6 +578,9 @@ async function main() {
       spread(script, ms),
       '< 5 s'
     ],
+    ...(dockerLocal
+      ? dockerVsLocalRows(dockerLocal, { med, ms, s, spread })
+      : []),
     ...(cold
       ? coldRows
       : [
@@ -547,6 +619,14 @@ async function main() {
   )
 }
 
+/** The wrapper's times, in the action's run folder (RUNNER_TEMP/massgen-*). */
+function timesFile(runnerTemp, name) {
+  const run = fs
+    .readdirSync(runnerTemp)
+    .find((entry) => entry.startsWith('massgen-'))
+  return run ? path.join(runnerTemp, run, name) : ''
+}
+
 function parseCommandFile(text) {
   const values = {}
   const lines = text.split('\n')
@@ -567,12 +647,198 @@ function parseCommandFile(text) {
   return values
 }
 
-function massgenBinary() {
-  if (process.env.MASSGEN_BIN) return process.env.MASSGEN_BIN
+/**
+ * Docker mode vs local mode, side by side: the same scripted consensus (two
+ * vllm agents; agent A runs one trivial command, `echo bench`, so the
+ * command path is part of both: a `docker exec` in one, the local sandbox in
+ * the other), the same MassGen (the [docker] virtualenv, for both modes),
+ * runs alternated. The image must be present: pulling is not measured.
+ * Docker mode runs under scripts/without-dockerenv.sh where /.dockerenv
+ * exists (the action refuses Docker mode inside a container, and MassGen
+ * would run the commands locally). With `withoutKill`, a third kind of run
+ * uses a copy of the bundle in the bench's folder whose kill of the run's
+ * containers at MassGen's `COMPLETED:` line is patched out, so what that
+ * kill saves is measured in the same invocation; the action has no knob
+ * for it.
+ */
+async function dockerVsLocal({
+  runAction,
+  startLlmServer,
+  wrapper,
+  runs,
+  work,
+  say,
+  withoutKill
+}) {
+  const image =
+    process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'
+  const unavailable = dockerUnavailable(image)
+  if (unavailable) {
+    say(`Docker vs local skipped: ${unavailable}`)
+    return { skipped: unavailable }
+  }
+  const massgen =
+    process.env.MASSGEN_DOCKER_BIN ||
+    massgenBinary({ MASSGEN_EXTRAS: 'docker' })
+  const hideDockerenv = fs.existsSync('/.dockerenv')
+    ? [path.join(ROOT, 'scripts', 'without-dockerenv.sh')]
+    : []
+  const kinds = {
+    docker: { docker: 'true', 'docker-image': image },
+    local: { docker: 'false' }
+  }
+  const noKill = withoutKill ? bundleWithoutContainerKill(work) : undefined
+  const order = ['docker', 'local', ...(noKill ? ['dockerNoKill'] : [])]
+  const results = { docker: [], local: [], dockerNoKill: [] }
+  for (let i = 0; i < runs; i++) {
+    for (const kind of order) {
+      say(`Docker vs local: ${kind} run ${i + 1}/${runs}`)
+      // A fresh server each run: it remembers which agents ran their commands.
+      const llm = await startLlmServer({
+        agentIds: ['agent_a', 'agent_b'],
+        agents: {
+          'model-a': {
+            answer: 'Answer A: keep the old parser.',
+            commands: ['echo bench'],
+            voteFor: 'agent_b',
+            voteReason: 'B measured it.'
+          },
+          'model-b': {
+            answer: 'Answer B: the new parser is 2x faster.',
+            voteFor: 'agent_b',
+            voteReason: 'Mine has numbers.'
+          }
+        }
+      })
+      const inDocker = kind !== 'local'
+      results[kind].push(
+        await runAction({
+          inputs: {
+            query: 'Which parser change is safest?',
+            models: 'vllm/model-a vllm/model-b',
+            'base-url': llm.url,
+            'openai-api-key': 'sk-benchOPENAIkey1234567890abcdef',
+            'massgen-command': `${wrapper} ${massgen}`,
+            'max-duration': '600',
+            ...(inDocker ? kinds.docker : kinds.local)
+          },
+          prefix: inDocker ? hideDockerenv : [],
+          pathExtra: inDocker ? [] : virtualenvFolders(massgen),
+          ...(kind === 'dockerNoKill' ? { bundle: noKill } : {})
+        })
+      )
+      await llm.close()
+    }
+  }
+  return results
+}
+
+/** Why Docker mode cannot be measured here, or undefined when it can. */
+function dockerUnavailable(image) {
+  const probe = (args) =>
+    spawnSync('docker', args, { stdio: 'ignore', timeout: 30_000 }).status
+  if (probe(['info']) !== 0) return 'no Docker daemon answers `docker info`'
+  if (probe(['image', 'inspect', image]) !== 0)
+    return `image ${image} is absent (scripts/build-runtime-image.sh builds it)`
+  if (fs.existsSync('/.dockerenv') && process.getuid?.() !== 0)
+    return 'this machine has /.dockerenv and without-dockerenv.sh needs root'
+  return undefined
+}
+
+/**
+ * A copy of dist/ (its chunks load from beside index.js) whose index.js
+ * never sees MassGen's result line as the moment to kill the containers.
+ */
+function bundleWithoutContainerKill(work) {
+  const copy = path.join(work, 'dist-without-container-kill')
+  fs.cpSync(path.join(ROOT, 'dist'), copy, { recursive: true })
+  const index = path.join(copy, 'index.js')
+  const code = fs.readFileSync(index, 'utf8')
+  const trigger = "line.startsWith('COMPLETED:')"
+  if (code.split(trigger).length !== 2)
+    throw new Error(`dist/index.js: expected one ${trigger} to patch out`)
+  fs.writeFileSync(index, code.replace(trigger, 'false'))
+  return index
+}
+
+function dockerVsLocalRows(results, { med, ms, s, spread }) {
+  if (results.skipped)
+    return [['Docker mode vs local mode', 'skipped', results.skipped, '']]
+  const { docker, local, dockerNoKill } = results
+  const m = (runs, key) => med(runs.map((r) => r[key]))
+  const failed = [...docker, ...local, ...dockerNoKill].filter(
+    (r) => r.status !== 'success'
+  ).length
+  const cleanup = (runs) =>
+    `${ms(m(runs, 'completedToExitMs'))} ${spread(
+      runs.map((r) => r.completedToExitMs),
+      ms
+    )}`
+  const rows = [
+    [
+      `**Docker mode vs local mode**, real MassGen, 2 agents, 1 command, image present: action wall (median of ${docker.length} each, alternated)`,
+      `${s(m(docker, 'wallMs'))} / ${s(m(local, 'wallMs'))}`,
+      `ratio ${(m(docker, 'wallMs') / m(local, 'wallMs')).toFixed(2)}; Docker ${spread(
+        docker.map((r) => r.wallMs),
+        ms
+      )}, local ${spread(
+        local.map((r) => r.wallMs),
+        ms
+      )}${failed ? `; ${failed} run(s) did not succeed` : ''}`,
+      ''
+    ],
+    [
+      '  MassGen process wall (wrapper), Docker / local',
+      `${s(m(docker, 'massgenMs'))} / ${s(m(local, 'massgenMs'))}`,
+      `ratio ${(m(docker, 'massgenMs') / m(local, 'massgenMs')).toFixed(2)}`,
+      ''
+    ],
+    [
+      '  MassGen result line (`COMPLETED:`) → MassGen exit, Docker / local',
+      `${ms(m(docker, 'completedToExitMs'))} / ${ms(m(local, 'completedToExitMs'))}`,
+      `Docker: containers killed at that line, then MassGen's stop + remove ${spread(
+        docker.map((r) => r.completedToExitMs),
+        ms
+      )}`,
+      ''
+    ]
+  ]
+  if (dockerNoKill.length > 0)
+    rows.push([
+      '  Docker, bundle patched not to kill the containers at `COMPLETED:`: action wall / result line → exit',
+      `${s(m(dockerNoKill, 'wallMs'))} / ${cleanup(dockerNoKill)}`,
+      `with the kill: ${s(m(docker, 'wallMs'))} / ${cleanup(docker)}`,
+      ''
+    ])
+  return rows
+}
+
+/**
+ * MassGen's virtualenv and the Python it links to. Local mode's sandbox
+ * binds back the folders of the command it runs, but that command is the
+ * timing wrapper, so these go on PATH, whose folders it binds too.
+ */
+function virtualenvFolders(massgen) {
+  const venv = path.dirname(path.dirname(massgen))
+  try {
+    const python = fs.realpathSync(path.join(venv, 'bin', 'python'))
+    return [venv, path.dirname(path.dirname(python))]
+  } catch {
+    return [venv]
+  }
+}
+
+function massgenBinary(extraEnv = {}) {
+  if (process.env.MASSGEN_BIN && !extraEnv.MASSGEN_EXTRAS)
+    return process.env.MASSGEN_BIN
   const out = execFileSync(
     'bash',
     [path.join(ROOT, 'scripts', 'setup-massgen.sh')],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }
+    {
+      encoding: 'utf8',
+      env: { ...process.env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'inherit']
+    }
   )
   return out.trim().split('\n').pop() ?? ''
 }
