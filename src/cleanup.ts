@@ -4,6 +4,7 @@
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { State } from './constants.js'
+import { revokeContainerWrite } from './container-write-access.js'
 import { removeLeftoverContainers } from './docker.js'
 import { createGitHub, runUrl } from './github.js'
 import { discoverLogDir, readRunFiles } from './log-files.js'
@@ -43,6 +44,7 @@ export async function post(): Promise<void> {
   const door = createProcessDoor()
   if (core.getState(State.Docker) === 'true' && workDir) {
     await removeLeftoverContainers(door, workDir, core)
+    await revokeContainerWrite(door, workDir, core)
   }
   const credentials = parseCredentialState(core.getState(State.GitCredentials))
   if (credentials.length > 0) {

@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import { stringify } from 'yaml'
 import { configRelativePath } from './config.js'
 import { Outputs, State } from './constants.js'
+import { grantContainerWrite } from './container-write-access.js'
 import { killRunContainers, prepareDocker } from './docker.js'
 import { prepareMassgen } from './install.js'
 import type { Intake } from './intake.js'
@@ -74,6 +75,14 @@ export async function execute(
   const prepare = async () => {
     // Docker first: its checks fail in a second, before a long install.
     if (settings.docker) await prepareDocker(door, settings.dockerImage, core)
+    if (settings.docker && settings.contextPermission === 'write')
+      await grantContainerWrite(
+        door,
+        settings.dockerImage,
+        [settings.contextPath],
+        core,
+        workDir
+      )
     return prepareMassgen(door, {
       version: settings.massgenVersion,
       command: settings.massgenCommand,

@@ -6,6 +6,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { Outputs, State } from './constants.js'
 import { uploadLogs } from './artifact.js'
+import { revokeContainerWrite } from './container-write-access.js'
 import { removeLeftoverContainers } from './docker.js'
 import { execute } from './execute.js'
 import { createGitHub, runUrl, type GitHubDoor } from './github.js'
@@ -147,7 +148,12 @@ export async function run(
   } catch (error) {
     result = failedBefore(decision.question, error, started)
   }
-  if (settings.docker) await removeLeftoverContainers(door, workDir, core)
+  if (settings.docker) {
+    await removeLeftoverContainers(door, workDir, core)
+    // Only once no container of the run is left to race the revoke, and
+    // before the credentials go back into the checkout.
+    await revokeContainerWrite(door, workDir, core)
+  }
   // MassGen and its containers are gone: no agent reads the config any more.
   if (credentials.files.length > 0) {
     await restoreGitCredentials(credentials.files, core, credentials).catch(

@@ -66,6 +66,8 @@ export interface RunOptions {
   cancelAfterMs?: number
   /** SIGKILL the main step after this many ms (the step died: no report). */
   killAfterMs?: number
+  /** SIGKILL the main step once this settles (the step died at that moment). */
+  killOn?: Promise<unknown>
   /** Run the post step after main (default true). */
   post?: boolean
   workspace?: string
@@ -142,7 +144,8 @@ function runNode(
   cancelAfterMs?: number,
   killAfterMs?: number,
   user?: RunnerUser,
-  hideDockerenv?: boolean
+  hideDockerenv?: boolean,
+  killOn?: Promise<unknown>
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   const [command, args] =
     hideDockerenv && fs.existsSync('/.dockerenv')
@@ -170,6 +173,8 @@ function runNode(
     }
     if (killAfterMs !== undefined)
       timers.push(setTimeout(() => child.kill('SIGKILL'), killAfterMs))
+    const kill = () => void child.kill('SIGKILL')
+    killOn?.then(kill, kill)
     child.on('close', (exitCode) => {
       timers.forEach(clearTimeout)
       resolve({ exitCode, stdout, stderr })
@@ -242,7 +247,8 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     options.cancelAfterMs,
     options.killAfterMs,
     options.user,
-    options.hideDockerenv
+    options.hideDockerenv,
+    options.killOn
   )
   const state = parseCommandFile(fs.readFileSync(files.state, 'utf8'))
   const run: ActionRun = {

@@ -4,7 +4,7 @@
 // Scripted agents run commands through MassGen's command tool, so what the
 // commands print proves where they ran and what they could touch.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -296,5 +296,233 @@ describe('Docker mode refuses clearly before any agent starts', () => {
       /runs inside a container \(\/\.dockerenv exists\)/
     )
     expect(server.requests).toEqual([])
+  })
+})
+
+/** The runner's uid on GitHub: it owns the checkout, the image's user does not. */
+const RUNNER_UID = 1001
+/** A uid that is neither: its ACL entries exist before the run. */
+const OTHER_UID = 4242
+
+/**
+ * A checkout as actions/checkout leaves it: owned by the runner's uid, modes
+ * 0755/0644, plus a folder and a file that already carry ACL entries.
+ */
+function runnerCheckout(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-checkout-'))
+  fs.chmodSync(dir, 0o755)
+  fs.writeFileSync(path.join(dir, 'README.md'), 'the repository\n')
+  fs.writeFileSync(path.join(dir, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 })
+  fs.mkdirSync(path.join(dir, 'src'), { mode: 0o755 })
+  fs.writeFileSync(path.join(dir, 'src', 'main.c'), 'int main;\n')
+  fs.mkdirSync(path.join(dir, 'shared'), { mode: 0o755 })
+  fs.writeFileSync(path.join(dir, 'shared', 'notes.txt'), 'notes\n')
+  fs.writeFileSync(path.join(dir, 'keep.txt'), 'keep\n')
+  execFileSync('chown', ['-R', `${RUNNER_UID}:${RUNNER_UID}`, dir])
+  const acl = (...args: string[]) => execFileSync('setfacl', args)
+  acl('-m', `u:${OTHER_UID}:rx,d:u:${OTHER_UID}:rx`, path.join(dir, 'shared'))
+  acl('-m', `u:${OTHER_UID}:r`, path.join(dir, 'shared', 'notes.txt'))
+  acl('-m', `u:${OTHER_UID}:r`, path.join(dir, 'keep.txt'))
+  return dir
+}
+
+/** Every file's ACL under `root` (links not followed), by path. */
+function aclsUnder(root: string): Map<string, string> {
+  return aclBlocks(
+    execFileSync('getfacl', ['-R', '-P', '-n', '--absolute-names', root], {
+      encoding: 'utf8'
+    })
+  )
+}
+
+function aclsOf(...paths: string[]): Map<string, string> {
+  return aclBlocks(
+    execFileSync('getfacl', ['-n', '--absolute-names', ...paths], {
+      encoding: 'utf8'
+    })
+  )
+}
+
+function aclBlocks(dump: string): Map<string, string> {
+  return new Map(
+    dump
+      .split('\n\n')
+      .filter((block) => block.trim())
+      .map((block) => {
+        const [first = '', ...rest] = block.trim().split('\n')
+        return [first.replace('# file: ', ''), rest.join('\n')]
+      })
+  )
+}
+
+/** The runner's own files, elsewhere on the machine. */
+function runnerFiles(): { dir: string; secret: string; folder: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-private-'))
+  const secret = path.join(dir, 'secret')
+  const folder = path.join(dir, 'folder')
+  fs.writeFileSync(secret, 'runner secret\n', { mode: 0o600 })
+  fs.mkdirSync(folder, { mode: 0o700 })
+  fs.writeFileSync(path.join(folder, 'inside'), 'x\n', { mode: 0o600 })
+  execFileSync('chown', ['-R', `${RUNNER_UID}:${RUNNER_UID}`, dir])
+  return { dir, secret, folder }
+}
+
+function asRunner(command: string): { status: number | null; out: string } {
+  const done = spawnSync('/bin/sh', ['-c', command], {
+    uid: RUNNER_UID,
+    gid: RUNNER_UID,
+    encoding: 'utf8'
+  })
+  return { status: done.status, out: `${done.stdout}${done.stderr}` }
+}
+
+describe("Docker mode, 'context-permission: write', a checkout the image's user does not own", () => {
+  const checkoutDir = runnerCheckout()
+  const runner = runnerFiles()
+  const before = aclsUnder(checkoutDir)
+  const runnerBefore = aclsOf(
+    runner.secret,
+    runner.folder,
+    path.join(runner.folder, 'inside')
+  )
+  const WRITE = [
+    `echo from-the-agent > ${checkoutDir}/agent-wrote.txt`,
+    `echo more >> ${checkoutDir}/README.md`,
+    `mkdir ${checkoutDir}/src/new`,
+    `echo x > ${checkoutDir}/src/new/file.c`
+  ].join(' && ')
+  // The folder and the file that had ACLs become links to the runner's
+  // files: restoring their ACLs by path would change those instead.
+  const SWAP = [
+    `rm -r ${checkoutDir}/shared`,
+    `ln -s ${runner.folder} ${checkoutDir}/shared`,
+    `rm ${checkoutDir}/keep.txt`,
+    `ln -s ${runner.secret} ${checkoutDir}/keep.txt`
+  ].join(' && ')
+  let run: Awaited<ReturnType<typeof dockerRun>>['run']
+  let results: string[]
+
+  beforeAll(async () => {
+    expect(fs.statSync(checkoutDir).uid).toBe(RUNNER_UID)
+    const done = await dockerRun(
+      {
+        agentIds: ['agent_a', 'agent_b'],
+        agents: {
+          'model-a': {
+            answer: 'A wrote.',
+            commands: [
+              `${WRITE}; echo write-exit=$?; id -u`,
+              `${SWAP}; echo swap-exit=$?`
+            ],
+            voteFor: 'agent_a'
+          },
+          'model-b': { answer: 'B ran nothing.', voteFor: 'agent_a' }
+        }
+      },
+      { 'comment-tag': 'docker-acl', 'context-permission': 'write' },
+      { workspace: checkoutDir }
+    )
+    run = done.run
+    results = commandResultsOf(done.server.requests, 'model-a').map(
+      (r) => `${r.stdout ?? ''}${r.stderr ?? ''}`
+    )
+  })
+  afterAll(() => {
+    fs.rmSync(checkoutDir, { recursive: true, force: true })
+    fs.rmSync(runner.dir, { recursive: true, force: true })
+  })
+
+  it("the image's user (uid 1000) writes the checkout owned by uid 1001 (mode 0755); afterwards every file's ACL is as before, and the runner's user can change what the agent made", () => {
+    expect(run.outputs.status).toBe('success')
+    expect(results[0]).toContain('write-exit=0')
+    expect(results[0]).toMatch(/^1000$/m)
+    expect(run.stdout).toContain(
+      `Gave uid 1000 (the user of ${IMAGE}) write access to ${checkoutDir} with POSIX ACLs`
+    )
+    expect(run.stdout).toContain(
+      `Took back the write access of uid 1000 to ${checkoutDir}`
+    )
+    expect(
+      fs.readFileSync(path.join(checkoutDir, 'agent-wrote.txt'), 'utf8')
+    ).toBe('from-the-agent\n')
+    const after = aclsUnder(checkoutDir)
+    const swapped = ['shared', 'shared/notes.txt', 'keep.txt'].map((p) =>
+      path.join(checkoutDir, p)
+    )
+    for (const [file, acl] of before) {
+      if (swapped.includes(file)) continue
+      expect({ file, acl: after.get(file) }).toEqual({ file, acl })
+    }
+    // What the agent made is the image user's, with the runner's entry.
+    expect(fs.statSync(path.join(checkoutDir, 'agent-wrote.txt')).uid).toBe(
+      1000
+    )
+    const change = asRunner(
+      `echo runner >> ${checkoutDir}/agent-wrote.txt && rm -r ${checkoutDir}/src/new && echo ok`
+    )
+    expect(change).toEqual({ status: 0, out: 'ok\n' })
+    // Nothing of the grant is left in the run's folder.
+    const workDirs = fs
+      .readdirSync(path.join(run.dir, 'runner-temp'))
+      .map((d) => path.join(run.dir, 'runner-temp', d))
+    for (const d of workDirs)
+      expect(
+        fs.readdirSync(d).filter((f) => f.startsWith('container-write-access'))
+      ).toEqual([])
+    expect(massgenContainers()).toEqual([otherJob])
+  })
+
+  it("attack: the agent replaces a folder and a file that had ACLs with links to the runner's own files, so that restoring the ACLs would change those — fails", () => {
+    expect(results[1]).toContain('swap-exit=0')
+    expect(
+      fs.lstatSync(path.join(checkoutDir, 'keep.txt')).isSymbolicLink()
+    ).toBe(true)
+    expect(
+      aclsOf(runner.secret, runner.folder, path.join(runner.folder, 'inside'))
+    ).toEqual(runnerBefore)
+    expect(fs.statSync(runner.secret).mode & 0o777).toBe(0o600)
+  })
+})
+
+describe("Docker mode, 'context-permission: write', the main step dies", () => {
+  it('the post step takes the ACLs back', async () => {
+    const checkoutDir = runnerCheckout()
+    const before = aclsUnder(checkoutDir)
+    let agentsAsked: () => void = () => undefined
+    const asked = new Promise<void>((resolve) => (agentsAsked = resolve))
+    const server = await loopback.llm({ default: { delayMs: 600_000 } })
+    const polling = setInterval(() => {
+      if (server.requests.length > 0) agentsAsked()
+    }, 200)
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: loopback.github().url,
+      workspace: checkoutDir,
+      hideDockerenv: true,
+      // Killed while the agents wait on their model: the grant is in force.
+      killOn: asked,
+      inputs: {
+        query: 'Write something.',
+        models: 'vllm/model-a vllm/model-b',
+        'base-url': server.url,
+        'openai-api-key': KEYS.openai,
+        'massgen-command': dockerMassgen(),
+        docker: 'true',
+        'docker-image': IMAGE,
+        'context-permission': 'write',
+        'comment-tag': 'docker-acl-killed',
+        'max-duration': '600',
+        'upload-logs': 'false'
+      }
+    }).finally(() => clearInterval(polling))
+    expect(run.stdout).toContain('Gave uid 1000')
+    expect(run.stdout).not.toContain('Took back')
+    expect(run.post?.stdout).toContain(
+      `Took back the write access of uid 1000 to ${checkoutDir}`
+    )
+    expect(aclsUnder(checkoutDir)).toEqual(before)
+    expect(massgenContainers()).toEqual([otherJob])
+    fs.rmSync(checkoutDir, { recursive: true, force: true })
   })
 })
