@@ -58,7 +58,11 @@ export const massgenConfigSchema = z
           z.object({ path: z.string().startsWith('/'), permission }).strict()
         ),
         snapshot_storage: z.string().optional(),
-        agent_temporary_workspace: z.string().optional()
+        agent_temporary_workspace: z.string().optional(),
+        coordination: z
+          .object({ write_mode: z.literal('legacy') })
+          .strict()
+          .optional()
       })
       .strict(),
     timeout_settings: z
@@ -112,7 +116,16 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
       context_paths: options.contextPaths,
       // MassGen requires both when any agent has a cwd.
       snapshot_storage: 'snapshots',
-      agent_temporary_workspace: 'temp_workspaces'
+      agent_temporary_workspace: 'temp_workspaces',
+      // Docker mode writes a writable context path in place ('legacy'):
+      // MassGen's default ('auto') gives the winner a copy in a 0700 folder
+      // under the runner's temp folder, which the image's user cannot write,
+      // so nothing would change. The action opens the repository itself to
+      // that user for the run (container-write-access.ts).
+      ...(options.docker &&
+      options.contextPaths.some((c) => c.permission === 'write')
+        ? { coordination: { write_mode: 'legacy' as const } }
+        : {})
     },
     timeout_settings: {
       orchestrator_timeout_seconds: options.maxDurationSeconds

@@ -59,6 +59,14 @@ export interface AgentScript {
    * again in its next conversation. Final presentations never run commands.
    */
   commands?: string[]
+  /**
+   * Shell commands to run in the agent's final presentation, if it wins, the
+   * same way (one per request, in order): MassGen mounts `write` context
+   * paths writable only then. The presentation's text is `finalAnswer` (or
+   * the answer) followed by their evidence. Without a reachable command
+   * tool, the presentation is given without them.
+   */
+  finalCommands?: string[]
 }
 
 export interface LlmScript {
@@ -223,6 +231,26 @@ function commandStep(
   }
 }
 
+/** The final presentation, after the agent's final commands if any. */
+function finalPresentation(
+  agent: AgentScript,
+  answer: string,
+  commands: CommandState
+): Decision {
+  const text = agent.finalAnswer ?? answer
+  const tool = commandToolName(commands.toolNames)
+  const wanted = agent.finalCommands ?? []
+  if (wanted.length === 0 || !tool || commandsBlocked(commands))
+    return { kind: 'final', args: { content: text } }
+  const next = wanted[commands.results.length]
+  if (next !== undefined)
+    return { kind: 'command', tool, args: { command: next } }
+  return {
+    kind: 'final',
+    args: { content: answerWithEvidence(text, commands.results) }
+  }
+}
+
 /**
  * The rule that converges, plus the script's overrides. An agent with
  * commands runs them in the first conversation where MassGen offers and
@@ -242,9 +270,7 @@ export function decide(
 ): Decision {
   const agent = script.agents?.[model] ?? script.default ?? {}
   let answer = commands.answered ?? agent.answer ?? `Answer from ${model}.`
-  if (!hasVoteTool) {
-    return { kind: 'final', args: { content: agent.finalAnswer ?? answer } }
-  }
+  if (!hasVoteTool) return finalPresentation(agent, answer, commands)
   if (agent.commands?.length && commands.answered === undefined) {
     const blocked = commandsBlocked(commands)
     const tool = commandToolName(commands.toolNames)

@@ -98,6 +98,20 @@ describe('buildConfig', () => {
     expect(config.agents[0]?.backend.base_url).toBe('http://127.0.0.1:8000/v1')
     expect(config.agents[1]?.backend.base_url).toBeUndefined()
   })
+  it("Docker mode with a writable context path writes it in place (write_mode 'legacy'): MassGen's copy would be closed to the image's user", () => {
+    const write = [{ path: '/repo', permission: 'write' as const }]
+    expect(
+      buildConfig({ ...base, docker: true, contextPaths: write }).orchestrator
+        .coordination
+    ).toEqual({ write_mode: 'legacy' })
+    // Read-only, or local mode (MassGen's copy is its own user's there): MassGen's default.
+    expect(
+      buildConfig({ ...base, docker: true }).orchestrator
+    ).not.toHaveProperty('coordination')
+    expect(
+      buildConfig({ ...base, docker: false, contextPaths: write }).orchestrator
+    ).not.toHaveProperty('coordination')
+  })
   it('rejects a relative context path', () => {
     expect(() =>
       buildConfig({

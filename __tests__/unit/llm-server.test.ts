@@ -511,6 +511,43 @@ describe('llm server: agents that run commands', () => {
     })
   })
 
+  it('finalCommands run in the final presentation, one per request, then the presentation carries their evidence; without the tool it is given plainly', async () => {
+    server = await startLlmServer({
+      agents: {
+        'model-a': { finalCommands: [first, second], finalAnswer: 'Final.' }
+      }
+    })
+    const final = (results: typeof done, tool?: null) =>
+      post(
+        server.url,
+        withResults('model-a', answers(['agent1.1']), results, {
+          withVote: false,
+          ...(tool === null ? { tool } : {})
+        })
+      )
+    expect(toolCall((await final([])).text)).toEqual({
+      name: COMMAND_TOOL,
+      args: { command: first }
+    })
+    expect(toolCall((await final(done.slice(0, 1))).text)).toEqual({
+      name: COMMAND_TOOL,
+      args: { command: second }
+    })
+    const presented = toolCall((await final(done)).text)
+    expect(presented.args.content).toMatch(/^Final\.\n\n### Command 1\n/)
+    expect(presented.args.content).toContain('exit_code: 3')
+    expect(toolCall((await final([], null)).text)).toEqual({
+      name: 'new_answer',
+      args: { content: 'Final.' }
+    })
+    // While competing, an agent with only finalCommands runs nothing.
+    const competing = await post(
+      server.url,
+      withResults('model-a', answers([]), [])
+    )
+    expect(toolCall(competing.text).name).toBe('new_answer')
+  })
+
   it('without a command tool it says which tools were offered, and runs the commands once the tool comes', async () => {
     server = await startLlmServer({
       agents: { 'model-a': { answer: 'A.', commands: [first] } }
