@@ -5,6 +5,7 @@
 // POSIX ACLs give that one uid write access for the run; afterwards they are
 // taken back exactly, by the main step or, if it died, by the post step: a
 // record in the run's private folder says what to undo.
+import { firstLine } from './docker.js'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Inputs } from './constants.js'
@@ -520,9 +521,4 @@ export function parseRecord(
     roots: r.roots as string[],
     ...(r.dump !== undefined ? { dump: r.dump as string } : {})
   }
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split('\n')[0]?.trim()
-  return line ? `: ${line.slice(0, 300)}` : ''
 }

@@ -1,6 +1,7 @@
 // Docker mode's effects: the daemon must answer, the image must be there.
 import * as fs from 'node:fs'
 import { Inputs } from './constants.js'
+import { isInside } from './output-lines.js'
 import type { ProcessDoor } from './process.js'
 
 export class DockerError extends Error {}
@@ -140,14 +141,13 @@ async function findRunContainers(
   return inspect.stdout
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .filter(([, ...mounts]) =>
-      mounts.some((m) => m === workDir || m.startsWith(`${workDir}/`))
-    )
+    .filter(([, ...mounts]) => mounts.some((m) => isInside(m, workDir)))
     .map(([id]) => id ?? '')
     .filter((id) => id.length > 0)
 }
 
-function firstLine(text: string): string {
+/** `: <first line>` of a command's error output, or '' when it said nothing. */
+export function firstLine(text: string): string {
   const line = text.trim().split('\n')[0]?.trim()
   return line ? `: ${line.slice(0, 300)}` : ''
 }

@@ -38,22 +38,24 @@ export async function intake(
       const gate = await checkTriggerAllowed(github(), trigger, settings)
       if (!gate.allowed)
         return { action: 'skip', reason: gate.reason, quiet: false }
-      return {
-        action: 'run',
-        question: requireQuery(settings, trigger.eventName),
-        issueNumber: settings.issueNumber ?? trigger.issueNumber,
-        pullRequest: undefined,
-        commentId: undefined
-      }
+      return queryRun(settings, trigger)
     }
     case 'manual':
-      return {
-        action: 'run',
-        question: requireQuery(settings, trigger.eventName),
-        issueNumber: settings.issueNumber ?? trigger.issueNumber,
-        pullRequest: undefined,
-        commentId: undefined
-      }
+      return queryRun(settings, trigger)
+  }
+}
+
+/** A run on the configured question, reported on the event's issue if any. */
+function queryRun(
+  settings: Settings,
+  trigger: Extract<Trigger, { kind: 'event' | 'manual' }>
+): Intake {
+  return {
+    action: 'run',
+    question: requireQuery(settings, trigger.eventName),
+    issueNumber: settings.issueNumber ?? trigger.issueNumber,
+    pullRequest: undefined,
+    commentId: undefined
   }
 }
 

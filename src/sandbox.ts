@@ -13,6 +13,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { isInside } from './output-lines.js'
 import type { ProcessDoor } from './process.js'
 
 export type Privilege = 'root' | 'sudo' | 'none'
@@ -68,7 +69,7 @@ export function planSandbox(input: SandboxInput): SandboxSpec {
   ].filter((p): p is string => Boolean(p))
   // A tool folder that holds a private folder would show it again.
   const tools = input.toolPaths.filter(
-    (t) => !private_.some((p) => p === t || p.startsWith(`${t}/`))
+    (t) => !private_.some((p) => isInside(p, t))
   )
   const keep: BoundPath[] = [
     ...tools.map((p) => ({ path: p, writable: false })),
@@ -108,7 +109,7 @@ function depth(p: string): number {
 function outermost(folders: string[]): string[] {
   const unique = [...new Set(folders.map((f) => path.resolve(f)))]
   return unique
-    .filter((f) => !unique.some((o) => o !== f && f.startsWith(`${o}/`)))
+    .filter((f) => !unique.some((o) => o !== f && isInside(f, o)))
     .sort()
 }
 

@@ -30849,6 +30849,170 @@ const InterruptGraceMs = 5_000;
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/output-lines.ts
+// MassGen's automation lines on stdout (MASSGEN.md, "What it prints").
+// QUESTION: and ANSWER_PREVIEW: echo untrusted text, so a line such as
+// `ANSWER: /etc/passwd` can be injected: paths count only inside the log base.
+
+const ANSI = 
+// eslint-disable-next-line no-control-regex
+/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+function stripAnsi(text) {
+    return text.replace(ANSI, '');
+}
+const KEY = /^(LOG_DIR|STATUS|WINNER|ANSWER_FILE|ANSWER): (.*)$/;
+/**
+ * Folds one stdout line into the hints. The last occurrence of a key wins
+ * (LOG_DIR excepted: the first), but a path is accepted only inside `logBase` (LOG_DIR) or the accepted
+ * LOG_DIR (the others), resolved against MassGen's cwd.
+ */
+function foldOutputLine(hints, rawLine, where) {
+    const match = KEY.exec(stripAnsi(rawLine).trimEnd());
+    if (!match)
+        return hints;
+    const key = match[1];
+    const value = (match[2] ?? '').trim();
+    if (key === 'WINNER') {
+        return /^[a-z0-9_]{1,64}$/.test(value) ? { ...hints, winner: value } : hints;
+    }
+    const resolved = path.resolve(where.cwd, value);
+    if (key === 'LOG_DIR') {
+        // MassGen prints LOG_DIR once, before it echoes the question: a later
+        // one is injected text and must not move the folder the paths check against.
+        if (hints.logDir)
+            return hints;
+        return isInside(resolved, where.logBase) &&
+            resolved !== path.resolve(where.logBase)
+            ? { ...hints, logDir: resolved }
+            : hints;
+    }
+    if (!hints.logDir || !isInside(resolved, hints.logDir))
+        return hints;
+    if (key === 'STATUS') {
+        return path.basename(resolved) === 'status.json'
+            ? { ...hints, statusFile: resolved }
+            : hints;
+    }
+    return { ...hints, answerFile: resolved };
+}
+/** True when `candidate` lies inside `root` (or is root), after normalising `..`. */
+function isInside(candidate, root) {
+    const relative = external_node_path_namespaceObject.relative(external_node_path_namespaceObject.resolve(root), external_node_path_namespaceObject.resolve(candidate));
+    return (relative === '' ||
+        (!relative.startsWith('..') && !external_node_path_namespaceObject.isAbsolute(relative)));
+}
+
+;// CONCATENATED MODULE: ./src/docker.ts
+// Docker mode's effects: the daemon must answer, the image must be there.
+
+
+
+class DockerError extends (/* unused pure expression or super */ null && (Error)) {
+}
+/**
+ * MassGen 0.1.97 quietly runs Docker mode's commands locally when this file
+ * exists (filesystem_manager/_filesystem_manager.py): inside a container
+ * job, the agents would share the job's container, token included.
+ */
+const CONTAINER_MARKER = '/.dockerenv';
+function insideContainerError() {
+    return new DockerError(`This job runs inside a container (${CONTAINER_MARKER} exists), and MassGen then runs ` +
+        "Docker mode's commands in the job's own container instead of one per agent, " +
+        'where they could read the GitHub token. Run the job on the runner itself (no ' +
+        "'container:'), or set 'docker: false' to use local mode's sandbox (it needs " +
+        'root with the SYS_ADMIN capability in the job container).');
+}
+const LOCAL_MODE_COST = `'${constants_Inputs.Docker}: false' to run the agents' commands on the runner in local mode's sandbox instead: ` +
+    "the agents can then read their own API keys, and local mode refuses events that carry other people's text " +
+    "unless 'accept-local-mode-risk' is set.";
+async function prepareDocker(door, image, log, insideContainer = () => fs.existsSync(CONTAINER_MARKER)) {
+    if (insideContainer())
+        throw insideContainerError();
+    const info = await door.exec('docker', ['info', '--format', '{{.ServerVersion}}'], {
+        timeoutMs: 30_000
+    });
+    if (info.exitCode !== 0) {
+        throw new DockerError(`Docker mode needs a reachable Docker daemon, but 'docker info' failed` +
+            `${docker_firstLine(info.stderr)}. Start Docker on the runner (DOCKER_HOST is honoured), ` +
+            `or set ${LOCAL_MODE_COST}`);
+    }
+    log.info(`Docker daemon ${info.stdout.trim()} is reachable`);
+    const inspect = await door.exec('docker', ['image', 'inspect', '--format', '{{.Id}}', image], {
+        timeoutMs: 30_000
+    });
+    if (inspect.exitCode === 0) {
+        log.info(`Docker image ${image} is present`);
+        return;
+    }
+    log.info(`Pulling Docker image ${image}`);
+    const pull = await door.exec('docker', ['pull', '--quiet', image], {
+        timeoutMs: 15 * 60_000
+    });
+    if (pull.exitCode !== 0) {
+        throw new DockerError(`Could not pull the Docker image '${image}'${docker_firstLine(pull.stderr)}. ` +
+            `Check '${Inputs.DockerImage}', or set '${Inputs.Docker}: false'.`);
+    }
+}
+/**
+ * MassGen names its containers `massgen-<agent>-<hex>`; a killed run leaves
+ * them behind. Only containers that mount this run's work folder are removed,
+ * so parallel jobs on a shared self-hosted runner keep theirs.
+ */
+async function removeLeftoverContainers(door, workDir, log) {
+    const ours = await findRunContainers(door, workDir);
+    if (ours.length === 0)
+        return 0;
+    const removed = await door.exec('docker', ['rm', '--force', ...ours], {
+        timeoutMs: 60_000
+    });
+    if (removed.exitCode === 0)
+        log.info(`Removed ${ours.length} leftover MassGen container(s)`);
+    else
+        log.warning(`Could not remove leftover MassGen containers${docker_firstLine(removed.stderr)}`);
+    return ours.length;
+}
+/**
+ * Once MassGen has printed its result, its containers have nothing left to
+ * do; but MassGen stops each one with a 10 s timeout, and the `tail` that
+ * keeps a container alive ignores SIGTERM as PID 1, so every container costs
+ * those 10 s. Killed first, each stop returns at once.
+ */
+async function killRunContainers(door, workDir) {
+    const ours = await findRunContainers(door, workDir);
+    if (ours.length === 0)
+        return 0;
+    await door.exec('docker', ['kill', ...ours], { timeoutMs: 30_000 });
+    return ours.length;
+}
+/** Containers MassGen named `massgen-*` that mount this run's work folder. */
+async function findRunContainers(door, workDir) {
+    const list = await door.exec('docker', ['ps', '--all', '--quiet', '--filter', 'name=^massgen-'], { timeoutMs: 30_000 });
+    if (list.exitCode !== 0)
+        return [];
+    const candidates = list.stdout
+        .split(/\s+/)
+        .filter((id) => /^[0-9a-f]{6,64}$/.test(id));
+    if (candidates.length === 0)
+        return [];
+    const inspect = await door.exec('docker', [
+        'inspect',
+        '--format',
+        '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
+        ...candidates
+    ], { timeoutMs: 30_000 });
+    return inspect.stdout
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .filter(([, ...mounts]) => mounts.some((m) => isInside(m, workDir)))
+        .map(([id]) => id ?? '')
+        .filter((id) => id.length > 0);
+}
+/** `: <first line>` of a command's error output, or '' when it said nothing. */
+function docker_firstLine(text) {
+    const line = text.trim().split('\n')[0]?.trim();
+    return line ? `: ${line.slice(0, 300)}` : '';
+}
+
 ;// CONCATENATED MODULE: ./src/container-write-access.ts
 // Docker mode with 'context-permission: write': MassGen mounts the repository
 // read-write, but the agents' commands run as the image's user (uid 1000 in
@@ -30857,6 +31021,7 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 // POSIX ACLs give that one uid write access for the run; afterwards they are
 // taken back exactly, by the main step or, if it died, by the post step: a
 // record in the run's private folder says what to undo.
+
 
 
 
@@ -30963,7 +31128,7 @@ async function takeBack(door, record, recordDir) {
             files: ['setfacl', '-P', '-b']
         }), { timeoutMs: TREE_TIMEOUT_MS });
         if (cleared.exitCode !== 0)
-            problems.push(`${root}${firstLine(cleared.stderr)}`);
+            problems.push(`${root}${docker_firstLine(cleared.stderr)}`);
     }
     if (!record.dump)
         return problems;
@@ -30976,7 +31141,7 @@ async function takeBack(door, record, recordDir) {
         external_node_fs_namespaceObject.writeFileSync(restore, kept, { mode: 0o600 });
         const restored = await door.exec('setfacl', ['-P', `--restore=${restore}`], { timeoutMs: TREE_TIMEOUT_MS });
         if (restored.exitCode !== 0)
-            problems.push(`the earlier ACLs${firstLine(restored.stderr)}`);
+            problems.push(`the earlier ACLs${docker_firstLine(restored.stderr)}`);
         return problems;
     }
     finally {
@@ -31226,119 +31391,6 @@ function parseRecord(text, recordDir) {
         roots: r.roots,
         ...(r.dump !== undefined ? { dump: r.dump } : {})
     };
-}
-function firstLine(text) {
-    const line = text.trim().split('\n')[0]?.trim();
-    return line ? `: ${line.slice(0, 300)}` : '';
-}
-
-;// CONCATENATED MODULE: ./src/docker.ts
-// Docker mode's effects: the daemon must answer, the image must be there.
-
-
-class DockerError extends (/* unused pure expression or super */ null && (Error)) {
-}
-/**
- * MassGen 0.1.97 quietly runs Docker mode's commands locally when this file
- * exists (filesystem_manager/_filesystem_manager.py): inside a container
- * job, the agents would share the job's container, token included.
- */
-const CONTAINER_MARKER = '/.dockerenv';
-function insideContainerError() {
-    return new DockerError(`This job runs inside a container (${CONTAINER_MARKER} exists), and MassGen then runs ` +
-        "Docker mode's commands in the job's own container instead of one per agent, " +
-        'where they could read the GitHub token. Run the job on the runner itself (no ' +
-        "'container:'), or set 'docker: false' to use local mode's sandbox (it needs " +
-        'root with the SYS_ADMIN capability in the job container).');
-}
-const LOCAL_MODE_COST = `'${constants_Inputs.Docker}: false' to run the agents' commands on the runner in local mode's sandbox instead: ` +
-    "the agents can then read their own API keys, and local mode refuses events that carry other people's text " +
-    "unless 'accept-local-mode-risk' is set.";
-async function prepareDocker(door, image, log, insideContainer = () => fs.existsSync(CONTAINER_MARKER)) {
-    if (insideContainer())
-        throw insideContainerError();
-    const info = await door.exec('docker', ['info', '--format', '{{.ServerVersion}}'], {
-        timeoutMs: 30_000
-    });
-    if (info.exitCode !== 0) {
-        throw new DockerError(`Docker mode needs a reachable Docker daemon, but 'docker info' failed` +
-            `${docker_firstLine(info.stderr)}. Start Docker on the runner (DOCKER_HOST is honoured), ` +
-            `or set ${LOCAL_MODE_COST}`);
-    }
-    log.info(`Docker daemon ${info.stdout.trim()} is reachable`);
-    const inspect = await door.exec('docker', ['image', 'inspect', '--format', '{{.Id}}', image], {
-        timeoutMs: 30_000
-    });
-    if (inspect.exitCode === 0) {
-        log.info(`Docker image ${image} is present`);
-        return;
-    }
-    log.info(`Pulling Docker image ${image}`);
-    const pull = await door.exec('docker', ['pull', '--quiet', image], {
-        timeoutMs: 15 * 60_000
-    });
-    if (pull.exitCode !== 0) {
-        throw new DockerError(`Could not pull the Docker image '${image}'${docker_firstLine(pull.stderr)}. ` +
-            `Check '${Inputs.DockerImage}', or set '${Inputs.Docker}: false'.`);
-    }
-}
-/**
- * MassGen names its containers `massgen-<agent>-<hex>`; a killed run leaves
- * them behind. Only containers that mount this run's work folder are removed,
- * so parallel jobs on a shared self-hosted runner keep theirs.
- */
-async function removeLeftoverContainers(door, workDir, log) {
-    const ours = await findRunContainers(door, workDir);
-    if (ours.length === 0)
-        return 0;
-    const removed = await door.exec('docker', ['rm', '--force', ...ours], {
-        timeoutMs: 60_000
-    });
-    if (removed.exitCode === 0)
-        log.info(`Removed ${ours.length} leftover MassGen container(s)`);
-    else
-        log.warning(`Could not remove leftover MassGen containers${docker_firstLine(removed.stderr)}`);
-    return ours.length;
-}
-/**
- * Once MassGen has printed its result, its containers have nothing left to
- * do; but MassGen stops each one with a 10 s timeout, and the `tail` that
- * keeps a container alive ignores SIGTERM as PID 1, so every container costs
- * those 10 s. Killed first, each stop returns at once.
- */
-async function killRunContainers(door, workDir) {
-    const ours = await findRunContainers(door, workDir);
-    if (ours.length === 0)
-        return 0;
-    await door.exec('docker', ['kill', ...ours], { timeoutMs: 30_000 });
-    return ours.length;
-}
-/** Containers MassGen named `massgen-*` that mount this run's work folder. */
-async function findRunContainers(door, workDir) {
-    const list = await door.exec('docker', ['ps', '--all', '--quiet', '--filter', 'name=^massgen-'], { timeoutMs: 30_000 });
-    if (list.exitCode !== 0)
-        return [];
-    const candidates = list.stdout
-        .split(/\s+/)
-        .filter((id) => /^[0-9a-f]{6,64}$/.test(id));
-    if (candidates.length === 0)
-        return [];
-    const inspect = await door.exec('docker', [
-        'inspect',
-        '--format',
-        '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
-        ...candidates
-    ], { timeoutMs: 30_000 });
-    return inspect.stdout
-        .split('\n')
-        .map((line) => line.trim().split(/\s+/))
-        .filter(([, ...mounts]) => mounts.some((m) => m === workDir || m.startsWith(`${workDir}/`)))
-        .map(([id]) => id ?? '')
-        .filter((id) => id.length > 0);
-}
-function docker_firstLine(text) {
-    const line = text.trim().split('\n')[0]?.trim();
-    return line ? `: ${line.slice(0, 300)}` : '';
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -37207,59 +37259,6 @@ function createGitHub(options) {
         getPullRequestContext: (number, maxDiffBytes) => readPullRequestContext({ octokit, owner, repo, log }, number, maxDiffBytes),
         getPullHead: (number) => readPullHead({ octokit, owner, repo, log }, number)
     };
-}
-
-;// CONCATENATED MODULE: ./src/output-lines.ts
-// MassGen's automation lines on stdout (MASSGEN.md, "What it prints").
-// QUESTION: and ANSWER_PREVIEW: echo untrusted text, so a line such as
-// `ANSWER: /etc/passwd` can be injected: paths count only inside the log base.
-
-const ANSI = 
-// eslint-disable-next-line no-control-regex
-/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-function stripAnsi(text) {
-    return text.replace(ANSI, '');
-}
-const KEY = /^(LOG_DIR|STATUS|WINNER|ANSWER_FILE|ANSWER): (.*)$/;
-/**
- * Folds one stdout line into the hints. The last occurrence of a key wins
- * (LOG_DIR excepted: the first), but a path is accepted only inside `logBase` (LOG_DIR) or the accepted
- * LOG_DIR (the others), resolved against MassGen's cwd.
- */
-function foldOutputLine(hints, rawLine, where) {
-    const match = KEY.exec(stripAnsi(rawLine).trimEnd());
-    if (!match)
-        return hints;
-    const key = match[1];
-    const value = (match[2] ?? '').trim();
-    if (key === 'WINNER') {
-        return /^[a-z0-9_]{1,64}$/.test(value) ? { ...hints, winner: value } : hints;
-    }
-    const resolved = path.resolve(where.cwd, value);
-    if (key === 'LOG_DIR') {
-        // MassGen prints LOG_DIR once, before it echoes the question: a later
-        // one is injected text and must not move the folder the paths check against.
-        if (hints.logDir)
-            return hints;
-        return isInside(resolved, where.logBase) &&
-            resolved !== path.resolve(where.logBase)
-            ? { ...hints, logDir: resolved }
-            : hints;
-    }
-    if (!hints.logDir || !isInside(resolved, hints.logDir))
-        return hints;
-    if (key === 'STATUS') {
-        return path.basename(resolved) === 'status.json'
-            ? { ...hints, statusFile: resolved }
-            : hints;
-    }
-    return { ...hints, answerFile: resolved };
-}
-/** True when `candidate` lies inside `root` (or is root), after normalising `..`. */
-function isInside(candidate, root) {
-    const relative = external_node_path_namespaceObject.relative(external_node_path_namespaceObject.resolve(root), external_node_path_namespaceObject.resolve(candidate));
-    return (relative === '' ||
-        (!relative.startsWith('..') && !external_node_path_namespaceObject.isAbsolute(relative)));
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
