@@ -5,6 +5,7 @@
 // run as the image's user (uid 1000); MassGen mounts the repository
 // read-write for the winner's final presentation only, so the scripted
 // winner writes there (finalCommands).
+import { containersUnder } from './helpers.js'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -31,27 +32,6 @@ const RUNNER_UID = 1001
 /** A uid that is neither: its ACL entries exist before the run. */
 const OTHER_UID = 4242
 const loopback = loopbackServers()
-
-/** Containers that mount anything under `dir` (a run's folder). */
-function containersUnder(dir: string): string[] {
-  const docker = (...args: string[]) =>
-    execFileSync('docker', args, { encoding: 'utf8' }).trim()
-  const ids = docker('ps', '--all', '--quiet').split('\n').filter(Boolean)
-  if (ids.length === 0) return []
-  return docker(
-    'inspect',
-    '--format',
-    '{{.Name}}{{range .Mounts}} {{.Source}}{{end}}',
-    ...ids
-  )
-    .split('\n')
-    .filter((line) =>
-      line
-        .split(' ')
-        .slice(1)
-        .some((m) => m.startsWith(dir))
-    )
-}
 
 const made: string[] = []
 afterAll(() => {

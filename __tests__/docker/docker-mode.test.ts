@@ -3,8 +3,8 @@
 // runtime image (scripts/docker-engine.sh, scripts/build-runtime-image.sh).
 // Scripted agents run commands through MassGen's command tool, so what the
 // commands print proves where they ran and what they could touch.
+import { containersUnder, docker } from './helpers.js'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
-import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -31,30 +31,6 @@ const TOKEN = 'ghs_e2eTokenValue0000000000000000000000'
 const loopback = loopbackServers()
 
 const dockerMassgen = () => massgenBinary('docker')
-
-function docker(...args: string[]): string {
-  return execFileSync('docker', args, { encoding: 'utf8' }).trim()
-}
-
-/** Containers that mount anything under `dir` (a run's folder). */
-function containersUnder(dir: string): string[] {
-  const ids = docker('ps', '--all', '--quiet').split('\n').filter(Boolean)
-  if (ids.length === 0) return []
-  return docker(
-    'inspect',
-    '--format',
-    '{{.Name}}{{range .Mounts}} {{.Source}}{{end}}',
-    ...ids
-  )
-    .split('\n')
-    .filter((line) =>
-      line
-        .split(' ')
-        .slice(1)
-        .some((m) => m.startsWith(dir))
-    )
-    .map((line) => line.split(' ')[0] ?? '')
-}
 
 /** No container of the run is left, and the other job's is still there. */
 function expectCleanedUp(runDir: string): void {
