@@ -378,7 +378,18 @@ describe('faults through the bundled action', () => {
     const outcome = outcomes.get(f.name)
     expect(outcome).toBeDefined()
     const { run, ctx } = outcome!
-    f.check(run, ctx)
+    try {
+      f.check(run, ctx)
+    } catch (error) {
+      // A failure under load must say what the action did, not only what
+      // it did not: the end of its output and the outputs it wrote.
+      const tail = (s: string) => s.split('\n').slice(-60).join('\n')
+      throw new Error(
+        `${String(error)}\n--- outputs ${JSON.stringify(run.outputs)}` +
+          `\n--- exit ${run.exitCode}\n--- stdout (end)\n${tail(run.stdout)}` +
+          `\n--- stderr (end)\n${tail(run.stderr)}`
+      )
+    }
     // Never silent: a summary and a comment, the run failed unless it succeeded.
     expect(run.summary.trim().length).toBeGreaterThan(0)
     expect(ctx.comment).toBeDefined()
