@@ -136,7 +136,7 @@ module.exports.AbortSignal = AbortSignal
 
 /***/ }),
 
-/***/ 38816:
+/***/ 16435:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -373,7 +373,7 @@ var Stream = (__webpack_require__(2203).Stream);
 var PassThrough = (__webpack_require__(29963).PassThrough);
 
 var utils = module.exports = {};
-utils.file = __webpack_require__(38816);
+utils.file = __webpack_require__(16435);
 
 utils.collectStream = function(source, callback) {
   var collection = [];

@@ -4,41 +4,41 @@ import { context } from '@actions/github'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { Outputs, State } from './constants.js'
-import { uploadLogs } from './artifact.js'
-import { revokeContainerWrite } from './container-write-access.js'
-import { removeLeftoverContainers } from './docker.js'
-import { execute } from './execute.js'
-import { createGitHub, runUrl, type GitHubDoor } from './github.js'
-import { intake, IntakeError, type Intake } from './intake.js'
-import { ModelsError, selectAgents } from './models.js'
-import { createProcessDoor, type ProcessDoor } from './process.js'
-import { localModeRefusal } from './local-mode.js'
-import { reactionsFor } from './reactions.js'
-import { renderSkipped } from './render.js'
-import { scrubSecrets } from './scrub.js'
+import { Outputs, State } from './inputs/constants.js'
+import { uploadLogs } from './report/artifact.js'
+import { revokeContainerWrite } from './prepare/container-write-access.js'
+import { removeLeftoverContainers } from './prepare/docker.js'
+import { execute } from './run/execute.js'
+import { createGitHub, runUrl, type GitHubApi } from './github/api.js'
+import { intake, IntakeError, type Intake } from './event/intake.js'
+import { ModelsError, selectAgents } from './inputs/models.js'
+import { createProcessRunner, type ProcessRunner } from './run/process.js'
+import { localModeRefusal } from './event/local-mode.js'
+import { reactionsFor } from './event/reactions.js'
+import { renderSkipped } from './report/render.js'
+import { scrubSecrets } from './safety/scrub.js'
 import {
   credentialState,
   restoreGitCredentials,
   takeGitCredentials
-} from './git-credentials.js'
-import { redactSecrets } from './redact.js'
+} from './safety/git-credentials.js'
+import { redactSecrets } from './safety/redact.js'
 import {
   commentBudget,
   deliverReport,
   postComment,
   writeSummary,
   type Destination
-} from './report.js'
-import { checkHead, type HeadVerdict } from './head-check.js'
+} from './report/report.js'
+import { checkHead, type HeadVerdict } from './event/head-check.js'
 import {
   InputError,
   readKeys,
   readSettings,
   type InputSource
-} from './settings.js'
-import { readTrigger } from './trigger.js'
-import type { RunResult, Settings, Trigger } from './types.js'
+} from './inputs/settings.js'
+import { readTrigger } from './event/trigger.js'
+import type { RunResult, Settings, Trigger } from './inputs/types.js'
 
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
 const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
@@ -55,7 +55,7 @@ function withinSeconds<T>(
 }
 
 export async function run(
-  door: ProcessDoor = createProcessDoor()
+  runner: ProcessRunner = createProcessRunner()
 ): Promise<void> {
   const source: InputSource = {
     getInput: (name) => core.getInput(name),
@@ -76,7 +76,7 @@ export async function run(
     ...Object.values(settings.keys),
     settings.githubToken
   ].filter((s): s is string => Boolean(s))
-  let github: GitHubDoor | undefined
+  let github: GitHubApi | undefined
   const gh = () => (github ??= openGitHub(settings))
   const trigger = readTrigger(
     context.eventName,
@@ -144,15 +144,15 @@ export async function run(
   try {
     // On comments the head came from the API: the context must be that commit.
     const reviewed = trigger.kind === 'comment' ? head?.sha : undefined
-    result = await execute(settings, decision, dest, workDir, door, reviewed)
+    result = await execute(settings, decision, dest, workDir, runner, reviewed)
   } catch (error) {
     result = failedBefore(decision.question, error, started)
   }
   if (settings.docker) {
-    await removeLeftoverContainers(door, workDir, core)
+    await removeLeftoverContainers(runner, workDir, core)
     // Only once no container of the run is left to race the revoke, and
     // before the credentials go back into the checkout.
-    await revokeContainerWrite(door, workDir, core)
+    await revokeContainerWrite(runner, workDir, core)
   }
   // MassGen and its containers are gone: no agent reads the config any more.
   if (credentials.files.length > 0) {
@@ -218,7 +218,7 @@ async function resolveHead(
   settings: Settings,
   trigger: Trigger,
   decision: Extract<Intake, { action: 'run' }>,
-  gh: () => GitHubDoor
+  gh: () => GitHubApi
 ): Promise<HeadVerdict | undefined> {
   let verdict: HeadVerdict | undefined
   if (trigger.kind === 'comment' && decision.pullRequest) {
@@ -276,7 +276,7 @@ function failedBefore(
   }
 }
 
-function openGitHub(settings: Settings): GitHubDoor {
+function openGitHub(settings: Settings): GitHubApi {
   const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '/').split(
     '/'
   )

@@ -1,10 +1,159 @@
-// Entry of the post step; the logic is in cleanup.ts.
+// The post step (runs.post, always): if the main step never reported (the
+// job was cancelled, or the step died), stop what is left of the run and
+// make the sticky comment and the summary say so. Never silent.
 import * as core from '@actions/core'
-import { post } from './cleanup.js'
+import * as path from 'node:path'
+import { State } from './inputs/constants.js'
+import { revokeContainerWrite } from './prepare/container-write-access.js'
+import { removeLeftoverContainers } from './prepare/docker.js'
+import { createGitHub, runUrl } from './github/api.js'
+import { discoverLogDir, readRunFiles } from './results/log-files.js'
+import { createProcessRunner } from './run/process.js'
+import { isSameProcess } from './run/process-identity.js'
+import { renderCancelled } from './report/render.js'
+import {
+  commentBudget,
+  postComment,
+  writeSummary,
+  type Destination
+} from './report/report.js'
+import { scrubSecrets } from './safety/scrub.js'
+import {
+  parseCredentialState,
+  restoreGitCredentials
+} from './safety/git-credentials.js'
+import { readKeys } from './inputs/settings.js'
+import type { RunResult } from './inputs/types.js'
 
-await post().catch((error: unknown) => {
-  // The post step reports problems but never fails the job a second time.
+export async function post(): Promise<void> {
+  if (
+    core.getState(State.Started) !== 'true' ||
+    core.getState(State.Reported) === 'true'
+  ) {
+    core.debug('The main step reported; nothing to clean up.')
+    return
+  }
   core.warning(
-    `Post step: ${error instanceof Error ? error.message : String(error)}`
+    'The main step did not finish its report (job cancelled or step stopped).'
   )
-})
+  stopMassgen(
+    Number(core.getState(State.MassgenPid)),
+    core.getState(State.MassgenIdentity)
+  )
+  const workDir = core.getState(State.WorkDir)
+  const runner = createProcessRunner()
+  if (core.getState(State.Docker) === 'true' && workDir) {
+    await removeLeftoverContainers(runner, workDir, core)
+    await revokeContainerWrite(runner, workDir, core)
+  }
+  const credentials = parseCredentialState(core.getState(State.GitCredentials))
+  if (credentials.length > 0) {
+    const token =
+      core.getInput('github-token') || process.env.GITHUB_TOKEN || ''
+    await restoreGitCredentials(credentials, core, { token }).catch(
+      (error: unknown) =>
+        core.warning(
+          `Could not put the checkout's credentials back: ${error instanceof Error ? error.message : String(error)}`
+        )
+    )
+  }
+  const tag = core.getState(State.CommentTag) || 'massgen'
+  const issueNumber = Number(core.getState(State.IssueNumber)) || undefined
+  const token = core.getInput('github-token') || process.env.GITHUB_TOKEN || ''
+  const secrets = [
+    ...Object.values(
+      readKeys({ getInput: core.getInput, env: process.env, workspace: '' })
+    ),
+    token
+  ].filter((s): s is string => Boolean(s))
+  secrets.forEach((s) => core.setSecret(s))
+  const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '/').split(
+    '/'
+  )
+  const dest: Destination = {
+    github:
+      issueNumber && token
+        ? createGitHub({ token, owner, repo, log: core })
+        : undefined,
+    issueNumber,
+    settings: {
+      comment: true,
+      jobSummary: core.getInput('job-summary') !== 'false',
+      commentTag: tag
+    },
+    runUrl: runUrl(process.env),
+    secrets
+  }
+  const partial = partialResult(workDir)
+  const ctx = (target: 'comment' | 'summary') => ({
+    target,
+    tag,
+    runUrl: dest.runUrl,
+    secrets,
+    maxChars: target === 'comment' ? commentBudget(tag) : 1024 * 1023
+  })
+  await writeSummary(dest, renderCancelled(partial, ctx('summary')))
+  await postComment(dest, renderCancelled(partial, ctx('comment')))
+  // The run died before its own scrub: no key value stays on disk.
+  if (workDir) await scrubSecrets(workDir, secrets)
+}
+
+/**
+ * Kills MassGen's process group, but only when its leader is still the
+ * process the main step started (same start time and command line): the pid
+ * may since belong to an unrelated process group. A leader that is gone
+ * leaves its group alone: its members are not told apart from a newcomer's.
+ */
+function stopMassgen(pid: number, identity: string): void {
+  if (!Number.isInteger(pid) || pid <= 1) return
+  if (!isSameProcess(pid, identity)) {
+    core.info(
+      `MassGen (pid ${pid}) is no longer running; nothing signalled (the pid may belong to another process now).`
+    )
+    return
+  }
+  try {
+    process.kill(-pid, 'SIGKILL')
+    core.info(`Stopped MassGen's process group ${pid}`)
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Whatever the interrupted run left: phase, answers and votes so far. */
+function partialResult(workDir: string): Partial<RunResult> {
+  const logDir =
+    core.getState(State.LogDir) ||
+    (workDir
+      ? discoverLogDir(path.join(workDir, '.massgen', 'massgen_logs'))
+      : undefined)
+  if (!logDir) return {}
+  // The agents are the ones status.json names: the plan did not survive.
+  const withAnswers = readRunFiles(logDir, undefined)
+  const status = withAnswers.status
+  const ids = Object.keys(status?.agents ?? {})
+  return {
+    logDir,
+    phase: status?.coordination?.phase,
+    votes: status?.results?.votes ?? {},
+    elapsedSeconds: status?.meta?.elapsed_seconds,
+    agents: ids.map((id) => {
+      const s = status?.agents?.[id]
+      return {
+        id,
+        status: s?.status ?? 'unknown',
+        answerCount: s?.answer_count ?? 0,
+        votesReceived: 0,
+        ...(s?.latest_answer_label
+          ? { answerLabel: s.latest_answer_label }
+          : {}),
+        ...(s?.vote_cast?.voted_for_agent
+          ? { votedFor: s.vote_cast.voted_for_agent }
+          : {}),
+        ...(withAnswers.answers[id] !== undefined
+          ? { answer: withAnswers.answers[id] }
+          : {})
+      }
+    })
+  }
+}

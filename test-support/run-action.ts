@@ -6,6 +6,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { State } from '../src/inputs/constants.js'
 
 export const ROOT = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -72,7 +73,8 @@ export interface RunOptions {
   post?: boolean
   workspace?: string
   /**
-   * The bundle to run (a folder laid out like dist/: index.js, post/index.js);
+   * The bundle to run (a folder laid out like dist/: index.js, the entry of
+   * both steps);
    * default ROOT/dist. Attack tests run a copy, so an attack that rewrites
    * the bundle cannot damage the checkout's.
    */
@@ -263,7 +265,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
       Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])
     )
     const post = await runNode(
-      path.join(actionDir, 'post', 'index.js'),
+      path.join(actionDir, 'index.js'),
       { ...clean(base), ...stateEnv, GITHUB_STEP_SUMMARY: files.postSummary },
       workspace,
       undefined,
@@ -311,16 +313,14 @@ export async function runPostStep(options: {
     'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue0000000000000000000000',
     ...inputs,
     ...Object.fromEntries(
-      Object.entries(options.state).map(([k, v]) => [`STATE_${k}`, v])
+      Object.entries({ [State.IsPost]: 'true', ...options.state }).map(
+        ([k, v]) => [`STATE_${k}`, v]
+      )
     ),
     ...options.env
   }
   fs.writeFileSync(env.GITHUB_STEP_SUMMARY as string, '')
-  return runNode(
-    path.join(ROOT, 'dist', 'post', 'index.js'),
-    clean(env),
-    workspace
-  )
+  return runNode(path.join(ROOT, 'dist', 'index.js'), clean(env), workspace)
 }
 
 function clean(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -11,8 +11,11 @@ import {
   ContainerWriteError,
   grantContainerWrite,
   revokeContainerWrite
-} from '../../src/container-write-access.js'
-import { createProcessDoor, type ProcessDoor } from '../../src/process.js'
+} from '../../src/prepare/container-write-access.js'
+import {
+  createProcessRunner,
+  type ProcessRunner
+} from '../../src/run/process.js'
 
 const IMAGE =
   process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'
@@ -74,7 +77,7 @@ describe('grantContainerWrite with the real setfacl and image', () => {
     expect(as(IMAGE_UID, write).status).not.toBe(0)
 
     const access = await grantContainerWrite(
-      createProcessDoor(),
+      createProcessRunner(),
       IMAGE,
       [repo],
       log,
@@ -106,7 +109,7 @@ describe('grantContainerWrite with the real setfacl and image', () => {
     expect(fs.readdirSync(recordDir)).toEqual([])
     // A second revoke (the post step after the main step's) does nothing.
     const settled = acls(repo)
-    await revokeContainerWrite(createProcessDoor(), recordDir, log)
+    await revokeContainerWrite(createProcessRunner(), recordDir, log)
     expect(acls(repo)).toBe(settled)
   })
 
@@ -114,8 +117,8 @@ describe('grantContainerWrite with the real setfacl and image', () => {
     const repo = checkout()
     const recordDir = tempDir('acl-run-')
     const before = acls(repo)
-    const real = createProcessDoor()
-    const noAcl: ProcessDoor = {
+    const real = createProcessRunner()
+    const noAcl: ProcessRunner = {
       ...real,
       exec: (command, args, options) =>
         command === 'setfacl' || command === 'getfacl'

@@ -1,5 +1,5 @@
 // Shared set-up for end-to-end runs of dist/index.js under Node 24.
-import { secretForms } from '../../src/redact.js'
+import { secretForms } from '../../src/safety/redact.js'
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'

@@ -387,7 +387,8 @@ describe('faults through the bundled action', () => {
       throw new Error(
         `${String(error)}\n--- outputs ${JSON.stringify(run.outputs)}` +
           `\n--- exit ${run.exitCode}\n--- stdout (end)\n${tail(run.stdout)}` +
-          `\n--- stderr (end)\n${tail(run.stderr)}`
+          `\n--- stderr (end)\n${tail(run.stderr)}`,
+        { cause: error }
       )
     }
     // Never silent: a summary and a comment, the run failed unless it succeeded.

@@ -103,7 +103,7 @@ const FAULTS: GitHubFault[] = [
         (r) => r.method === 'GET' && COMMENTS.test(r.path)
       ).length
       // The refused listing and its retry; later updates PATCH the comment
-      // this door wrote without listing again.
+      // this action wrote without listing again.
       expect(lists).toBeGreaterThanOrEqual(2)
       expect(run.stdout).toMatch(
         /GitHub rate limit on GET \S*issues\/(42|\{issue_number\})\/comments\S*: retrying in 1s/

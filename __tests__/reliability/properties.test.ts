@@ -5,20 +5,24 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { parseCommand } from '../../src/command.js'
-import { stickyMarker } from '../../src/github.js'
-import { LogReader, readRunFiles } from '../../src/log-files.js'
-import { ModelsError, parseModels, selectAgents } from '../../src/models.js'
-import { foldOutputLine, type OutputHints } from '../../src/output-lines.js'
-import { renderReport } from '../../src/render.js'
-import { commentBudget } from '../../src/report.js'
+import { parseCommand } from '../../src/event/command.js'
+import { stickyMarker } from '../../src/github/api.js'
+import { LogReader, readRunFiles } from '../../src/results/log-files.js'
+import {
+  ModelsError,
+  parseModels,
+  selectAgents
+} from '../../src/inputs/models.js'
+import { foldOutputLine, type OutputHints } from '../../src/run/output-lines.js'
+import { renderReport } from '../../src/report/render.js'
+import { commentBudget } from '../../src/report/report.js'
 import {
   BACKENDS,
   type AgentResult,
   type ApiKeys,
   type Outcome,
   type RunResult
-} from '../../src/types.js'
+} from '../../src/inputs/types.js'
 import { detailsBalance, read } from '../unit/markdown-oracle.js'
 import { tally, tempDir } from './support.js'
 

@@ -38,7 +38,7 @@ function outsideWorld() {
   fs.mkdirSync(outsideDir)
   const outsideFile = path.join(outsideDir, 'notes.txt')
   fs.writeFileSync(outsideFile, `outside notes: ${KEYS.openai}\n`)
-  const postScript = path.join(actionDir, 'post', 'index.js')
+  const postScript = path.join(actionDir, 'index.js')
   const before = {
     canary: sha256(canary),
     outsideFile: sha256(outsideFile),

@@ -5,16 +5,16 @@
 // by side in CPU time (no absolute timings): quadratic work on 1 MiB is
 // thousands of times the plain cost, linear work a few times at most.
 import { describe, expect, it } from '@jest/globals'
-import { parseCommand } from '../../src/command.js'
+import { parseCommand } from '../../src/event/command.js'
 import {
   escapeHtmlText,
   escapeTableCell,
   safeMarkdown
-} from '../../src/markdown.js'
-import { foldOutputLine } from '../../src/output-lines.js'
-import { overviewOf } from '../../src/pr-context.js'
-import { renderReport } from '../../src/render.js'
-import type { RunResult } from '../../src/types.js'
+} from '../../src/safety/markdown.js'
+import { foldOutputLine } from '../../src/run/output-lines.js'
+import { overviewOf } from '../../src/plan/pr-context.js'
+import { renderReport } from '../../src/report/render.js'
+import type { RunResult } from '../../src/inputs/types.js'
 
 const SIZE = 1024 * 1024
 /** Hostile work may cost at most this many times the plain work. */

@@ -68,7 +68,7 @@ async function hostileRun(user: RunnerUser | undefined) {
   // Runners keep actions in the runner user's home (_work/_actions).
   const actions = fs.mkdtempSync(path.join(home, '.massgen-test-actions-'))
   const actionCopy = path.join(actions, 'post-index.js')
-  fs.copyFileSync(path.join(ROOT, 'dist', 'post', 'index.js'), actionCopy)
+  fs.copyFileSync(path.join(ROOT, 'dist', 'index.js'), actionCopy)
   if (user)
     for (const dir of [stage, actions])
       execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, dir])

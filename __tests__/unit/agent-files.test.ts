@@ -7,7 +7,7 @@ import {
   rewriteAgentFile,
   walkFiles,
   writeAgentFile
-} from '../../src/agent-files.js'
+} from '../../src/safety/agent-files.js'
 
 const made: string[] = []
 afterEach(() => {

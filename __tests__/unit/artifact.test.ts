@@ -13,7 +13,7 @@ import {
   uploadLogs,
   WINNING_ANSWER_FILE,
   type ArtifactUploader
-} from '../../src/artifact.js'
+} from '../../src/report/artifact.js'
 
 const SECRET = 'sk-testSECRETvalue0123456789abcdef'
 const TOKEN = 'ghs_tokenVALUE00000000000000000000000'

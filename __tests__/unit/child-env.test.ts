@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { parseModels, selectAgents } from '../../src/models.js'
-import { childEnv } from '../../src/plan.js'
+import { parseModels, selectAgents } from '../../src/inputs/models.js'
+import { childEnv } from '../../src/plan/plan.js'
 
 const keys = { openai: 'sk-openai-value', google: 'AIza-google-value' }
 const agents = selectAgents(parseModels('openai/gpt-5.4'), keys, {

@@ -4,7 +4,7 @@ import {
   parseCommand,
   stripHtmlComments,
   stripInvisible
-} from '../../src/command.js'
+} from '../../src/event/command.js'
 
 const T = '/massgen'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { parse, stringify } from 'yaml'
-import { buildConfig, configRelativePath } from '../../src/config.js'
-import { selectAgents, parseModels } from '../../src/models.js'
+import { buildConfig, configRelativePath } from '../../src/plan/config.js'
+import { selectAgents, parseModels } from '../../src/inputs/models.js'
 
 const keys = { openai: 'sk-secret-openai', google: 'AIza-secret' }
 const agents = selectAgents(parseModels('openai/gpt-5.4 gemini/g3'), keys, {

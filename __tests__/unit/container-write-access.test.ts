@@ -11,7 +11,7 @@ import {
   treeArgs,
   unescapeAclPath,
   type PathProbe
-} from '../../src/container-write-access.js'
+} from '../../src/prepare/container-write-access.js'
 
 describe("the image's user", () => {
   it.each([

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
-import { checkTriggerAllowed, isAllowedBot } from '../../src/gate.js'
-import { GitHubError, type Permission } from '../../src/github.js'
-import type { Trigger } from '../../src/types.js'
+import { checkTriggerAllowed, isAllowedBot } from '../../src/event/gate.js'
+import { GitHubError, type Permission } from '../../src/github/api.js'
+import type { Trigger } from '../../src/inputs/types.js'
 
-function door(roles: Record<string, Permission | Error>) {
+function permissions(roles: Record<string, Permission | Error>) {
   const asked: string[] = []
   return {
     asked,
@@ -35,7 +35,7 @@ function comment(author: string, authorIsBot = false): Trigger {
 
 describe('checkTriggerAllowed', () => {
   it('lets write, maintain and admin in', async () => {
-    const d = door({ a: 'write', b: 'maintain', c: 'admin' })
+    const d = permissions({ a: 'write', b: 'maintain', c: 'admin' })
     for (const who of ['a', 'b', 'c']) {
       expect(await checkTriggerAllowed(d, comment(who), NONE)).toEqual({
         allowed: true
@@ -44,7 +44,7 @@ describe('checkTriggerAllowed', () => {
   })
 
   it('refuses triage, read and none, naming the level', async () => {
-    const d = door({ t: 'triage', r: 'read' })
+    const d = permissions({ t: 'triage', r: 'read' })
     for (const [who, level] of [
       ['t', 'triage'],
       ['r', 'read'],
@@ -59,7 +59,7 @@ describe('checkTriggerAllowed', () => {
   })
 
   it('checks who caused a pull request event (its sender)', async () => {
-    const d = door({})
+    const d = permissions({})
     const pr: Trigger = {
       kind: 'pull_request',
       eventName: 'pull_request_target',
@@ -74,7 +74,7 @@ describe('checkTriggerAllowed', () => {
   })
 
   it('checks everyone other events name, and refuses if one may not', async () => {
-    const d = door({ alice: 'write', bob: 'read' })
+    const d = permissions({ alice: 'write', bob: 'read' })
     const event = (logins: string[]): Trigger => ({
       kind: 'event',
       eventName: 'workflow_run',
@@ -99,7 +99,7 @@ describe('checkTriggerAllowed', () => {
   })
 
   it('lets logins in allowed-users in without asking, in any case', async () => {
-    const d = door({})
+    const d = permissions({})
     const policy = { allowedBots: [], allowedUsers: ['Carol'] }
     expect(await checkTriggerAllowed(d, comment('carol'), policy)).toEqual({
       allowed: true
@@ -108,7 +108,7 @@ describe('checkTriggerAllowed', () => {
   })
 
   it('refuses bots unless allow-listed, in any spelling', async () => {
-    const d = door({ 'dependabot[bot]': 'write' })
+    const d = permissions({ 'dependabot[bot]': 'write' })
     const bot = comment('dependabot[bot]', true)
     expect(await checkTriggerAllowed(d, bot, NONE)).toEqual({
       allowed: false,
@@ -140,7 +140,7 @@ describe('checkTriggerAllowed', () => {
   })
 
   it('fails closed when the permission cannot be read', async () => {
-    const d = door({ a: new GitHubError('forbidden', 'no access', 403) })
+    const d = permissions({ a: new GitHubError('forbidden', 'no access', 403) })
     expect(await checkTriggerAllowed(d, comment('a'), NONE)).toEqual({
       allowed: false,
       reason: "could not check a's permission: no access"
@@ -148,7 +148,7 @@ describe('checkTriggerAllowed', () => {
   })
 
   it('lets schedule and dispatch runs through, and stops ignored events', async () => {
-    const d = door({})
+    const d = permissions({})
     const manual: Trigger = {
       kind: 'manual',
       eventName: 'schedule',

@@ -1,7 +1,7 @@
-// Write pacing of the GitHub door: a run's few writes go at once; a burst
+// Write pacing of the GitHub API: a run's few writes go at once; a burst
 // past WRITE_BURST is spaced like the throttling plugin's default.
 import { afterEach, describe, expect, it, jest } from '@jest/globals'
-import { createGitHub, type GitHubDoor } from '../../src/github.js'
+import { createGitHub, type GitHubApi } from '../../src/github/api.js'
 import {
   startGitHubServer,
   type GitHubServer
@@ -12,9 +12,9 @@ jest.setTimeout(30_000)
 let server: GitHubServer
 afterEach(() => server.close())
 
-async function door(
+async function connectGitHub(
   timing: { writeBurst?: number; writeSpacingMs?: number } = {}
-): Promise<GitHubDoor> {
+): Promise<GitHubApi> {
   server = await startGitHubServer({ issues: [1] })
   return createGitHub({
     token: 'ghs_test',
@@ -28,7 +28,7 @@ async function door(
 
 describe('write pacing', () => {
   it('posts, updates and reacts without waiting between the writes of a run', async () => {
-    const github = await door()
+    const github = await connectGitHub()
     const start = Date.now()
     const { id } = await github.upsertStickyComment(1, 'massgen', 'progress')
     await github.upsertStickyComment(1, 'massgen', 'report')
@@ -43,7 +43,7 @@ describe('write pacing', () => {
   })
 
   it('spaces writes past the burst', async () => {
-    const github = await door({ writeBurst: 2, writeSpacingMs: 300 })
+    const github = await connectGitHub({ writeBurst: 2, writeSpacingMs: 300 })
     const start = Date.now()
     for (const body of ['a', 'b', 'c', 'd'])
       await github.upsertStickyComment(1, 'massgen', body)
@@ -52,7 +52,7 @@ describe('write pacing', () => {
   })
 
   it('updates its own sticky comment again with one request, and finds it anew once deleted', async () => {
-    const github = await door()
+    const github = await connectGitHub()
     await github.upsertStickyComment(1, 'massgen', 'progress')
     const before = server.requests.length
     await github.upsertStickyComment(1, 'massgen', 'report')

@@ -13,9 +13,9 @@ import {
   runAttempt,
   runUrl,
   stickyMarker,
-  type GitHubDoor,
+  type GitHubApi,
   type GitHubOptions
-} from '../../src/github.js'
+} from '../../src/github/api.js'
 import {
   addComment,
   BODY_LIMIT,
@@ -39,7 +39,7 @@ let warnings: string[]
 async function setup(
   state: Partial<ServerState> = {},
   options: Partial<GitHubOptions> = {}
-): Promise<GitHubDoor> {
+): Promise<GitHubApi> {
   server = await startGitHubServer(state)
   warnings = []
   return createGitHub({
@@ -82,12 +82,12 @@ afterEach(async () => {
 
 describe('sticky comment search', () => {
   it('pages through every comment and finds the marker on page 3', async () => {
-    const door = await setup()
+    const github = await setup()
     for (let i = 0; i < 230; i++) {
       addComment(server.state, 1, `comment ${i}`, alice)
     }
     const ours = addComment(server.state, 1, `${marker}\nold answer`)
-    const found = await door.findStickyComment(1, 'massgen')
+    const found = await github.findStickyComment(1, 'massgen')
     expect(found).toEqual({
       id: ours.id,
       url: `https://github.com/octo-org/octo-repo/issues/1#issuecomment-${ours.id}`,
@@ -98,15 +98,15 @@ describe('sticky comment search', () => {
   })
 
   it('ignores comments by other authors that carry the marker', async () => {
-    const door = await setup()
+    const github = await setup()
     addComment(server.state, 1, `${marker}\nquoted by a person`, alice)
-    expect(await door.findStickyComment(1, 'massgen')).toBeUndefined()
+    expect(await github.findStickyComment(1, 'massgen')).toBeUndefined()
     const ours = addComment(server.state, 1, `${marker}\nmine`)
-    expect((await door.findStickyComment(1, 'massgen'))?.id).toBe(ours.id)
+    expect((await github.findStickyComment(1, 'massgen'))?.id).toBe(ours.id)
   })
 
   it('takes the marker only as the first line, not quoted further down', async () => {
-    const door = await setup()
+    const github = await setup()
     // Our own comment for another tag, whose answer quotes this tag's marker.
     addComment(
       server.state,
@@ -114,44 +114,44 @@ describe('sticky comment search', () => {
       `${stickyMarker('nightly')}\n\n\`\`\`\n${marker}\n\`\`\``
     )
     addComment(server.state, 1, `text first\n${marker}`)
-    expect(await door.findStickyComment(1, 'massgen')).toBeUndefined()
+    expect(await github.findStickyComment(1, 'massgen')).toBeUndefined()
     const ours = addComment(server.state, 1, `${marker}\r\nmine`)
-    expect((await door.findStickyComment(1, 'massgen'))?.id).toBe(ours.id)
+    expect((await github.findStickyComment(1, 'massgen'))?.id).toBe(ours.id)
   })
 
   it('tells tags apart', async () => {
-    const door = await setup()
+    const github = await setup()
     addComment(server.state, 1, `${stickyMarker('massgen-nightly')}\nx`)
-    expect(await door.findStickyComment(1, 'massgen')).toBeUndefined()
+    expect(await github.findStickyComment(1, 'massgen')).toBeUndefined()
   })
 
   it('matches the login from GET /user for personal tokens', async () => {
-    const door = await setup({ identity: alice, userEndpoint: 'ok' })
+    const github = await setup({ identity: alice, userEndpoint: 'ok' })
     addComment(server.state, 1, `${marker}\nbot`, {
       login: 'github-actions[bot]',
       id: 41898282,
       type: 'Bot'
     })
     const mine = addComment(server.state, 1, `${marker}\nalice`, alice)
-    expect((await door.findStickyComment(1, 'massgen'))?.id).toBe(mine.id)
+    expect((await github.findStickyComment(1, 'massgen'))?.id).toBe(mine.id)
   })
 
   it('falls back to an app-written comment for unnamed app tokens', async () => {
     const app = { id: 9, slug: 'my-app', name: 'My App' }
     const bot: ServerUser = { login: 'my-app[bot]', id: 99, type: 'Bot' }
-    const door = await setup({ identity: bot, app })
+    const github = await setup({ identity: bot, app })
     // Made by a person through the app: not the app itself, so not ours.
     addComment(server.state, 1, `${marker}\nvia app`, alice, app)
     const ours = addComment(server.state, 1, `${marker}\nx`, bot, app)
-    expect((await door.findStickyComment(1, 'massgen'))?.id).toBe(ours.id)
+    expect((await github.findStickyComment(1, 'massgen'))?.id).toBe(ours.id)
   })
 })
 
 describe('upsertStickyComment', () => {
   it('writes the marker as the first line and breaks any marker in the body', async () => {
-    const door = await setup()
+    const github = await setup()
     const quoted = `see \`${stickyMarker('other')}\` and ${marker}`
-    await door.upsertStickyComment(1, 'massgen', quoted)
+    await github.upsertStickyComment(1, 'massgen', quoted)
     const body = server.state.comments[0]?.body ?? ''
     expect(body.split('\n')[0]).toBe(marker)
     expect(body.split('massgen-action:sticky')).toHaveLength(2)
@@ -160,9 +160,9 @@ describe('upsertStickyComment', () => {
   })
 
   it('creates once with the marker, then updates in place', async () => {
-    const door = await setup()
-    const first = await door.upsertStickyComment(1, 'massgen', 'Running...')
-    const second = await door.upsertStickyComment(1, 'massgen', 'Done')
+    const github = await setup()
+    const first = await github.upsertStickyComment(1, 'massgen', 'Running...')
+    const second = await github.upsertStickyComment(1, 'massgen', 'Done')
     expect(second.id).toBe(first.id)
     expect(server.state.comments).toHaveLength(1)
     expect(server.state.comments[0]?.body).toBe(`${marker}\nDone`)
@@ -173,34 +173,34 @@ describe('upsertStickyComment', () => {
   })
 
   it('does not add the marker twice', async () => {
-    const door = await setup()
-    await door.upsertStickyComment(1, 'massgen', `${marker}\nhello`)
+    const github = await setup()
+    await github.upsertStickyComment(1, 'massgen', `${marker}\nhello`)
     expect(server.state.comments[0]?.body).toBe(`${marker}\nhello`)
   })
 
   it('posts a new comment when the found one was deleted', async () => {
-    const door = await setup()
+    const github = await setup()
     const old = addComment(server.state, 1, `${marker}\nold`)
     server.injectFault(
       'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}',
       faults.notFound()
     )
-    const made = await door.upsertStickyComment(1, 'massgen', 'new')
+    const made = await github.upsertStickyComment(1, 'massgen', 'new')
     expect(made.id).not.toBe(old.id)
     expect(warnings.join('\n')).toContain('posting a new one')
   })
 
   it('throws not-found when the issue is gone', async () => {
-    const door = await setup({ issues: [] })
-    const e = await failure(door.upsertStickyComment(5, 'massgen', 'x'))
+    const github = await setup({ issues: [] })
+    const e = await failure(github.upsertStickyComment(5, 'massgen', 'x'))
     expect(e.kind).toBe('not-found')
     expect(e.message).toContain('#5')
   })
 
   it('throws body-too-long past 65,536 characters', async () => {
-    const door = await setup()
+    const github = await setup()
     const e = await failure(
-      door.upsertStickyComment(1, 'massgen', 'x'.repeat(BODY_LIMIT))
+      github.upsertStickyComment(1, 'massgen', 'x'.repeat(BODY_LIMIT))
     )
     expect(e.kind).toBe('body-too-long')
     expect(e.status).toBe(422)
@@ -209,9 +209,9 @@ describe('upsertStickyComment', () => {
   })
 
   it('throws forbidden with a permissions hint', async () => {
-    const door = await setup()
+    const github = await setup()
     server.injectFault(CREATE, faults.forbidden())
-    const e = await failure(door.upsertStickyComment(1, 'massgen', 'x'))
+    const e = await failure(github.upsertStickyComment(1, 'massgen', 'x'))
     expect(e.kind).toBe('forbidden')
     expect(e.message).toContain('pull-requests: write')
     expect(calls('POST', '/issues/1/comments')).toHaveLength(1)
@@ -220,46 +220,46 @@ describe('upsertStickyComment', () => {
 
 describe('retries', () => {
   it('retries 500 and 502, then succeeds', async () => {
-    const door = await setup()
+    const github = await setup()
     server.injectFault(LIST, faults.serverError(500))
     server.injectFault(LIST, faults.serverError(502))
-    expect(await door.findStickyComment(1, 'massgen')).toBeUndefined()
+    expect(await github.findStickyComment(1, 'massgen')).toBeUndefined()
     expect(calls('GET', '/issues/1/comments')).toHaveLength(3)
   })
 
   it('gives up after a bounded number of retries', async () => {
-    const door = await setup(
+    const github = await setup(
       {},
       { timing: { retryAfterBaseMs: 1, retries: 2 } }
     )
     server.injectFault(LIST, faults.serverError(503), 10)
-    const e = await failure(door.findStickyComment(1, 'massgen'))
+    const e = await failure(github.findStickyComment(1, 'massgen'))
     expect(e.kind).toBe('failed')
     expect(calls('GET', '/issues/1/comments')).toHaveLength(3)
   })
 
   it('waits the Retry-After of a 429 secondary rate limit', async () => {
-    const door = await setup({}, { timing: { retryAfterBaseMs: 1000 } })
+    const github = await setup({}, { timing: { retryAfterBaseMs: 1000 } })
     server.injectFault(LIST, faults.secondaryRateLimit(1, 429))
     const start = Date.now()
-    expect(await door.findStickyComment(1, 'massgen')).toBeUndefined()
+    expect(await github.findStickyComment(1, 'massgen')).toBeUndefined()
     expect(Date.now() - start).toBeGreaterThanOrEqual(900)
     expect(calls('GET', '/issues/1/comments')).toHaveLength(2)
     expect(warnings.join('\n')).toContain('retrying in 1s')
   })
 
   it('retries a 403 primary rate limit (x-ratelimit-remaining: 0)', async () => {
-    const door = await setup()
+    const github = await setup()
     server.injectFault(CREATE, faults.primaryRateLimit(1, 403))
-    await door.upsertStickyComment(1, 'massgen', 'x')
+    await github.upsertStickyComment(1, 'massgen', 'x')
     expect(calls('POST', '/issues/1/comments')).toHaveLength(2)
     expect(server.state.comments).toHaveLength(1)
   })
 
   it('reports rate-limited when the limit outlasts the wait budget', async () => {
-    const door = await setup({}, { timing: { maxWaitSeconds: 5 } })
+    const github = await setup({}, { timing: { maxWaitSeconds: 5 } })
     server.injectFault(LIST, faults.secondaryRateLimit(600, 403))
-    const e = await failure(door.findStickyComment(1, 'massgen'))
+    const e = await failure(github.findStickyComment(1, 'massgen'))
     expect(e.kind).toBe('rate-limited')
     expect(calls('GET', '/issues/1/comments')).toHaveLength(1)
   })
@@ -267,22 +267,22 @@ describe('retries', () => {
 
 describe('reactions', () => {
   it('adds and removes a reaction on an issue comment', async () => {
-    const door = await setup()
+    const github = await setup()
     const c = addComment(server.state, 1, '/massgen hi', alice)
-    const id = await door.addReaction(c.id, 'eyes')
+    const id = await github.addReaction(c.id, 'eyes')
     expect(server.state.reactions).toEqual([
       expect.objectContaining({ id, commentId: c.id, content: 'eyes' })
     ])
-    await door.removeReaction(c.id, id)
+    await github.removeReaction(c.id, id)
     expect(server.state.reactions).toEqual([])
     // Removing twice is fine: the reaction is gone either way.
-    await door.removeReaction(c.id, id)
+    await github.removeReaction(c.id, id)
   })
 })
 
 describe('getPermission', () => {
   it('prefers role_name, falls back to permission, 404 is none', async () => {
-    const door = await setup({
+    const github = await setup({
       permissions: {
         ann: 'maintain',
         tim: 'triage',
@@ -290,10 +290,10 @@ describe('getPermission', () => {
         'odd name': 'admin'
       }
     })
-    expect(await door.getPermission('ann')).toBe('maintain')
-    expect(await door.getPermission('tim')).toBe('triage')
-    expect(await door.getPermission('sec')).toBe('write')
-    expect(await door.getPermission('nobody')).toBe('none')
+    expect(await github.getPermission('ann')).toBe('maintain')
+    expect(await github.getPermission('tim')).toBe('triage')
+    expect(await github.getPermission('sec')).toBe('write')
+    expect(await github.getPermission('nobody')).toBe('none')
   })
 })
 
@@ -318,8 +318,8 @@ describe('getPullRequestContext', () => {
   }
 
   it('reads the PR, all changed files and a cut diff', async () => {
-    const door = await setup({ pulls: { '7': pull } })
-    const ctx = await door.getPullRequestContext(7, 1000)
+    const github = await setup({ pulls: { '7': pull } })
+    const ctx = await github.getPullRequestContext(7, 1000)
     expect(ctx).toMatchObject({
       number: 7,
       title: 'Speed up',
@@ -347,8 +347,8 @@ describe('getPullRequestContext', () => {
   })
 
   it('keeps a small diff whole', async () => {
-    const door = await setup({ pulls: { '7': pull } })
-    const ctx = await door.getPullRequestContext(7, 1_000_000)
+    const github = await setup({ pulls: { '7': pull } })
+    const ctx = await github.getPullRequestContext(7, 1_000_000)
     expect(ctx.diff).toBe(diff)
     expect(ctx.diffTruncated).toBe(false)
   })
@@ -359,8 +359,8 @@ describe('getPullRequestContext', () => {
       head: { ...pull.head, repo: null },
       diffTooLarge: true
     }
-    const door = await setup({ pulls: { '8': gone } })
-    const ctx = await door.getPullRequestContext(8, 1000)
+    const github = await setup({ pulls: { '8': gone } })
+    const ctx = await github.getPullRequestContext(8, 1000)
     expect(ctx.headRepo).toBeUndefined()
     expect(ctx.diff).toBe('')
     expect(ctx.diffTruncated).toBe(true)
@@ -368,8 +368,8 @@ describe('getPullRequestContext', () => {
   })
 
   it('throws not-found for a missing PR', async () => {
-    const door = await setup()
-    const e = await failure(door.getPullRequestContext(404, 10))
+    const github = await setup()
+    const e = await failure(github.getPullRequestContext(404, 10))
     expect(e.kind).toBe('not-found')
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { checkHead } from '../../src/head-check.js'
+import { checkHead } from '../../src/event/head-check.js'
 
 const SHA = 'a'.repeat(40)
 const COMMENT = '2025-11-28T10:00:00Z'

@@ -10,10 +10,10 @@ import {
   lockFor,
   tail,
   venvLayout,
-  type CacheDoor,
+  type CacheStore,
   type PrepareOptions
-} from '../../src/install.js'
-import type { ExecResult, ProcessDoor } from '../../src/process.js'
+} from '../../src/prepare/massgen.js'
+import type { ExecResult, ProcessRunner } from '../../src/run/process.js'
 
 interface Call {
   command: string
@@ -36,9 +36,9 @@ function touch(file: string, text = '') {
 }
 
 /** Acts like python3, pip and uv by creating the files they would. */
-function fakeDoor(override?: Handler) {
+function fakeRunner(override?: Handler) {
   const calls: Call[] = []
-  const door: ProcessDoor = {
+  const runner: ProcessRunner = {
     start() {
       throw new Error('start is not used by install')
     },
@@ -72,13 +72,13 @@ function fakeDoor(override?: Handler) {
       return { ...ok, exitCode: 99, stderr: `unexpected ${command} ${args}` }
     }
   }
-  return { door, calls }
+  return { runner, calls }
 }
 
 function fakeCache(onRestore?: () => string | undefined) {
   const restored: string[] = []
   const saved: { paths: string[]; key: string }[] = []
-  const cache: CacheDoor = {
+  const cache: CacheStore = {
     async restore(_paths, key) {
       restored.push(key)
       return onRestore?.()
@@ -143,9 +143,9 @@ describe('massgen-command', () => {
   it('uses the command as given when it is on PATH', async () => {
     const bin = path.join(toolCache, 'bin')
     touch(path.join(bin, 'my-massgen'))
-    const { door, calls } = fakeDoor()
+    const { runner, calls } = fakeRunner()
     const result = await prepareMassgen(
-      door,
+      runner,
       options({
         command: ['my-massgen', '--flag'],
         env: { PATH: `/nowhere:${bin}` }
@@ -161,9 +161,9 @@ describe('massgen-command', () => {
   })
 
   it('names the input when the executable is not found', async () => {
-    const { door } = fakeDoor()
+    const { runner } = fakeRunner()
     const run = prepareMassgen(
-      door,
+      runner,
       options({ command: ['uvx', 'massgen'], env: { PATH: toolCache } })
     )
     await expect(run).rejects.toThrow(MassgenInstallError)
@@ -174,10 +174,10 @@ describe('massgen-command', () => {
 describe('local virtualenv', () => {
   it('reuses a complete install without cache or installer', async () => {
     makeComplete(venvDir())
-    const { door, calls } = fakeDoor()
+    const { runner, calls } = fakeRunner()
     const { cache, restored } = fakeCache()
     const opts = options({ cache })
-    const result = await prepareMassgen(door, opts)
+    const result = await prepareMassgen(runner, opts)
     expect(result).toMatchObject({
       command: path.join(venvDir(), 'bin', 'massgen'),
       prefixArgs: [],
@@ -193,9 +193,9 @@ describe('local virtualenv', () => {
 
   it('does not reuse an install of another version', async () => {
     makeComplete(venvDir(), '0.1.96')
-    const { door } = fakeDoor()
+    const { runner } = fakeRunner()
     const result = await prepareMassgen(
-      door,
+      runner,
       options({ cache: fakeCache().cache })
     )
     expect(result.source).toBe('installed')
@@ -207,9 +207,9 @@ describe('local virtualenv', () => {
   it('repairs a half-finished install (no marker)', async () => {
     touch(path.join(venvDir(), 'bin', 'massgen'))
     touch(path.join(venvDir(), 'leftover'))
-    const { door } = fakeDoor()
+    const { runner } = fakeRunner()
     const opts = options({ cache: fakeCache().cache })
-    const result = await prepareMassgen(door, opts)
+    const result = await prepareMassgen(runner, opts)
     expect(result.source).toBe('installed')
     expect(fs.existsSync(path.join(venvDir(), 'leftover'))).toBe(false)
     expect(fs.existsSync(path.join(venvDir(), MARKER_FILE))).toBe(true)
@@ -223,12 +223,12 @@ describe('local virtualenv', () => {
 
 describe('actions cache', () => {
   it('restores a complete install', async () => {
-    const { door, calls } = fakeDoor()
+    const { runner, calls } = fakeRunner()
     const { cache, restored, saved } = fakeCache(() => {
       makeComplete(venvDir())
       return 'the-key'
     })
-    const result = await prepareMassgen(door, options({ cache }))
+    const result = await prepareMassgen(runner, options({ cache }))
     expect(result.source).toBe('cache')
     expect(restored).toHaveLength(1)
     expect(saved).toEqual([])
@@ -236,20 +236,20 @@ describe('actions cache', () => {
   })
 
   it('installs again when the restored entry is incomplete', async () => {
-    const { door } = fakeDoor()
+    const { runner } = fakeRunner()
     const { cache } = fakeCache(() => {
       touch(path.join(venvDir(), 'bin', 'python'))
       return 'the-key'
     })
-    const result = await prepareMassgen(door, options({ cache }))
+    const result = await prepareMassgen(runner, options({ cache }))
     expect(result.source).toBe('installed')
   })
 
   it('is skipped, and says so, without the cache service variables', async () => {
-    const { door } = fakeDoor()
+    const { runner } = fakeRunner()
     const { cache, restored, saved } = fakeCache()
     const opts = options({ cache, env: { PATH: '/usr/bin' } })
-    const result = await prepareMassgen(door, opts)
+    const result = await prepareMassgen(runner, opts)
     expect(result.source).toBe('installed')
     expect(restored).toEqual([])
     expect(saved).toEqual([])
@@ -259,10 +259,10 @@ describe('actions cache', () => {
   })
 
   it('is not touched when cache-massgen is off', async () => {
-    const { door } = fakeDoor()
+    const { runner } = fakeRunner()
     const { cache, restored, saved } = fakeCache()
     const opts = options({ cache, useCache: false })
-    await prepareMassgen(door, opts)
+    await prepareMassgen(runner, opts)
     expect(restored).toEqual([])
     expect(saved).toEqual([])
     expect(opts.lines.some((l) => l.includes('unavailable'))).toBe(false)
@@ -297,10 +297,10 @@ describe('actions cache', () => {
 
 describe('fresh install', () => {
   it('bootstraps uv, installs into a temp folder, renames, marks and saves', async () => {
-    const { door, calls } = fakeDoor()
+    const { runner, calls } = fakeRunner()
     const { cache, saved } = fakeCache()
     const opts = options({ docker: true, cache })
-    const result = await prepareMassgen(door, opts)
+    const result = await prepareMassgen(runner, opts)
     const dir = venvDir('docker')
     expect(result).toMatchObject({
       command: path.join(dir, 'bin', 'massgen'),
@@ -346,7 +346,7 @@ describe('fresh install', () => {
   })
 
   it('falls back to pip when uv cannot be had, fixing script paths', async () => {
-    const { door, calls } = fakeDoor((call) =>
+    const { runner, calls } = fakeRunner((call) =>
       call.args.includes('--target')
         ? {
             exitCode: 1,
@@ -355,7 +355,7 @@ describe('fresh install', () => {
         : undefined
     )
     const opts = options({ cache: fakeCache().cache })
-    const result = await prepareMassgen(door, opts)
+    const result = await prepareMassgen(runner, opts)
     expect(result.source).toBe('installed')
     expect(
       calls.some((c) =>
@@ -380,7 +380,7 @@ describe('fresh install', () => {
   })
 
   it('fails with the installer output, no secrets, and what to do', async () => {
-    const { door } = fakeDoor((call) =>
+    const { runner } = fakeRunner((call) =>
       call.args[0] === 'pip'
         ? {
             exitCode: 1,
@@ -396,7 +396,7 @@ describe('fresh install', () => {
       cache: fakeCache().cache,
       env: { PATH: '/usr/bin', OPENAI_API_KEY: 'sk-test-secret-value' }
     })
-    const error = await prepareMassgen(door, opts).then(
+    const error = await prepareMassgen(runner, opts).then(
       () => undefined,
       (e: unknown) => e
     )
@@ -417,20 +417,20 @@ describe('fresh install', () => {
   })
 
   it('refuses an old Python with advice', async () => {
-    const { door } = fakeDoor((call) =>
+    const { runner } = fakeRunner((call) =>
       call.args[0] === '-c'
         ? { stdout: '3.10.12\nlinux\nx86_64\n/usr/bin/python3\n' }
         : undefined
     )
-    await expect(prepareMassgen(door, options())).rejects.toThrow(
+    await expect(prepareMassgen(runner, options())).rejects.toThrow(
       /python3 is 3\.10\.12.*actions\/setup-python/
     )
   })
 
   it('refuses a version that is not a release number', async () => {
-    const { door } = fakeDoor()
+    const { runner } = fakeRunner()
     await expect(
-      prepareMassgen(door, options({ version: '../x' }))
+      prepareMassgen(runner, options({ version: '../x' }))
     ).rejects.toThrow(/massgen-version/)
   })
 })
@@ -443,9 +443,9 @@ describe('lock', () => {
   })
 
   it('resolves freely, and says so, for a release without a lock', async () => {
-    const { door, calls } = fakeDoor()
+    const { runner, calls } = fakeRunner()
     const opts = options({ version: '0.1.90', cache: fakeCache().cache })
-    await prepareMassgen(door, opts)
+    await prepareMassgen(runner, opts)
     const install = calls.find((c) => c.args[0] === 'pip')
     expect(install?.args).not.toContain('--constraint')
     expect(install?.args).toContain('massgen==0.1.90')

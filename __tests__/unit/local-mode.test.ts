@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
-import { carriesOthersText, localModeRefusal } from '../../src/local-mode.js'
-import type { Trigger } from '../../src/types.js'
+import {
+  carriesOthersText,
+  localModeRefusal
+} from '../../src/event/local-mode.js'
+import type { Trigger } from '../../src/inputs/types.js'
 
 const pr = (fromFork: boolean): Trigger => ({
   kind: 'pull_request',

@@ -8,7 +8,7 @@ import {
   answerReadLimit,
   MAX_ANSWER_BYTES,
   readRunFiles
-} from '../../src/log-files.js'
+} from '../../src/results/log-files.js'
 
 describe('answerReadLimit', () => {
   it('reads the winner, and everyone in a run of two or without a winner, in full', () => {

@@ -5,7 +5,7 @@ import {
   redactSecrets,
   safeMarkdown,
   truncateMarkdown
-} from '../../src/markdown.js'
+} from '../../src/safety/markdown.js'
 import {
   detailsBalance,
   liveBrackets,

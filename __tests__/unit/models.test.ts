@@ -5,7 +5,7 @@ import {
   ModelsError,
   parseModels,
   selectAgents
-} from '../../src/models.js'
+} from '../../src/inputs/models.js'
 
 const local = { docker: false, baseUrl: undefined }
 

@@ -4,7 +4,7 @@ import {
   isInside,
   stripAnsi,
   type OutputHints
-} from '../../src/output-lines.js'
+} from '../../src/run/output-lines.js'
 
 const where = { cwd: '/w', logBase: '/w/.massgen/massgen_logs' }
 const fold = (lines: string[]) =>

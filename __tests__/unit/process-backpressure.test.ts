@@ -1,8 +1,8 @@
-// The process door stops reading a child that prints faster than its lines
+// The process runner stops reading a child that prints faster than its lines
 // can be written out, so the action's memory does not grow with the output.
 import { describe, expect, it, jest } from '@jest/globals'
 import { Writable } from 'node:stream'
-import { createProcessDoor } from '../../src/process.js'
+import { createProcessRunner } from '../../src/run/process.js'
 
 jest.setTimeout(30_000)
 
@@ -20,7 +20,7 @@ describe('start with a sink', () => {
     })
     let received = 0
     const mib = 1024 * 1024
-    const child = createProcessDoor().start(
+    const child = createProcessRunner().start(
       process.execPath,
       [
         '-e',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { createProcessDoor, lineSplitter } from '../../src/process.js'
+import { createProcessRunner, lineSplitter } from '../../src/run/process.js'
 
 describe('lineSplitter', () => {
   it('joins chunks into lines and handles CRLF', () => {
@@ -20,10 +20,10 @@ describe('lineSplitter', () => {
   })
 })
 
-describe('process door', () => {
+describe('process runner', () => {
   it('kills the whole process group', async () => {
-    const door = createProcessDoor()
-    const child = door.start('sh', ['-c', 'sleep 30 & sleep 30 & wait'], {
+    const runner = createProcessRunner()
+    const child = runner.start('sh', ['-c', 'sleep 30 & sleep 30 & wait'], {
       cwd: '/',
       env: process.env
     })
@@ -36,7 +36,7 @@ describe('process door', () => {
     expect(child.groupAlive()).toBe(false)
   })
   it('reports a missing command as exit 127', async () => {
-    const result = await createProcessDoor().exec('/nonexistent/massgen', [])
+    const result = await createProcessRunner().exec('/nonexistent/massgen', [])
     expect(result.exitCode).toBe(127)
   })
 })

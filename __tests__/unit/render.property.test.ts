@@ -1,7 +1,10 @@
 import fc from 'fast-check'
-import { neutralizeMentions, truncateMarkdown } from '../../src/markdown.js'
-import { renderReport, type ReportContext } from '../../src/render.js'
-import type { AgentResult, Outcome, RunResult } from '../../src/types.js'
+import {
+  neutralizeMentions,
+  truncateMarkdown
+} from '../../src/safety/markdown.js'
+import { renderReport, type ReportContext } from '../../src/report/render.js'
+import type { AgentResult, Outcome, RunResult } from '../../src/inputs/types.js'
 import {
   detailsBalance,
   liveBrackets,

@@ -4,8 +4,8 @@ import {
   renderReport,
   renderSkipped,
   type ReportContext
-} from '../../src/render.js'
-import type { AgentResult, RunResult } from '../../src/types.js'
+} from '../../src/report/render.js'
+import type { AgentResult, RunResult } from '../../src/inputs/types.js'
 import { detailsBalance, liveMentions, read } from './markdown-oracle.js'
 
 const ctx: ReportContext = {

@@ -3,9 +3,9 @@ import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { readRunFiles } from '../../src/log-files.js'
-import { judgeRun, type RunFacts } from '../../src/results.js'
-import type { AgentPlan } from '../../src/types.js'
+import { readRunFiles } from '../../src/results/log-files.js'
+import { judgeRun, type RunFacts } from '../../src/results/results.js'
+import type { AgentPlan } from '../../src/inputs/types.js'
 
 const FIXTURES = path.join(process.cwd(), '__fixtures__', 'massgen')
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
-import { NOBODY, planSandbox, sandboxedCommand } from '../../src/sandbox.js'
+import {
+  NOBODY,
+  planSandbox,
+  sandboxedCommand
+} from '../../src/safety/sandbox.js'
 
 const base = {
   uid: 1001,

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { scrubSecrets } from '../../src/scrub.js'
+import { scrubSecrets } from '../../src/safety/scrub.js'
 
 const KEY = 'sk-scrubTestKey0123456789abcdef'
 

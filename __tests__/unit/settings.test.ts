@@ -2,7 +2,11 @@ import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { InputError, readSettings, splitCommand } from '../../src/settings.js'
+import {
+  InputError,
+  readSettings,
+  splitCommand
+} from '../../src/inputs/settings.js'
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-'))
 fs.writeFileSync(path.join(workspace, 'q.md'), 'Review the README\n')

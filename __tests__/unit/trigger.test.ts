@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from '@jest/globals'
-import { isBot, readTrigger } from '../../src/trigger.js'
+import { isBot, readTrigger } from '../../src/event/trigger.js'
 
 function fixture(name: string): unknown {
   const url = new URL(`../../__fixtures__/events/${name}.json`, import.meta.url)

@@ -1,0 +1,180 @@
+// Decides from the event whether to run, on which issue, with which question.
+import { Inputs } from '../inputs/constants.js'
+import { parseCommand } from './command.js'
+import { checkTriggerAllowed } from './gate.js'
+import type { GitHubApi } from '../github/api.js'
+import { ModelsError, selectAgents } from '../inputs/models.js'
+import { MAX_QUERY_BYTES } from '../inputs/settings.js'
+import type { Settings, Trigger } from '../inputs/types.js'
+
+export type Intake =
+  | { action: 'skip'; reason: string; quiet: boolean }
+  | {
+      action: 'run'
+      question: string
+      /** Issue or pull request the report goes to, if any. */
+      issueNumber: number | undefined
+      /** Pull request whose changes the agents get as context. */
+      pullRequest: number | undefined
+      /** The comment that asked for the run, for reactions. */
+      commentId: number | undefined
+    }
+
+export class IntakeError extends Error {}
+
+export async function intake(
+  settings: Settings,
+  trigger: Trigger,
+  github: () => GitHubApi
+): Promise<Intake> {
+  switch (trigger.kind) {
+    case 'ignored':
+      return { action: 'skip', reason: trigger.reason, quiet: true }
+    case 'comment':
+      return commentIntake(settings, trigger, github)
+    case 'pull_request':
+      return pullRequestIntake(settings, trigger, github)
+    case 'event': {
+      const gate = await checkTriggerAllowed(github(), trigger, settings)
+      if (!gate.allowed)
+        return { action: 'skip', reason: gate.reason, quiet: false }
+      return queryRun(settings, trigger)
+    }
+    case 'manual':
+      return queryRun(settings, trigger)
+  }
+}
+
+/** A run on the configured question, reported on the event's issue if any. */
+function queryRun(
+  settings: Settings,
+  trigger: Extract<Trigger, { kind: 'event' | 'manual' }>
+): Intake {
+  return {
+    action: 'run',
+    question: requireQuery(settings, trigger.eventName),
+    issueNumber: settings.issueNumber ?? trigger.issueNumber,
+    pullRequest: undefined,
+    commentId: undefined
+  }
+}
+
+async function pullRequestIntake(
+  settings: Settings,
+  trigger: Extract<Trigger, { kind: 'pull_request' }>,
+  github: () => GitHubApi
+): Promise<Intake> {
+  if (
+    trigger.eventName === 'pull_request_target' &&
+    trigger.fromFork &&
+    !settings.allowForkPullRequestTarget
+  ) {
+    return { action: 'skip', reason: forkTargetSkipReason(), quiet: false }
+  }
+  if (withoutSecrets(settings, trigger)) {
+    return { action: 'skip', reason: forkSkipReason(), quiet: false }
+  }
+  const gate = await checkTriggerAllowed(github(), trigger, settings)
+  if (!gate.allowed)
+    return { action: 'skip', reason: gate.reason, quiet: false }
+  return {
+    action: 'run',
+    question: requireQuery(settings, trigger.eventName),
+    issueNumber: trigger.number,
+    pullRequest: trigger.number,
+    commentId: undefined
+  }
+}
+
+/**
+ * GitHub gives pull_request runs from forks and Dependabot no secrets: with
+ * no key at all for the models asked for, that is a reason to skip, not a
+ * failure (and not a matter of permission: nothing could run anyway).
+ */
+function withoutSecrets(
+  settings: Settings,
+  trigger: Extract<Trigger, { kind: 'pull_request' }>
+): boolean {
+  if (Object.keys(settings.keys).length > 0) return false
+  if (!trigger.fromFork && !trigger.authorIsBot) return false
+  try {
+    selectAgents(settings.models, settings.keys, settings)
+    return false
+  } catch (error) {
+    if (error instanceof ModelsError) return true
+    throw error
+  }
+}
+
+function forkSkipReason(): string {
+  return (
+    'This pull request comes from a fork or a bot, and GitHub gives such runs no secrets, ' +
+    'so no API key is available. Nothing was run. To review it, a maintainer can comment ' +
+    "'/massgen <question>' on the pull request (comment runs have the secrets), or add the keys " +
+    'to the Dependabot secrets for Dependabot pull requests.'
+  )
+}
+
+function forkTargetSkipReason(): string {
+  return (
+    'This pull_request_target run is for a pull request from a fork: it would run with ' +
+    'your secrets and a write token on text written by whoever opened the pull request. ' +
+    `Nothing was run. Set '${Inputs.AllowForkPullRequestTarget}: true' to allow it (read the ` +
+    "README's security notes first), or have a maintainer comment '/massgen <question>'."
+  )
+}
+
+async function commentIntake(
+  settings: Settings,
+  trigger: Extract<Trigger, { kind: 'comment' }>,
+  github: () => GitHubApi
+): Promise<Intake> {
+  const command = parseCommand(trigger.body, settings.trigger)
+  if (command.kind === 'not-command') {
+    return {
+      action: 'skip',
+      reason: `The comment does not start with '${settings.trigger}'.`,
+      quiet: true
+    }
+  }
+  // Checked before anything else so a refused user costs nothing.
+  const gate = await checkTriggerAllowed(github(), trigger, settings)
+  if (!gate.allowed)
+    return { action: 'skip', reason: gate.reason, quiet: false }
+  const question =
+    command.kind === 'command' ? command.question : settings.query
+  if (!question) {
+    return {
+      action: 'skip',
+      reason:
+        `'${settings.trigger}' needs a question after it ` +
+        `(e.g. '${settings.trigger} review the error handling'), ` +
+        `or a default in the '${Inputs.Query}' input.`,
+      quiet: false
+    }
+  }
+  const bytes = Buffer.byteLength(question, 'utf8')
+  if (bytes > MAX_QUERY_BYTES) {
+    // MassGen gets the question as one argument, which Linux caps (E2BIG).
+    return {
+      action: 'skip',
+      reason: `The question is ${bytes} bytes; at most ${MAX_QUERY_BYTES} fit. Shorten it.`,
+      quiet: false
+    }
+  }
+  return {
+    action: 'run',
+    question,
+    issueNumber: trigger.issueNumber,
+    pullRequest: trigger.isPullRequest ? trigger.issueNumber : undefined,
+    commentId: trigger.commentId
+  }
+}
+
+function requireQuery(settings: Settings, eventName: string): string {
+  if (settings.query) return settings.query
+  throw new IntakeError(
+    `Input '${Inputs.Query}' (or '${Inputs.QueryFile}') is required on ` +
+      `'${eventName}' events (expected the question the agents answer)`
+  )
+}

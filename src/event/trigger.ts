@@ -1,0 +1,191 @@
+// Reads the event payload into a Trigger. Pure: the payload is untrusted
+// input of any shape, so every field is checked and nothing here throws.
+import type {
+  IssueCommentEvent,
+  PullRequestEvent,
+  User
+} from '@octokit/webhooks-types'
+import type { Actor, Trigger } from '../inputs/types.js'
+
+type Loose<T> = { [K in keyof T]?: unknown }
+type UserLike = Partial<Pick<User, 'login' | 'type'>> | null | undefined
+
+/** GitHub Apps act as `<slug>[bot]` users of type `Bot`. */
+export function isBot(user: UserLike): boolean {
+  return user?.type === 'Bot' || /\[bot\]$/i.test(user?.login ?? '')
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)
+    : undefined
+}
+
+function positiveInt(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0
+    ? value
+    : undefined
+}
+
+function fullName(side: unknown): string | undefined {
+  const name = record(record(side)?.repo)?.full_name
+  return typeof name === 'string' ? name.toLowerCase() : undefined
+}
+
+function fromPullRequest(
+  eventName: string,
+  payload: unknown,
+  fallbackActor: string
+): Trigger {
+  const event = record(payload) as Loose<PullRequestEvent> | undefined
+  const pr = record(event?.pull_request) as
+    Loose<PullRequestEvent['pull_request']> | undefined
+  const number = positiveInt(pr?.number) ?? positiveInt(event?.number)
+  if (!pr || number === undefined) {
+    return ignored(eventName, 'the event payload has no pull request')
+  }
+  const user = record(pr.user) as UserLike
+  const base = fullName(pr.base)
+  const head = fullName(pr.head)
+  return {
+    kind: 'pull_request',
+    eventName,
+    number,
+    actor: sender(event, fallbackActor),
+    author: user?.login ?? '',
+    // A deleted fork leaves head.repo null: treat it as a fork.
+    fromFork: head === undefined || head !== base,
+    authorIsBot: isBot(user),
+    ...sha(record(pr.head)?.sha)
+  }
+}
+
+function fromComment(payload: unknown): Trigger {
+  const event = record(payload) as Loose<IssueCommentEvent> | undefined
+  if (event?.action !== 'created') {
+    const action = typeof event?.action === 'string' ? event.action : 'unknown'
+    return ignored(
+      'issue_comment',
+      `issue_comment "${action}" events are not commands; only new comments ("created") are`
+    )
+  }
+  const issue = record(event.issue)
+  const comment = record(event.comment)
+  const issueNumber = positiveInt(issue?.number)
+  const commentId = positiveInt(comment?.id)
+  if (!issue || !comment || issueNumber === undefined || !commentId) {
+    return ignored('issue_comment', 'the event payload has no issue comment')
+  }
+  const user = record(comment.user) as UserLike
+  return {
+    kind: 'comment',
+    eventName: 'issue_comment',
+    issueNumber,
+    // Comments on pull requests arrive as issue comments with this link.
+    isPullRequest: record(issue.pull_request) !== undefined,
+    commentId,
+    author: user?.login ?? '',
+    authorIsBot: isBot(user),
+    body: typeof comment.body === 'string' ? comment.body : '',
+    ...(typeof comment.created_at === 'string' &&
+    !Number.isNaN(Date.parse(comment.created_at))
+      ? { createdAt: comment.created_at }
+      : {})
+  }
+}
+
+function sha(value: unknown): { headSha?: string } {
+  return typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value)
+    ? { headSha: value.toLowerCase() }
+    : {}
+}
+
+function ignored(eventName: string, reason: string): Trigger {
+  return { kind: 'ignored', eventName, reason }
+}
+
+function actorOf(user: unknown): Actor | undefined {
+  const u = record(user) as UserLike
+  const login = typeof u?.login === 'string' ? u.login.trim() : ''
+  return login ? { login, isBot: isBot(u) } : undefined
+}
+
+/**
+ * Who caused the event: its `sender`, else GITHUB_ACTOR. An empty login
+ * names no one, and the gate refuses it.
+ */
+function sender(event: unknown, fallbackActor: string): Actor {
+  return (
+    actorOf(record(event)?.sender) ??
+    actorOf({ login: fallbackActor }) ?? { login: '', isBot: false }
+  )
+}
+
+/**
+ * Everyone an event names as acting: its sender, the author of the comment
+ * or review it carries, and for workflow_run the people who started the
+ * run it follows. The run goes ahead only if all of them may start runs.
+ */
+function actorsOf(event: unknown, fallbackActor: string): Actor[] {
+  const p = record(event)
+  const run = record(p?.workflow_run)
+  const named = [
+    sender(event, fallbackActor),
+    actorOf(record(p?.comment)?.user),
+    actorOf(record(p?.review)?.user),
+    actorOf(run?.actor),
+    actorOf(run?.triggering_actor)
+  ].filter((a): a is Actor => a !== undefined)
+  const seen = new Set<string>()
+  return named.filter((a) => {
+    const key = a.login.toLowerCase()
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/** The issue or pull request an event is about, when it names one. */
+function issueNumberOf(event: unknown): number | undefined {
+  const p = record(event)
+  const pulls = record(p?.workflow_run)?.pull_requests
+  return (
+    positiveInt(record(p?.issue)?.number) ??
+    positiveInt(record(p?.pull_request)?.number) ??
+    (Array.isArray(pulls) ? positiveInt(record(pulls[0])?.number) : undefined)
+  )
+}
+
+/**
+ * What started this run, from GITHUB_EVENT_NAME, the event payload and
+ * GITHUB_ACTOR (used when the payload names no sender).
+ */
+export function readTrigger(
+  eventName: string,
+  payload: unknown,
+  fallbackActor = ''
+): Trigger {
+  switch (eventName) {
+    case 'pull_request':
+    case 'pull_request_target':
+      return fromPullRequest(eventName, payload, fallbackActor)
+    case 'issue_comment':
+      return fromComment(payload)
+    case 'schedule':
+    case 'workflow_dispatch':
+      return {
+        kind: 'manual',
+        eventName,
+        issueNumber: issueNumberOf(payload)
+      }
+    default:
+      // issues, pull_request_review, workflow_run, push, ...: anyone who
+      // can open an issue or review could otherwise spend the keys.
+      return {
+        kind: 'event',
+        eventName,
+        issueNumber: issueNumberOf(payload),
+        actors: actorsOf(payload, fallbackActor)
+      }
+  }
+}

@@ -1,0 +1,144 @@
+// The GitHub API: every GitHub API call the action makes goes through the
+// narrow interface below, built once in main and passed in where needed.
+// The parts live beside it (github-*.ts); everything they export is
+// re-exported here, so importers need only this module.
+import * as core from '@actions/core'
+import { createOctokit, type GitHubLog, type GitHubOptions } from './client.js'
+import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
+import {
+  readPullHead,
+  readPullRequestContext,
+  type PullHead,
+  type PullRequestContext
+} from './pull.js'
+import { createStickyComments, type StickyComment } from './sticky.js'
+
+export { WRITE_BURST, type GitHubLog, type GitHubOptions } from './client.js'
+export { GitHubError, type GitHubErrorKind } from './errors.js'
+export {
+  cutDiff,
+  type ChangedFile,
+  type PullHead,
+  type PullRequestContext
+} from './pull.js'
+export { runAttempt, runUrl } from './run-url.js'
+export { stickyMarker, type StickyComment } from './sticky.js'
+
+export type Permission =
+  'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
+export type ReactionContent = '+1' | '-1' | 'eyes' | 'rocket' | 'confused'
+
+export interface GitHubApi {
+  readonly owner: string
+  readonly repo: string
+  findStickyComment(
+    issueNumber: number,
+    tag: string
+  ): Promise<StickyComment | undefined>
+  upsertStickyComment(
+    issueNumber: number,
+    tag: string,
+    body: string
+  ): Promise<{ id: number; url: string }>
+  addReaction(commentId: number, content: ReactionContent): Promise<number>
+  removeReaction(commentId: number, reactionId: number): Promise<void>
+  getPermission(username: string): Promise<Permission>
+  getPullRequestContext(
+    number: number,
+    maxDiffBytes: number
+  ): Promise<PullRequestContext>
+  /** The head commit, its committer date and the head's force pushes. */
+  getPullHead(number: number): Promise<PullHead>
+}
+
+const ROLES: Permission[] = [
+  'admin',
+  'maintain',
+  'write',
+  'triage',
+  'read',
+  'none'
+]
+function toPermission(role: unknown, legacy: unknown): Permission {
+  // role_name may be a custom role; then the coarse `permission` decides.
+  for (const value of [role, legacy]) {
+    if (ROLES.includes(value as Permission)) return value as Permission
+  }
+  return 'none'
+}
+
+export function createGitHub(options: GitHubOptions): GitHubApi {
+  const { owner, repo } = options
+  const log: GitHubLog = options.log ?? core
+  const octokit = createOctokit(options, log)
+  const sticky = createStickyComments({
+    octokit,
+    owner,
+    repo,
+    log,
+    botLogin: options.botLogin
+  })
+
+  return {
+    owner,
+    repo,
+    findStickyComment: (issueNumber, tag) => sticky.find(issueNumber, tag),
+
+    upsertStickyComment: (issueNumber, tag, body) =>
+      sticky.upsert(issueNumber, tag, body),
+
+    async addReaction(commentId, content) {
+      try {
+        const { data } = await octokit.rest.reactions.createForIssueComment({
+          owner,
+          repo,
+          comment_id: commentId,
+          content
+        })
+        return data.id
+      } catch (e) {
+        throw toGitHubError(e, `Reacting to comment ${commentId}`, WRITE_HINT)
+      }
+    },
+
+    async removeReaction(commentId, reactionId) {
+      try {
+        await octokit.rest.reactions.deleteForIssueComment({
+          owner,
+          repo,
+          comment_id: commentId,
+          reaction_id: reactionId
+        })
+      } catch (e) {
+        // Already gone is what we wanted.
+        if (statusOf(e) === 404) return
+        throw toGitHubError(e, `Removing reaction ${reactionId}`, WRITE_HINT)
+      }
+    },
+
+    async getPermission(username) {
+      try {
+        const { data } =
+          await octokit.rest.repos.getCollaboratorPermissionLevel({
+            owner,
+            repo,
+            username
+          })
+        const role = (data as { role_name?: unknown }).role_name
+        return toPermission(role, data.permission)
+      } catch (e) {
+        if (statusOf(e) === 404) return 'none'
+        throw toGitHubError(e, `Checking the permission of ${username}`)
+      }
+    },
+
+    getPullRequestContext: (number, maxDiffBytes) =>
+      readPullRequestContext(
+        { octokit, owner, repo, log },
+        number,
+        maxDiffBytes
+      ),
+
+    getPullHead: (number) => readPullHead({ octokit, owner, repo, log }, number)
+  }
+}

@@ -1,0 +1,72 @@
+// Failed GitHub API calls, turned into errors callers can branch on and that
+// tell the user what to do.
+import { GitHubCommentLimit } from '../inputs/constants.js'
+
+export type GitHubErrorKind =
+  'not-found' | 'forbidden' | 'body-too-long' | 'rate-limited' | 'failed'
+
+/** A failed API call, with a `kind` callers can branch on. */
+export class GitHubError extends Error {
+  readonly kind: GitHubErrorKind
+  readonly status: number | undefined
+  constructor(kind: GitHubErrorKind, message: string, status?: number) {
+    super(message)
+    this.name = 'GitHubError'
+    this.kind = kind
+    this.status = status
+  }
+}
+
+/** Added to a refused write: the usual cause is the workflow's permissions. */
+export const WRITE_HINT =
+  ' The token needs `issues: write` and `pull-requests: write` in the' +
+  " workflow's `permissions:`."
+
+interface ErrorLike {
+  status?: number
+  message?: string
+  response?: { data?: unknown; headers?: Record<string, unknown> }
+}
+
+export function statusOf(e: unknown): number | undefined {
+  const s = (e as ErrorLike | undefined)?.status
+  return typeof s === 'number' ? s : undefined
+}
+
+export function isRateLimit(e: unknown): boolean {
+  const err = e as ErrorLike
+  return (
+    /rate limit/i.test(err?.message ?? '') ||
+    err?.response?.headers?.['x-ratelimit-remaining'] === '0'
+  )
+}
+
+export function apiMessage(e: unknown): string {
+  const data = (e as ErrorLike)?.response?.data as
+    { message?: string; errors?: { message?: string }[] } | undefined
+  const detail = data?.errors?.map((x) => x.message).filter(Boolean)
+  const message = data?.message ?? (e as Error)?.message ?? String(e)
+  return detail?.length ? `${message}: ${detail.join('; ')}` : message
+}
+
+/** Turn an Octokit error into a GitHubError that says what to do. */
+export function toGitHubError(
+  e: unknown,
+  what: string,
+  hint = ''
+): GitHubError {
+  const status = statusOf(e)
+  const said = `${what} failed (${status ?? 'no response'}: ${apiMessage(e)})`
+  if ((status === 403 || status === 429) && isRateLimit(e)) {
+    return new GitHubError('rate-limited', `${said}. GitHub rate limit`, status)
+  }
+  if (status === 404) return new GitHubError('not-found', said, status)
+  if (status === 401 || status === 403) {
+    return new GitHubError('forbidden', `${said}.${hint}`, status)
+  }
+  if (status === 422 && /too long/i.test(apiMessage(e))) {
+    const limit = `GitHub's limit is ${GitHubCommentLimit} characters`
+    return new GitHubError('body-too-long', `${said}. ${limit}`, status)
+  }
+  return new GitHubError('failed', said, status)
+}

@@ -1,0 +1,100 @@
+// Every name the runner sees (inputs, outputs, state) lives here, once.
+
+export const Inputs = {
+  Query: 'query',
+  QueryFile: 'query-file',
+  Models: 'models',
+  BaseUrl: 'base-url',
+  OpenaiApiKey: 'openai-api-key',
+  GeminiApiKey: 'gemini-api-key',
+  AnthropicApiKey: 'anthropic-api-key',
+  XaiApiKey: 'xai-api-key',
+  Docker: 'docker',
+  DockerImage: 'docker-image',
+  MaxDuration: 'max-duration',
+  ContextPath: 'context-path',
+  ContextPermission: 'context-permission',
+  MassgenVersion: 'massgen-version',
+  MassgenCommand: 'massgen-command',
+  GithubToken: 'github-token',
+  Comment: 'comment',
+  CommentTag: 'comment-tag',
+  JobSummary: 'job-summary',
+  Trigger: 'trigger',
+  AllowedBots: 'allowed-bots',
+  AllowedUsers: 'allowed-users',
+  AllowForkPullRequestTarget: 'allow-fork-pull-request-target',
+  IssueNumber: 'issue-number',
+  PrContext: 'pr-context',
+  PrDiffMaxBytes: 'pr-diff-max-bytes',
+  UploadLogs: 'upload-logs',
+  ExpectedHeadSha: 'expected-head-sha',
+  CacheMassgen: 'cache-massgen',
+  LocalSandbox: 'local-sandbox',
+  AcceptLocalModeRisk: 'accept-local-mode-risk',
+  DockerNetwork: 'docker-network'
+} as const
+
+export const Outputs = {
+  Status: 'status',
+  Winner: 'winner',
+  Answer: 'answer',
+  AnswerFile: 'answer-file',
+  Votes: 'votes',
+  ExitCode: 'exit-code',
+  LogDir: 'log-dir',
+  StatusFile: 'status-file',
+  ConfigFile: 'config-file',
+  DurationSeconds: 'duration-seconds',
+  Cost: 'cost',
+  CommentUrl: 'comment-url',
+  ArtifactUrl: 'artifact-url',
+  HeadSha: 'head-sha'
+} as const
+
+/** Saved by the main step for the post step (core.saveState). */
+export const State = {
+  Reported: 'reported',
+  IssueNumber: 'issue-number',
+  CommentTag: 'comment-tag',
+  RunUrl: 'run-url',
+  WorkDir: 'work-dir',
+  LogDir: 'log-dir',
+  StatusFile: 'status-file',
+  Docker: 'docker',
+  TriggerCommentId: 'trigger-comment-id',
+  Started: 'started',
+  MassgenPid: 'massgen-pid',
+  /** The saved pid's start time and command line, to know it is still MassGen. */
+  MassgenIdentity: 'massgen-identity',
+  /** Credentials taken out of the repository's git config, to put back. */
+  GitCredentials: 'git-credentials',
+  /** Saved first by the main step: the same bundle then runs as the post step. */
+  IsPost: 'is-post'
+} as const
+
+export const Defaults = {
+  DockerImage: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
+  MaxDurationSeconds: 1800,
+  MassgenVersion: '0.1.97',
+  CommentTag: 'massgen',
+  Trigger: '/massgen',
+  PrDiffMaxBytes: 200_000
+} as const
+
+/** The seed's default models (seed/massgen-run-skill.md, "Step 1"). */
+export const DefaultModels = {
+  openai: 'gpt-5.4',
+  gemini: 'gemini-3.1-pro-preview',
+  claude: 'claude-opus-4-6',
+  // MassGen 0.1.97's own default (backend/capabilities.py).
+  grok: 'grok-4.20-0309-reasoning'
+} as const
+
+/** GitHub rejects issue comment bodies longer than this. */
+export const GitHubCommentLimit = 65_536
+
+/** The action's own deadline is max-duration plus at most this grace. */
+export const DeadlineGraceSeconds = 60
+/** After SIGINT, how long MassGen gets to flush status.json before SIGKILL. */
+export const InterruptGraceMs = 5_000

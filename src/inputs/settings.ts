@@ -1,0 +1,379 @@
+// Reads every input once into one typed, validated Settings object.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { z } from 'zod'
+import { Defaults, Inputs } from './constants.js'
+import { findExecutable } from '../prepare/executable.js'
+import { ModelsError, parseModels } from './models.js'
+import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
+
+/** Thrown for bad inputs; the message names the input and the expected form. */
+export class InputError extends Error {}
+
+export interface InputSource {
+  /** The raw input value ('' when unset), as `core.getInput` returns it. */
+  getInput(name: string): string
+  env: NodeJS.ProcessEnv
+  /** GITHUB_WORKSPACE, or the cwd outside a runner. */
+  workspace: string
+}
+
+const bool = z
+  .string()
+  .trim()
+  .transform((v) => v.toLowerCase())
+  .pipe(z.enum(['true', 'false']))
+  .transform((v) => v === 'true')
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+
+const MAX_DURATION_LIMIT = 6 * 60 * 60 // GitHub-hosted jobs stop after 6 hours.
+
+/** Each input's schema and the expected form shown when it fails. */
+const rules = {
+  docker: [bool, "'true' or 'false'"],
+  dockerImage: [
+    z.string().regex(/^[a-z0-9][a-z0-9._\-/:@]*$/i),
+    "a Docker image reference such as 'ghcr.io/massgen/mcp-runtime-sudo:latest'"
+  ],
+  maxDuration: [
+    wholeNumber(1, MAX_DURATION_LIMIT),
+    `whole seconds from 1 to ${MAX_DURATION_LIMIT}`
+  ],
+  contextPermission: [z.enum(['read', 'write']), "'read' or 'write'"],
+  dockerNetwork: [
+    z.enum(DOCKER_NETWORKS),
+    "'auto', 'none', 'bridge' or 'host'"
+  ],
+  massgenVersion: [
+    z.string().regex(/^\d+\.\d+\.\d+(\.post\d+|\.\d+)?$/),
+    "a pinned MassGen release such as '0.1.97'"
+  ],
+  commentTag: [
+    z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
+    'letters, digits, dot, dash or underscore (at most 64)'
+  ],
+  trigger: [
+    z.string().regex(/^\/?[A-Za-z0-9._-]{1,32}$/),
+    "one word such as '/massgen'"
+  ],
+  issueNumber: [wholeNumber(1, 2 ** 31 - 1), 'an issue or pull request number'],
+  prDiffMaxBytes: [
+    wholeNumber(1_000, 10_000_000),
+    'bytes from 1000 to 10000000'
+  ],
+  uploadLogs: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['true', 'false', 'answers-only'])),
+    "'true' (all logs, the agents' command output included), 'answers-only' (status, answers and votes) or 'false'"
+  ],
+  expectedHeadSha: [
+    z.string().regex(/^[0-9a-f]{40}$/i),
+    'a full 40-character commit SHA (the pull request head the workflow checked out)'
+  ],
+  baseUrl: [
+    z.url({ protocol: /^https?$/ }),
+    "an http(s) URL such as 'http://localhost:8000/v1'"
+  ]
+} satisfies Record<string, [z.ZodType, string]>
+
+export function readSettings(source: InputSource): Settings {
+  const errors: string[] = []
+  const raw = (name: string) => source.getInput(name).trim()
+  const check = <K extends keyof typeof rules>(
+    rule: K,
+    name: string,
+    fallback: string
+  ): z.output<(typeof rules)[K][0]> | undefined => {
+    const value = raw(name) || fallback
+    const [schema, expected] = rules[rule]
+    const parsed = schema.safeParse(value)
+    if (parsed.success) return parsed.data as z.output<(typeof rules)[K][0]>
+    errors.push(`Input '${name}': got '${clip(value)}', expected ${expected}`)
+    return undefined
+  }
+  const flag = (name: string, fallback: boolean) =>
+    check('docker', name, String(fallback)) ?? fallback
+
+  const docker = flag(Inputs.Docker, true)
+  const maxDuration = check(
+    'maxDuration',
+    Inputs.MaxDuration,
+    String(Defaults.MaxDurationSeconds)
+  )
+  const permission = check(
+    'contextPermission',
+    Inputs.ContextPermission,
+    'read'
+  )
+  const issueNumber = raw(Inputs.IssueNumber)
+    ? check('issueNumber', Inputs.IssueNumber, '')
+    : undefined
+  const baseUrl = raw(Inputs.BaseUrl)
+    ? check('baseUrl', Inputs.BaseUrl, '')
+    : undefined
+
+  const settings: Settings = {
+    query: readQuery(source, errors),
+    models: readModels(raw(Inputs.Models), errors),
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    keys: readKeys(source),
+    docker,
+    dockerImage:
+      check('dockerImage', Inputs.DockerImage, Defaults.DockerImage) ?? '',
+    maxDurationSeconds: maxDuration ?? Defaults.MaxDurationSeconds,
+    contextPath: readContextPath(source, errors),
+    contextPermission: permission ?? 'read',
+    massgenVersion:
+      check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ??
+      '',
+    massgenCommand: readCommand(raw(Inputs.MassgenCommand), source, errors),
+    githubToken: raw(Inputs.GithubToken) || source.env.GITHUB_TOKEN || '',
+    comment: flag(Inputs.Comment, true),
+    commentTag:
+      check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
+    jobSummary: flag(Inputs.JobSummary, true),
+    trigger: check('trigger', Inputs.Trigger, Defaults.Trigger) ?? '',
+    allowedBots: readLogins(raw(Inputs.AllowedBots), 'bots', errors),
+    allowedUsers: readLogins(raw(Inputs.AllowedUsers), 'users', errors),
+    allowForkPullRequestTarget: flag(Inputs.AllowForkPullRequestTarget, false),
+    issueNumber,
+    prContext: flag(Inputs.PrContext, true),
+    prDiffMaxBytes:
+      check(
+        'prDiffMaxBytes',
+        Inputs.PrDiffMaxBytes,
+        String(Defaults.PrDiffMaxBytes)
+      ) ?? Defaults.PrDiffMaxBytes,
+    ...readUploadLogs(check('uploadLogs', Inputs.UploadLogs, 'true')),
+    expectedHeadSha: raw(Inputs.ExpectedHeadSha)
+      ? check('expectedHeadSha', Inputs.ExpectedHeadSha, '')?.toLowerCase()
+      : undefined,
+    cacheMassgen: flag(Inputs.CacheMassgen, true),
+    localSandbox: flag(Inputs.LocalSandbox, true),
+    acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
+    dockerNetwork:
+      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto'
+  }
+  if (errors.length > 0) throw new InputError(errors.join('\n'))
+  return settings
+}
+
+function readUploadLogs(
+  value: 'true' | 'false' | 'answers-only' | undefined
+): Pick<Settings, 'uploadLogs' | 'uploadLogsScope'> {
+  return {
+    uploadLogs: value !== 'false',
+    uploadLogsScope: value === 'answers-only' ? 'answers-only' : 'all'
+  }
+}
+
+/** Keys from the inputs or, when an input is empty, the usual environment variables. */
+export function readKeys(source: InputSource): ApiKeys {
+  const pick = (input: string, ...vars: string[]) =>
+    source.getInput(input).trim() ||
+    vars.map((v) => source.env[v]?.trim()).find((v) => v) ||
+    undefined
+  const keys: ApiKeys = {
+    openai: pick(Inputs.OpenaiApiKey, 'OPENAI_API_KEY'),
+    google: pick(Inputs.GeminiApiKey, 'GOOGLE_API_KEY', 'GEMINI_API_KEY'),
+    anthropic: pick(Inputs.AnthropicApiKey, 'ANTHROPIC_API_KEY'),
+    xai: pick(Inputs.XaiApiKey, 'XAI_API_KEY')
+  }
+  for (const k of Object.keys(keys) as (keyof ApiKeys)[]) {
+    if (!keys[k]) delete keys[k]
+  }
+  return keys
+}
+
+function readQuery(source: InputSource, errors: string[]): string {
+  const query = source.getInput(Inputs.Query).trim()
+  const file = source.getInput(Inputs.QueryFile).trim()
+  if (query && file) {
+    errors.push(
+      `Inputs '${Inputs.Query}' and '${Inputs.QueryFile}' are both set: give only one`
+    )
+    return query
+  }
+  if (!file) return checkQuerySize(query, Inputs.Query, errors)
+  const resolved = insideWorkspace(source.workspace, file)
+  if (!resolved) {
+    errors.push(
+      `Input '${Inputs.QueryFile}': '${clip(file)}' is outside the workspace ` +
+        `(expected a file path inside ${source.workspace})`
+    )
+    return ''
+  }
+  try {
+    const text = fs.readFileSync(resolved, 'utf8').trim()
+    if (!text)
+      errors.push(`Input '${Inputs.QueryFile}': '${clip(file)}' is empty`)
+    return checkQuerySize(text, Inputs.QueryFile, errors)
+  } catch {
+    errors.push(
+      `Input '${Inputs.QueryFile}': cannot read '${clip(file)}' (expected an existing ` +
+        `text file inside the workspace)`
+    )
+    return ''
+  }
+}
+
+/**
+ * MassGen takes the question as one command-line argument, and Linux refuses
+ * an argument over 128 KiB (E2BIG); the rest is room for the PR context note.
+ */
+export const MAX_QUERY_BYTES = 100_000
+
+function checkQuerySize(
+  query: string,
+  input: string,
+  errors: string[]
+): string {
+  const bytes = Buffer.byteLength(query, 'utf8')
+  if (bytes > MAX_QUERY_BYTES) {
+    errors.push(
+      `Input '${input}': the question is ${bytes} bytes, expected at most ` +
+        `${MAX_QUERY_BYTES} (put long material in a file under context-path and refer to it)`
+    )
+  }
+  return query
+}
+
+const USER_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/
+const BOT_LOGIN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,98}(?:\[bot\])?$/i
+
+/**
+ * `allowed-users` or `allowed-bots`: logins separated by commas or spaces.
+ * A wildcard is refused: it would let anyone spend the keys.
+ */
+function readLogins(
+  text: string,
+  kind: 'users' | 'bots',
+  errors: string[]
+): string[] {
+  const input = kind === 'users' ? Inputs.AllowedUsers : Inputs.AllowedBots
+  const expected =
+    kind === 'users'
+      ? "GitHub user logins separated by commas or spaces, e.g. 'octocat, hubot'"
+      : "bot logins separated by commas or spaces, e.g. 'renovate[bot] dependabot'"
+  const logins = text.split(/[\s,]+/).filter((b) => b.length > 0)
+  for (const login of logins) {
+    if (login.includes('*')) {
+      errors.push(
+        `Input '${input}': '${clip(login)}' is a wildcard, which is not allowed: it would ` +
+          `let anyone start runs on your keys (expected ${expected})`
+      )
+    } else if (kind === 'users' && /\[bot\]$/i.test(login)) {
+      errors.push(
+        `Input '${input}': '${clip(login)}' is a bot; list bots in '${Inputs.AllowedBots}' ` +
+          `(expected ${expected})`
+      )
+    } else if (!(kind === 'users' ? USER_LOGIN : BOT_LOGIN).test(login)) {
+      errors.push(
+        `Input '${input}': got '${clip(login)}', expected ${expected}`
+      )
+    }
+  }
+  return logins
+}
+
+function readModels(text: string, errors: string[]) {
+  try {
+    const models = parseModels(text)
+    if (models.length > 64) {
+      errors.push(
+        `Input '${Inputs.Models}': ${models.length} pairs, expected at most 64`
+      )
+    }
+    return models
+  } catch (error) {
+    if (error instanceof ModelsError) errors.push(error.message)
+    else throw error
+    return []
+  }
+}
+
+function readContextPath(source: InputSource, errors: string[]): string {
+  const given = source.getInput(Inputs.ContextPath).trim()
+  const resolved = path.resolve(source.workspace, given || '.')
+  try {
+    if (fs.statSync(resolved).isDirectory() || fs.statSync(resolved).isFile()) {
+      return fs.realpathSync(resolved)
+    }
+  } catch {
+    // Reported below.
+  }
+  errors.push(
+    `Input '${Inputs.ContextPath}': '${clip(given)}' does not exist ` +
+      `(expected a file or folder, absolute or relative to the workspace)`
+  )
+  return resolved
+}
+
+/** Splits `massgen-command` into words: quotes group, nothing is expanded. */
+export function splitCommand(text: string): string[] {
+  const words: string[] = []
+  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g
+  for (const match of text.matchAll(pattern)) {
+    words.push(match[1] ?? match[2] ?? match[3] ?? '')
+  }
+  return words
+}
+
+function readCommand(
+  text: string,
+  source: InputSource,
+  errors: string[]
+): string[] | undefined {
+  if (!text) return undefined
+  const expected = `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97')`
+  if (/["']/.test(text.replace(/"[^"]*"|'[^']*'/g, ''))) {
+    errors.push(
+      `Input '${Inputs.MassgenCommand}': unbalanced quote in '${clip(text)}' ${expected}`
+    )
+    return undefined
+  }
+  const words = splitCommand(text)
+  // Checked here, before anything runs or is posted, not when MassGen starts.
+  const first = words[0] ?? ''
+  if (!findExecutable(first, source.env, source.workspace)) {
+    errors.push(
+      `Input '${Inputs.MassgenCommand}': '${clip(first)}' is not an executable ` +
+        `${first.includes('/') ? 'file' : 'on PATH'} ${expected}`
+    )
+    return undefined
+  }
+  return words
+}
+
+function insideWorkspace(workspace: string, file: string): string | undefined {
+  const root = path.resolve(workspace)
+  const resolved = path.resolve(root, file)
+  const relative = path.relative(root, resolved)
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined
+  // Follow links so a link inside the workspace cannot point outside it.
+  try {
+    const real = fs.realpathSync(resolved)
+    const realRoot = fs.realpathSync(root)
+    const rel = path.relative(realRoot, real)
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined
+    return real
+  } catch {
+    return resolved
+  }
+}
+
+/** Shows a bad value without flooding the log. Never called with key inputs. */
+function clip(value: string): string {
+  const oneLine = value.replace(/\s+/g, ' ')
+  return oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine
+}

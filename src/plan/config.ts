@@ -1,0 +1,195 @@
+// The MassGen config for one run: pure, validated, and free of secrets.
+import { z } from 'zod'
+import { ENDPOINT_BACKENDS } from '../inputs/models.js'
+import {
+  BACKENDS,
+  type AgentPlan,
+  type Backend,
+  type ContextPermission,
+  type DockerNetwork
+} from '../inputs/types.js'
+
+const permission = z.enum(['read', 'write'])
+
+const backendSchema = z
+  .object({
+    type: z.enum(BACKENDS),
+    model: z.string().min(1),
+    base_url: z.url().optional(),
+    cwd: z.string().min(1).optional(),
+    enable_mcp_command_line: z.boolean().optional(),
+    command_line_execution_mode: z.enum(['docker', 'local']).optional(),
+    command_line_docker_image: z.string().min(1).optional(),
+    command_line_docker_network_mode: z
+      .enum(['none', 'bridge', 'host'])
+      .optional(),
+    command_line_docker_enable_sudo: z.boolean().optional(),
+    command_line_docker_credentials: z
+      .object({ env_vars: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/)) })
+      .strict()
+      .optional(),
+    enable_code_based_tools: z.boolean().optional(),
+    exclude_file_operation_mcps: z.boolean().optional()
+  })
+  // `strict` keeps an `api_key` (or any unknown field) from ever being written.
+  .strict()
+
+export const massgenConfigSchema = z
+  .object({
+    agents: z
+      .array(
+        z
+          .object({
+            id: z.string().regex(/^[a-z0-9_]+$/),
+            backend: backendSchema
+          })
+          .strict()
+      )
+      .min(1)
+      .refine(
+        (agents) => new Set(agents.map((a) => a.id)).size === agents.length,
+        {
+          message: 'agent ids must be unique'
+        }
+      ),
+    orchestrator: z
+      .object({
+        context_paths: z.array(
+          z.object({ path: z.string().startsWith('/'), permission }).strict()
+        ),
+        snapshot_storage: z.string().optional(),
+        agent_temporary_workspace: z.string().optional(),
+        coordination: z
+          .object({ write_mode: z.literal('legacy') })
+          .strict()
+          .optional()
+      })
+      .strict(),
+    timeout_settings: z
+      .object({ orchestrator_timeout_seconds: z.number().int().positive() })
+      .strict(),
+    ui: z
+      .object({
+        display_type: z.literal('simple'),
+        logging_enabled: z.literal(true)
+      })
+      .strict()
+  })
+  .strict()
+
+export type MassgenConfig = z.infer<typeof massgenConfigSchema>
+
+export interface ConfigOptions {
+  agents: AgentPlan[]
+  docker: boolean
+  dockerImage: string
+  dockerNetwork: DockerNetwork
+  baseUrl: string | undefined
+  maxDurationSeconds: number
+  contextPaths: { path: string; permission: ContextPermission }[]
+}
+
+/** Folder (relative to MassGen's cwd) each agent works in. */
+export function agentWorkspace(agentId: string): string {
+  return `workspaces/${agentId}`
+}
+
+export function buildConfig(options: ConfigOptions): MassgenConfig {
+  const agents = options.agents.map((agent) => ({
+    id: agent.id,
+    backend: {
+      type: agent.backend,
+      model: agent.model,
+      ...(ENDPOINT_BACKENDS.includes(agent.backend) && options.baseUrl
+        ? { base_url: options.baseUrl }
+        : {}),
+      cwd: agentWorkspace(agent.id),
+      enable_mcp_command_line: true,
+      ...(options.docker
+        ? dockerFields(agent, options.dockerImage, options.dockerNetwork)
+        : localFields())
+    }
+  }))
+  return massgenConfigSchema.parse({
+    agents,
+    orchestrator: {
+      context_paths: options.contextPaths,
+      // MassGen requires both when any agent has a cwd.
+      snapshot_storage: 'snapshots',
+      agent_temporary_workspace: 'temp_workspaces',
+      // Docker mode writes a writable context path in place ('legacy'):
+      // MassGen's default ('auto') gives the winner a copy in a 0700 folder
+      // under the runner's temp folder, which the image's user cannot write,
+      // so nothing would change. The action opens the repository itself to
+      // that user for the run (container-write-access.ts).
+      ...(options.docker &&
+      options.contextPaths.some((c) => c.permission === 'write')
+        ? { coordination: { write_mode: 'legacy' as const } }
+        : {})
+    },
+    timeout_settings: {
+      orchestrator_timeout_seconds: options.maxDurationSeconds
+    },
+    ui: { display_type: 'simple', logging_enabled: true }
+  })
+}
+
+/**
+ * The same tools as in Docker mode: the command tool and the filesystem
+ * server's reading tools, without the Python servers for file operations
+ * (workspace_tools): MassGen starts each MCP server anew every round and waits
+ * at most 30 s for it, so on a busy 2-core runner every extra server is a
+ * chance for the command tool to be missing from a round.
+ */
+function localFields() {
+  return {
+    command_line_execution_mode: 'local' as const,
+    exclude_file_operation_mcps: true
+  }
+}
+
+/**
+ * The coding agents run their model client inside the container: only they
+ * need their key there, and a network to reach their API. The others' model
+ * calls are MassGen's, on the runner; their containers get neither.
+ */
+export const IN_CONTAINER_CLIENTS: readonly Backend[] = ['codex', 'claude_code']
+
+export function containerNetwork(
+  backend: Backend,
+  network: DockerNetwork
+): Exclude<DockerNetwork, 'auto'> {
+  if (network !== 'auto') return network
+  return IN_CONTAINER_CLIENTS.includes(backend) ? 'bridge' : 'none'
+}
+
+function dockerFields(agent: AgentPlan, image: string, network: DockerNetwork) {
+  const needsKey = IN_CONTAINER_CLIENTS.includes(agent.backend)
+  return {
+    command_line_execution_mode: 'docker' as const,
+    command_line_docker_image: image,
+    command_line_docker_network_mode: containerNetwork(agent.backend, network),
+    // The `-sudo` image: agents may install system packages where networked.
+    command_line_docker_enable_sudo: true,
+    // Passed by name: the values stay in the child's environment, never in a file.
+    ...(needsKey
+      ? { command_line_docker_credentials: { env_vars: [...agent.keyEnvVars] } }
+      : {}),
+    enable_code_based_tools: true,
+    exclude_file_operation_mcps: true
+  }
+}
+
+/** File name per the seed: `.massgen-quality/sessions/run_<ts>/configs/run_<ts>.yaml`. */
+export function configRelativePath(now: Date): string {
+  const ts = timestamp(now)
+  return `.massgen-quality/sessions/run_${ts}/configs/run_${ts}.yaml`
+}
+
+export function timestamp(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return (
+    `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}_` +
+    `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`
+  )
+}

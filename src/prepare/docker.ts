@@ -1,0 +1,153 @@
+// Docker mode's effects: the daemon must answer, the image must be there.
+import * as fs from 'node:fs'
+import { Inputs } from '../inputs/constants.js'
+import { isInside } from '../run/output-lines.js'
+import type { ProcessRunner } from '../run/process.js'
+
+export class DockerError extends Error {}
+
+/**
+ * MassGen 0.1.97 quietly runs Docker mode's commands locally when this file
+ * exists (filesystem_manager/_filesystem_manager.py): inside a container
+ * job, the agents would share the job's container, token included.
+ */
+export const CONTAINER_MARKER = '/.dockerenv'
+
+export function insideContainerError(): DockerError {
+  return new DockerError(
+    `This job runs inside a container (${CONTAINER_MARKER} exists), and MassGen then runs ` +
+      "Docker mode's commands in the job's own container instead of one per agent, " +
+      'where they could read the GitHub token. Run the job on the runner itself (no ' +
+      "'container:'), or set 'docker: false' to use local mode's sandbox (it needs " +
+      'root with the SYS_ADMIN capability in the job container).'
+  )
+}
+
+const LOCAL_MODE_COST =
+  `'${Inputs.Docker}: false' to run the agents' commands on the runner in local mode's sandbox instead: ` +
+  "the agents can then read their own API keys, and local mode refuses events that carry other people's text " +
+  "unless 'accept-local-mode-risk' is set."
+
+export async function prepareDocker(
+  runner: ProcessRunner,
+  image: string,
+  log: { info(message: string): void },
+  insideContainer: () => boolean = () => fs.existsSync(CONTAINER_MARKER)
+): Promise<void> {
+  if (insideContainer()) throw insideContainerError()
+  const info = await runner.exec(
+    'docker',
+    ['info', '--format', '{{.ServerVersion}}'],
+    {
+      timeoutMs: 30_000
+    }
+  )
+  if (info.exitCode !== 0) {
+    throw new DockerError(
+      `Docker mode needs a reachable Docker daemon, but 'docker info' failed` +
+        `${firstLine(info.stderr)}. Start Docker on the runner (DOCKER_HOST is honoured), ` +
+        `or set ${LOCAL_MODE_COST}`
+    )
+  }
+  log.info(`Docker daemon ${info.stdout.trim()} is reachable`)
+  const inspect = await runner.exec(
+    'docker',
+    ['image', 'inspect', '--format', '{{.Id}}', image],
+    {
+      timeoutMs: 30_000
+    }
+  )
+  if (inspect.exitCode === 0) {
+    log.info(`Docker image ${image} is present`)
+    return
+  }
+  log.info(`Pulling Docker image ${image}`)
+  const pull = await runner.exec('docker', ['pull', '--quiet', image], {
+    timeoutMs: 15 * 60_000
+  })
+  if (pull.exitCode !== 0) {
+    throw new DockerError(
+      `Could not pull the Docker image '${image}'${firstLine(pull.stderr)}. ` +
+        `Check '${Inputs.DockerImage}', or set '${Inputs.Docker}: false'.`
+    )
+  }
+}
+
+/**
+ * MassGen names its containers `massgen-<agent>-<hex>`; a killed run leaves
+ * them behind. Only containers that mount this run's work folder are removed,
+ * so parallel jobs on a shared self-hosted runner keep theirs.
+ */
+export async function removeLeftoverContainers(
+  runner: ProcessRunner,
+  workDir: string,
+  log: { info(message: string): void; warning(message: string): void }
+): Promise<number> {
+  const ours = await findRunContainers(runner, workDir)
+  if (ours.length === 0) return 0
+  const removed = await runner.exec('docker', ['rm', '--force', ...ours], {
+    timeoutMs: 60_000
+  })
+  if (removed.exitCode === 0)
+    log.info(`Removed ${ours.length} leftover MassGen container(s)`)
+  else
+    log.warning(
+      `Could not remove leftover MassGen containers${firstLine(removed.stderr)}`
+    )
+  return ours.length
+}
+
+/**
+ * Once MassGen has printed its result, its containers have nothing left to
+ * do; but MassGen stops each one with a 10 s timeout, and the `tail` that
+ * keeps a container alive ignores SIGTERM as PID 1, so every container costs
+ * those 10 s. Killed first, each stop returns at once.
+ */
+export async function killRunContainers(
+  runner: ProcessRunner,
+  workDir: string
+): Promise<number> {
+  const ours = await findRunContainers(runner, workDir)
+  if (ours.length === 0) return 0
+  await runner.exec('docker', ['kill', ...ours], { timeoutMs: 30_000 })
+  return ours.length
+}
+
+/** Containers MassGen named `massgen-*` that mount this run's work folder. */
+async function findRunContainers(
+  runner: ProcessRunner,
+  workDir: string
+): Promise<string[]> {
+  const list = await runner.exec(
+    'docker',
+    ['ps', '--all', '--quiet', '--filter', 'name=^massgen-'],
+    { timeoutMs: 30_000 }
+  )
+  if (list.exitCode !== 0) return []
+  const candidates = list.stdout
+    .split(/\s+/)
+    .filter((id) => /^[0-9a-f]{6,64}$/.test(id))
+  if (candidates.length === 0) return []
+  const inspect = await runner.exec(
+    'docker',
+    [
+      'inspect',
+      '--format',
+      '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
+      ...candidates
+    ],
+    { timeoutMs: 30_000 }
+  )
+  return inspect.stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, ...mounts]) => mounts.some((m) => isInside(m, workDir)))
+    .map(([id]) => id ?? '')
+    .filter((id) => id.length > 0)
+}
+
+/** `: <first line>` of a command's error output, or '' when it said nothing. */
+export function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0]?.trim()
+  return line ? `: ${line.slice(0, 300)}` : ''
+}

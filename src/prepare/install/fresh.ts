@@ -1,0 +1,195 @@
+// A fresh install: the virtualenv is built in a temporary folder beside its
+// final place with uv (or plain pip when uv could not be had), marked
+// complete, then renamed into place, so a killed install never looks
+// finished.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import {
+  isComplete,
+  isFile,
+  MARKER_FILE,
+  markerText,
+  type VenvLayout
+} from './layout.js'
+import {
+  describeExit,
+  MassgenInstallError,
+  tail,
+  type InstallLog
+} from './output.js'
+import type { PythonInfo } from './python.js'
+import { bootstrapUv, UV_VERSION } from './uv.js'
+import type { ProcessRunner } from '../../run/process.js'
+
+const INSTALL_TIMEOUT_MS = 20 * 60_000
+/** Temporary install folders older than this are left over from a killed run. */
+const STALE_TEMP_MS = 60 * 60_000
+
+/** Builds the virtualenv beside its place, marks it, renames it in. Returns the installer used. */
+export async function installFresh(
+  runner: ProcessRunner,
+  layout: VenvLayout,
+  python: PythonInfo,
+  env: NodeJS.ProcessEnv,
+  log: InstallLog
+): Promise<string> {
+  fs.mkdirSync(layout.root, { recursive: true })
+  removeStaleTemps(layout.root, log)
+  const uv = await bootstrapUv(runner, layout.root, env, log)
+  const temp = fs.mkdtempSync(path.join(layout.root, `.tmp-${layout.name}-`))
+  const constraints = `${temp}.constraints.txt`
+  const constrain: string[] = []
+  if (layout.lock) {
+    fs.writeFileSync(constraints, layout.lock)
+    constrain.push('--constraint', constraints)
+  } else {
+    log.info(
+      `MassGen: no checked dependency versions for ${layout.requirement} on Python ${python.minor}; resolving the newest`
+    )
+  }
+  const run = (command: string, args: string[]) =>
+    runner.exec(command, args, {
+      cwd: layout.root,
+      env,
+      timeoutMs: INSTALL_TIMEOUT_MS
+    })
+  try {
+    let installer: string
+    if (uv) {
+      installer = `uv ${UV_VERSION}`
+      log.info(`MassGen: installing ${layout.requirement} with ${installer}`)
+      await must(
+        'Creating the virtualenv with uv',
+        layout,
+        env,
+        run(uv, [
+          'venv',
+          '--quiet',
+          '--relocatable',
+          '--python',
+          python.executable,
+          temp
+        ])
+      )
+      await must(
+        `Installing ${layout.requirement} with uv`,
+        layout,
+        env,
+        run(uv, [
+          'pip',
+          'install',
+          '--quiet',
+          '--compile-bytecode',
+          '--python',
+          path.join(temp, 'bin', 'python'),
+          ...constrain,
+          layout.requirement
+        ])
+      )
+    } else {
+      installer = 'pip'
+      log.info(`MassGen: installing ${layout.requirement} with pip`)
+      await must(
+        'Creating the virtualenv (python3 -m venv)',
+        layout,
+        env,
+        run(python.executable, ['-m', 'venv', temp])
+      )
+      await must(
+        `Installing ${layout.requirement} with pip`,
+        layout,
+        env,
+        run(path.join(temp, 'bin', 'python'), [
+          '-m',
+          'pip',
+          'install',
+          '--no-input',
+          '--quiet',
+          ...constrain,
+          layout.requirement
+        ])
+      )
+      // pip writes the folder's absolute path into each script's first line.
+      rewriteScripts(path.join(temp, 'bin'), temp, layout.dir)
+    }
+    if (!isFile(path.join(temp, 'bin', 'massgen'))) {
+      throw new MassgenInstallError(
+        `${installer} finished but left no bin/massgen in the virtualenv. ${ADVICE(layout)}`
+      )
+    }
+    fs.writeFileSync(
+      path.join(temp, MARKER_FILE),
+      markerText(
+        layout.requirement.split('==')[1] ?? '',
+        layout.extras,
+        installer
+      )
+    )
+    // mkdtemp made it private; a sandboxed run as root reads it as nobody.
+    fs.chmodSync(temp, 0o755)
+    try {
+      fs.renameSync(temp, layout.dir)
+    } catch (error) {
+      // Another job on this runner finished the same install first.
+      if (!isComplete(layout)) throw error
+      log.debug(`MassGen: ${layout.dir} appeared meanwhile; using it`)
+      fs.rmSync(temp, { recursive: true, force: true })
+    }
+    return installer
+  } catch (error) {
+    fs.rmSync(temp, { recursive: true, force: true })
+    throw error
+  } finally {
+    fs.rmSync(constraints, { force: true })
+  }
+}
+
+async function must(
+  what: string,
+  layout: VenvLayout,
+  env: NodeJS.ProcessEnv,
+  pending: Promise<{
+    exitCode: number | null
+    signal: NodeJS.Signals | null
+    stdout: string
+    stderr: string
+  }>
+) {
+  const run = await pending
+  if (run.exitCode === 0) return
+  const output = tail(`${run.stdout}\n${run.stderr}`, env)
+  throw new MassgenInstallError(
+    `${what} failed (${describeExit(run)}):\n${output}\n${ADVICE(layout)}`
+  )
+}
+
+const ADVICE = (layout: VenvLayout) =>
+  `Check that massgen-version names a MassGen release on PyPI (asked for ${layout.requirement}) and that PyPI is reachable, or set massgen-command to a MassGen you installed yourself.`
+
+function rewriteScripts(binDir: string, from: string, to: string) {
+  for (const name of fs.readdirSync(binDir)) {
+    const file = path.join(binDir, name)
+    const stat = fs.lstatSync(file)
+    if (!stat.isFile() || stat.size > 64 * 1024) continue
+    const text = fs.readFileSync(file, 'utf8')
+    if (text.startsWith('#!') && text.includes(from)) {
+      fs.writeFileSync(file, text.split(from).join(to))
+    }
+  }
+}
+
+function removeStaleTemps(root: string, log: InstallLog) {
+  const now = Date.now()
+  for (const name of fs.readdirSync(root)) {
+    if (!name.startsWith('.tmp-')) continue
+    const dir = path.join(root, name)
+    try {
+      if (now - fs.statSync(dir).mtimeMs > STALE_TEMP_MS) {
+        log.debug(`MassGen: removing leftover ${dir}`)
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}

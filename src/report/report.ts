@@ -1,0 +1,146 @@
+// Delivers a report: job summary, sticky comment, outputs. Never throws:
+// a GitHub failure is logged and the summary is still written.
+import * as core from '@actions/core'
+import * as path from 'node:path'
+import { writeAgentFile } from '../safety/agent-files.js'
+import { GitHubCommentLimit, Outputs, State } from '../inputs/constants.js'
+import { GitHubError, stickyMarker, type GitHubApi } from '../github/api.js'
+import { redactSecrets } from '../safety/redact.js'
+import { renderReport, type ReportContext } from './render.js'
+import type { RunResult } from '../inputs/types.js'
+
+/** GitHub's job summary upload limit per step. */
+const SUMMARY_LIMIT = 1024 * 1024 - 1024
+
+export interface Destination {
+  github: GitHubApi | undefined
+  issueNumber: number | undefined
+  settings: { comment: boolean; jobSummary: boolean; commentTag: string }
+  runUrl: string | undefined
+  artifactUrl?: string
+  secrets: string[]
+}
+
+/** Comment budget: GitHub's limit less the hidden marker and its newline. */
+export function commentBudget(tag: string): number {
+  return GitHubCommentLimit - stickyMarker(tag).length - 1
+}
+
+export async function postComment(
+  dest: Destination,
+  body: string
+): Promise<string | undefined> {
+  if (!dest.github || !dest.issueNumber || !dest.settings.comment)
+    return undefined
+  try {
+    const posted = await dest.github.upsertStickyComment(
+      dest.issueNumber,
+      dest.settings.commentTag,
+      body
+    )
+    return posted.url
+  } catch (error) {
+    const detail =
+      error instanceof GitHubError
+        ? `${error.kind}: ${error.message}`
+        : String(error)
+    core.warning(
+      `Could not post the comment on #${dest.issueNumber} (${redactSecrets(detail, dest.secrets)}). ` +
+        `The job summary still has the report.`
+    )
+    return undefined
+  }
+}
+
+export async function writeSummary(
+  dest: Destination,
+  markdown: string
+): Promise<void> {
+  if (!dest.settings.jobSummary || !process.env.GITHUB_STEP_SUMMARY) return
+  try {
+    await core.summary.addRaw(markdown, true).write()
+  } catch (error) {
+    core.warning(`Could not write the job summary: ${String(error)}`)
+  }
+}
+
+export async function deliverReport(
+  result: RunResult,
+  dest: Destination,
+  workDir: string | undefined
+): Promise<void> {
+  const ctx = (target: 'comment' | 'summary'): ReportContext => ({
+    target,
+    tag: dest.settings.commentTag,
+    runUrl: dest.runUrl,
+    artifactUrl: dest.artifactUrl,
+    secrets: dest.secrets,
+    maxChars:
+      target === 'comment'
+        ? commentBudget(dest.settings.commentTag)
+        : SUMMARY_LIMIT
+  })
+  await writeSummary(dest, renderReport(result, ctx('summary')))
+  const commentUrl = await postComment(
+    dest,
+    renderReport(result, ctx('comment'))
+  )
+  await setOutputs(result, dest.secrets, workDir, commentUrl)
+  core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '')
+  core.saveState(State.Reported, 'true')
+}
+
+async function setOutputs(
+  result: RunResult,
+  secrets: string[],
+  workDir: string | undefined,
+  commentUrl: string | undefined
+): Promise<void> {
+  const answer =
+    result.winnerAnswer === undefined
+      ? ''
+      : redactSecrets(result.winnerAnswer, secrets)
+  let answerFile = ''
+  if (workDir && result.winnerAnswer !== undefined) {
+    // The redacted copy: MassGen's own file may hold a key an agent printed.
+    // The work folder is MassGen's cwd: an agent may have left a link at
+    // this name. writeAgentFile replaces the name, never what it points to.
+    try {
+      await writeAgentFile(workDir, 'answer.md', answer)
+      answerFile = path.join(workDir, 'answer.md')
+    } catch (error) {
+      core.warning(
+        `Could not write the answer file: ${redactSecrets(String(error), secrets)}`
+      )
+    }
+  }
+  const votes = result.agents.map((a) => ({
+    agent: a.id,
+    backend: a.backend,
+    model: a.model,
+    label: a.answerLabel ?? null,
+    votes: a.votesReceived,
+    voted_for: a.votedFor ?? null,
+    status: a.status
+  }))
+  core.setOutput(Outputs.Status, result.outcome)
+  core.setOutput(Outputs.Winner, result.winner ?? '')
+  core.setOutput(Outputs.Answer, answer)
+  core.setOutput(Outputs.AnswerFile, answerFile)
+  core.setOutput(Outputs.Votes, JSON.stringify(votes))
+  core.setOutput(
+    Outputs.ExitCode,
+    result.exitCode === null ? '' : String(result.exitCode)
+  )
+  core.setOutput(Outputs.LogDir, result.logDir ?? '')
+  core.setOutput(Outputs.StatusFile, result.statusFile ?? '')
+  core.setOutput(
+    Outputs.DurationSeconds,
+    result.elapsedSeconds?.toFixed(1) ?? ''
+  )
+  core.setOutput(
+    Outputs.Cost,
+    result.cost === undefined ? '' : result.cost.toFixed(6)
+  )
+  core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
+}

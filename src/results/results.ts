@@ -1,0 +1,210 @@
+// Judges a run from what MassGen left behind. Exit code 0 proves nothing:
+// MassGen exits 0 when every agent failed and on its own timeout (MASSGEN.md).
+import type { RunFiles } from './log-files.js'
+import type { AgentStatus } from './status-file.js'
+import type {
+  AgentPlan,
+  AgentResult,
+  Outcome,
+  RunResult
+} from '../inputs/types.js'
+
+export interface RunFacts {
+  question: string
+  agents: AgentPlan[]
+  exitCode: number | null
+  signal: NodeJS.Signals | null
+  /** Our own deadline fired. */
+  timedOut: boolean
+  /** The job was cancelled while MassGen ran. */
+  cancelled: boolean
+  maxDurationSeconds: number
+  logDir?: string
+  files: RunFiles
+  /** Error lines MassGen printed when it rejected the config (exit 1). */
+  configErrors: string[]
+  /** Our own wall-clock measure, used when status.json has none. */
+  wallSeconds: number
+}
+
+export function judgeRun(facts: RunFacts): RunResult {
+  const status = facts.files.status
+  const winner = status?.results?.winner ?? undefined
+  const agents = facts.agents.map((plan) => agentResult(plan, facts))
+  const base: RunResult = {
+    outcome: 'failed',
+    question: facts.question,
+    exitCode: facts.exitCode,
+    ...(facts.signal ? { signal: facts.signal } : {}),
+    agents,
+    votes: status?.results?.votes ?? {},
+    elapsedSeconds: status?.meta?.elapsed_seconds ?? round(facts.wallSeconds),
+    cost: status?.costs?.total_estimated_cost,
+    inputTokens: status?.costs?.total_input_tokens,
+    outputTokens: status?.costs?.total_output_tokens,
+    logDir: facts.logDir,
+    statusFile: facts.files.statusFile,
+    phase: status?.coordination?.phase,
+    ...(winner ? { winner } : {}),
+    ...(winner && facts.files.finalAnswer !== undefined
+      ? {
+          winnerAnswer: facts.files.finalAnswer,
+          answerFile: facts.files.finalAnswerFile
+        }
+      : {})
+  }
+  const [outcome, reason] = outcomeOf(facts, base)
+  return {
+    ...base,
+    outcome,
+    ...(reason ? { reason } : {}),
+    ...configErrors(facts, outcome)
+  }
+}
+
+function configErrors(facts: RunFacts, outcome: Outcome) {
+  return outcome === 'config-error' ? { configErrors: facts.configErrors } : {}
+}
+
+function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
+  const status = facts.files.status
+  if (facts.cancelled)
+    return ['cancelled', 'The job was cancelled while MassGen was running.']
+  if (facts.timedOut) {
+    return [
+      'timeout',
+      `MassGen did not finish within max-duration (${facts.maxDurationSeconds} s) ` +
+        `and was stopped; partial results are shown.`
+    ]
+  }
+  if (status?.finish_reason === 'timeout') {
+    return [
+      'timeout',
+      `MassGen's orchestrator timeout (${facts.maxDurationSeconds} s) ended the run` +
+        `${status.finish_reason_details ? `: ${status.finish_reason_details}` : ''}.`
+    ]
+  }
+  if (facts.exitCode === 1 && !facts.logDir) {
+    return ['config-error', 'MassGen rejected the configuration (exit code 1).']
+  }
+  if (facts.signal) return ['failed', `MassGen was killed by ${facts.signal}.`]
+  if (facts.exitCode !== 0) {
+    return [
+      'failed',
+      `MassGen exited with code ${facts.exitCode ?? 'unknown'}${errorSummary(result)}.`
+    ]
+  }
+  if (!facts.logDir)
+    return [
+      'failed',
+      'MassGen exited 0 but printed no LOG_DIR and left no log folder.'
+    ]
+  if (!status) {
+    return [
+      'failed',
+      facts.files.statusUnreadable
+        ? 'MassGen exited 0 but its status.json is not valid JSON.'
+        : `MassGen exited 0 but wrote no status.json${errorSummary(result)}.`
+    ]
+  }
+  if (!result.winner) {
+    return [
+      'failed',
+      `MassGen exited 0 but chose no winner${errorSummary(result)}.`
+    ]
+  }
+  if (status.is_complete !== true || status.finish_reason !== 'completed') {
+    return [
+      'failed',
+      `MassGen exited 0 but the run is not complete (finish_reason: ` +
+        `${status.finish_reason ?? 'missing'}).`
+    ]
+  }
+  if (result.winnerAnswer === undefined) {
+    return ['failed', `The winner ${result.winner}'s answer file is missing.`]
+  }
+  return ['success']
+}
+
+function errorSummary(result: RunResult): string {
+  const failed = result.agents.filter((a) => a.error)
+  if (failed.length === 0) return ''
+  const all =
+    failed.length === result.agents.length
+      ? 'every agent failed'
+      : 'agents failed'
+  return `: ${all} (${failed.map((a) => `${a.id}: ${a.error}`).join('; ')})`
+}
+
+function agentResult(plan: AgentPlan, facts: RunFacts): AgentResult {
+  const status: AgentStatus | undefined = facts.files.status?.agents?.[plan.id]
+  const vote = facts.files.votes[plan.id]
+  const label = status?.latest_answer_label ?? undefined
+  const votedFor = status?.vote_cast?.voted_for_agent ?? vote?.voted_for
+  const reason = vote?.voted_for === votedFor ? vote?.reason : undefined
+  const votes = facts.files.status?.results?.votes ?? {}
+  const answer = facts.files.answers[plan.id]
+  return {
+    id: plan.id,
+    backend: plan.backend,
+    model: plan.model,
+    ...(label ? { answerLabel: label } : {}),
+    status: status?.status ?? 'unknown',
+    votesReceived: votesFor(plan.id, label, votes, facts),
+    ...(votedFor ? { votedFor } : {}),
+    ...(votedFor
+      ? { voteReason: reason ?? status?.vote_cast?.reason_preview }
+      : {}),
+    ...(agentError(status) ? { error: agentError(status) } : {}),
+    ...(answer !== undefined ? { answer } : {}),
+    answerCount: status?.answer_count ?? 0
+  }
+}
+
+/**
+ * Votes are keyed by answer label; an agent's votes are those for any of its
+ * labels (`agent1.1`, `agent1.2`, ...). The label's prefix `agentN` maps to
+ * the agent through the agents' own latest labels.
+ */
+function votesFor(
+  id: string,
+  label: string | undefined,
+  votes: Record<string, number>,
+  facts: RunFacts
+): number {
+  const prefix = label?.split('.')[0]
+  if (prefix) {
+    return Object.entries(votes)
+      .filter(([key]) => key.split('.')[0] === prefix)
+      .reduce((sum, [, count]) => sum + count, 0)
+  }
+  // No label in status.json: count the recorded vote files instead.
+  return Object.values(facts.files.votes).filter((v) => v.voted_for === id)
+    .length
+}
+
+/**
+ * The recorded error, with the last API error among its retries: 0.1.97
+ * records only "failed to use workflow tools" for an agent whose requests
+ * failed, or nothing at all when every agent failed.
+ */
+function agentError(status: AgentStatus | undefined): string | undefined {
+  const attempts = status?.reliability?.enforcement_attempts ?? []
+  const apiErrors = attempts.filter(
+    (a) => a.reason === 'api_error' && a.error_message
+  )
+  const last = apiErrors[apiErrors.length - 1]?.error_message
+  const api = last ? `last API error: ${last}` : undefined
+  if (status?.error)
+    return [errorText(status.error), api].filter(Boolean).join('; ')
+  return api
+}
+
+function errorText(error: { type?: string; message?: string }): string {
+  const text = [error.type, error.message].filter(Boolean).join(': ')
+  return text || 'error'
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 10) / 10
+}

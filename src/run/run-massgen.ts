@@ -1,0 +1,155 @@
+// Runs MassGen once under the action's own deadline and streams its output.
+import * as fs from 'node:fs'
+import { DeadlineGraceSeconds, InterruptGraceMs } from '../inputs/constants.js'
+import { foldOutputLine, stripAnsi, type OutputHints } from './output-lines.js'
+import type { Exit, ProcessRunner } from './process.js'
+import { parseStatus, type MassgenStatus } from '../results/status-file.js'
+
+export interface MassgenRunRequest {
+  command: string
+  args: string[]
+  cwd: string
+  env: NodeJS.ProcessEnv
+  /** Where MassGen puts `log_*` folders for this cwd. */
+  logBase: string
+  maxDurationSeconds: number
+  /** Cancels the run (job cancelled): SIGINT, grace, SIGKILL. */
+  abort?: AbortSignal
+  /** Every output line, ANSI stripped (for the log group). */
+  onLine?: (line: string) => void
+  /** Where onLine writes (default process.stdout): reading waits while it is full. */
+  sink?: NodeJS.WritableStream & { writableLength?: number }
+  /** A fresh status.json, read every `pollMs` while MassGen runs. */
+  onStatus?: (status: MassgenStatus) => void
+  pollMs?: number
+  /** Told the child's pid (its process group id) once it is started. */
+  onStart?: (pid: number) => void
+  interruptGraceMs?: number
+}
+
+export interface MassgenRunOutcome extends Exit {
+  timedOut: boolean
+  cancelled: boolean
+  hints: OutputHints
+  /** The last stderr lines (bounded), for MassGen's validation errors. */
+  stderrTail: string[]
+  wallSeconds: number
+  /** True when a process of MassGen's group outlived SIGKILL (should never be). */
+  survivors: boolean
+}
+
+const STDERR_TAIL_LINES = 200
+
+/**
+ * Our deadline, counted from MassGen's start: its own orchestrator timeout
+ * starts only after a start-up of 7 to 25 s (imports, MCP servers), so the
+ * grace is the full 60 s. MASSGEN_ACTION_DEADLINE_GRACE_SECONDS shortens it
+ * for tests of a hung MassGen.
+ */
+export function deadlineSeconds(
+  maxDuration: number,
+  env: NodeJS.ProcessEnv = process.env
+): number {
+  const override = Number(env.MASSGEN_ACTION_DEADLINE_GRACE_SECONDS)
+  const grace =
+    Number.isFinite(override) && override >= 0
+      ? Math.min(override, DeadlineGraceSeconds)
+      : DeadlineGraceSeconds
+  return maxDuration + grace
+}
+
+export async function runMassgen(
+  runner: ProcessRunner,
+  request: MassgenRunRequest
+): Promise<MassgenRunOutcome> {
+  const started = Date.now()
+  let hints: OutputHints = {}
+  const stderrTail: string[] = []
+  const where = { cwd: request.cwd, logBase: request.logBase }
+  const child = runner.start(request.command, request.args, {
+    cwd: request.cwd,
+    env: request.env,
+    sink: request.sink ?? process.stdout,
+    onLine(stream, raw) {
+      const line = stripAnsi(raw)
+      request.onLine?.(line)
+      if (stream === 'stdout') hints = foldOutputLine(hints, line, where)
+      else {
+        stderrTail.push(line)
+        if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift()
+      }
+    }
+  })
+
+  request.onStart?.(child.pid)
+  let timedOut = false
+  let cancelled = false
+  let stopping: Promise<void> | undefined
+  const stop = () => {
+    stopping ??= (async () => {
+      // SIGINT lets MassGen write its final status.json; SIGKILL makes sure.
+      child.signalGroup('SIGINT')
+      await Promise.race([
+        child.exited,
+        sleep(request.interruptGraceMs ?? InterruptGraceMs)
+      ])
+      child.signalGroup('SIGKILL')
+    })()
+  }
+  const deadline = setTimeout(
+    () => {
+      timedOut = true
+      stop()
+    },
+    deadlineSeconds(request.maxDurationSeconds) * 1000
+  )
+  const onAbort = () => {
+    cancelled = true
+    stop()
+  }
+  request.abort?.addEventListener('abort', onAbort)
+  if (request.abort?.aborted) onAbort()
+
+  const poller = request.onStatus
+    ? setInterval(() => {
+        const file = hints.statusFile
+        if (!file) return
+        const status = readStatusQuietly(file)
+        if (status) request.onStatus?.(status)
+      }, request.pollMs ?? 3000)
+    : undefined
+
+  const exit = await child.exited
+  clearTimeout(deadline)
+  if (poller) clearInterval(poller)
+  request.abort?.removeEventListener('abort', onAbort)
+  // The leader is gone; its children (MCP servers, docker clients) must go too.
+  let survivors = false
+  if (child.groupAlive()) {
+    child.signalGroup('SIGKILL')
+    await sleep(200)
+    survivors = child.groupAlive()
+  }
+  await stopping
+  return {
+    ...exit,
+    timedOut,
+    cancelled,
+    hints,
+    stderrTail,
+    wallSeconds: (Date.now() - started) / 1000,
+    survivors
+  }
+}
+
+function readStatusQuietly(file: string): MassgenStatus | undefined {
+  try {
+    return parseStatus(fs.readFileSync(file, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}
