@@ -345,14 +345,17 @@ function readCommand(
   const words = splitCommand(text)
   // Checked here, before anything runs or is posted, not when MassGen starts.
   const first = words[0] ?? ''
-  if (!findExecutable(first, source.env, source.workspace)) {
+  const found = findExecutable(first, source.env, source.workspace)
+  if (!found) {
     errors.push(
       `Input '${Inputs.MassgenCommand}': '${clip(first)}' is not an executable ` +
         `${first.includes('/') ? 'file' : 'on PATH'} ${expected}`
     )
     return undefined
   }
-  return words
+  // A path is resolved once, against the workspace it was checked in:
+  // MassGen starts from the run's own folder, where it would not resolve.
+  return first.includes('/') ? [found, ...words.slice(1)] : words
 }
 
 function insideWorkspace(workspace: string, file: string): string | undefined {
