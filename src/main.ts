@@ -11,7 +11,8 @@ import { removeLeftoverContainers } from './docker.js'
 import { execute } from './execute.js'
 import { createGitHub, runUrl, type GitHubDoor } from './github.js'
 import { intake, IntakeError, type Intake } from './intake.js'
-import { ModelsError, selectAgents } from './models.js'
+import { ModelsError } from './models.js'
+import { planAgents } from './plan.js'
 import { createProcessDoor, type ProcessDoor } from './process.js'
 import { localModeRefusal } from './local-mode.js'
 import { reactionsFor } from './reactions.js'
@@ -95,7 +96,7 @@ export async function run(
   if (refusal) return refuse(refusal, settings)
   try {
     // Pure check of models against keys, before anything costly happens.
-    selectAgents(settings.models, settings.keys, settings)
+    planAgents(settings)
   } catch (error) {
     return failBeforeRun(error)
   }
