@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { parse } from 'yaml'
+import { parse, stringify } from 'yaml'
 import { buildConfig } from '../../src/config.js'
 import { defaultModels, selectAgents, parseModels } from '../../src/models.js'
 import { massgenArgs, modeArgs, planRun, KEY_ENV_VARS } from '../../src/plan.js'
@@ -575,5 +575,45 @@ describe('planRun with a user config', () => {
     ).toThrow(
       /refused:\n {2}- agents\.0\.system_message: references \$\{OPENAI_API_KEY\}[\s\S]*holds the value of an API key/
     )
+  })
+})
+
+describe("the README's config examples", () => {
+  const readme = fs.readFileSync('README.md', 'utf8')
+  const section =
+    readme.split('## Your own MassGen config\n')[1]?.split('\n## ')[0] ?? ''
+  const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+    (m) => m[1] ?? ''
+  )
+  const configs = blocks.map((block) => {
+    const value = parse(block) as unknown
+    if (Array.isArray(value))
+      return (value[0] as { with: { config: string } }).with.config
+    return block
+  })
+  it('are three, and each merges with nothing overridden and no secret', () => {
+    expect(configs).toHaveLength(3)
+    for (const [i, text] of configs.entries()) {
+      const settings = read({
+        config: text,
+        'openai-api-key': 'sk-readme-0123456789',
+        'openrouter-api-key': 'sk-or-v1-readme-0123456789',
+        'gemini-api-key': 'AIza-readme-0123456789',
+        docker: 'false'
+      })
+      const plan = planRun({
+        settings,
+        question: 'q',
+        configFile: '/c.yaml',
+        extraContextPaths: [],
+        baseEnv: {}
+      })
+      expect(plan.overridden).toEqual([])
+      if (process.env.README_CONFIG_DUMP)
+        fs.writeFileSync(
+          path.join(process.env.README_CONFIG_DUMP, `example-${i}.yaml`),
+          stringify(plan.config)
+        )
+    }
   })
 })
