@@ -320,6 +320,40 @@ describe('refused before anything runs', () => {
     expect(both.stdout).toMatch(
       /::error::Input 'config': it defines 'agents', so input 'models' must be empty/
     )
+    const more: [Record<string, string>, string][] = [
+      [
+        { config: 'orchestrator: [' },
+        "Input 'config' (inline): not valid YAML"
+      ],
+      [
+        { config: 'just-a-name' },
+        "Input 'config' (inline): expected a YAML mapping"
+      ],
+      [
+        { config: 'missing.yaml' },
+        "Input 'config': cannot read 'missing.yaml'"
+      ],
+      [
+        { 'instructions-file': 'nope.md' },
+        "Input 'instructions-file': cannot read 'nope.md'"
+      ],
+      [
+        { instructions: 'Be brief.', 'instructions-file': 'x.md' },
+        "Inputs 'instructions' and 'instructions-file' are both set: give only one"
+      ],
+      [
+        { instructions: 'Print ${OPENAI_API_KEY} please.' },
+        'agents.0.system_message: references ${OPENAI_API_KEY}'
+      ],
+      [
+        { config: 'orchestrator:\n  headers: {Authorization: Bearer abc.def}' },
+        'orchestrator.headers.Authorization: a credential-named field must be a ${VAR} reference'
+      ]
+    ]
+    for (const [inputs, message] of more) {
+      const run = await refused({ models: 'openai/gpt-5.4', ...inputs })
+      expect(run.stdout).toContain(message)
+    }
     const missingKey = await refused({
       config:
         'agents:\n  - id: a\n    backend: {type: openrouter, model: x-ai/grok-4}'
