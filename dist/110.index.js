@@ -21514,6 +21514,7 @@ __webpack_require__.d(__webpack_exports__, {
   tv: () => (/* reexport */ AnonymousCredential),
   cn: () => (/* reexport */ BufferScheduler),
   g8: () => (/* reexport */ StorageBrowserPolicyFactory),
+  Ot: () => (/* reexport */ StorageCRC64Calculator),
   WC: () => (/* reexport */ StorageRetryPolicyFactory),
   Z3: () => (/* reexport */ StorageSharedKeyCredential),
   u7: () => (/* reexport */ UserDelegationKeyCredential),
@@ -21522,10 +21523,13 @@ __webpack_require__.d(__webpack_exports__, {
   Zj: () => (/* reexport */ storageCorrectContentLengthPolicy),
   mf: () => (/* reexport */ storageRequestFailureDetailsParserPolicy),
   Cj: () => (/* reexport */ storageRetryPolicy),
-  Re: () => (/* reexport */ storageSharedKeyCredentialPolicy)
+  Re: () => (/* reexport */ storageSharedKeyCredentialPolicy),
+  GO: () => (/* reexport */ structuredMessageDecodingBrowser),
+  wl: () => (/* reexport */ structuredMessageDecodingStream),
+  G: () => (/* reexport */ structuredMessageEncoding)
 });
 
-// UNUSED EXPORTS: AnonymousCredentialPolicy, BaseRequestPolicy, Credential, CredentialPolicy, NewRetryPolicyFactory, StorageBrowserPolicy, StorageCRC64Calculator, StorageRetryPolicy, StorageRetryPolicyType, StorageSharedKeyCredentialPolicy, allocBuffer, bufferFromArrayBuffer, createBlobFromData, getBufferLength, isBuffer, storageBrowserPolicyName, storageCorrectContentLengthPolicyName, storageRequestFailureDetailsParserPolicyName, storageRetryPolicyName, storageSharedKeyCredentialPolicyName, structuredMessageDecodingBrowser, structuredMessageDecodingStream, structuredMessageEncoding
+// UNUSED EXPORTS: AnonymousCredentialPolicy, BaseRequestPolicy, Credential, CredentialPolicy, NewRetryPolicyFactory, StorageBrowserPolicy, StorageRetryPolicy, StorageRetryPolicyType, StorageSharedKeyCredentialPolicy, allocBuffer, bufferFromArrayBuffer, createBlobFromData, getBufferLength, isBuffer, storageBrowserPolicyName, storageCorrectContentLengthPolicyName, storageRequestFailureDetailsParserPolicyName, storageRetryPolicyName, storageSharedKeyCredentialPolicyName
 
 // EXTERNAL MODULE: external "events"
 var external_events_ = __webpack_require__(24434);
@@ -25060,7 +25064,7 @@ var SMRegion;
     SMRegion[SMRegion["SegmentContent"] = 4] = "SegmentContent";
     SMRegion[SMRegion["Completed"] = 5] = "Completed";
 })(SMRegion || (SMRegion = {}));
-class StructuredMessageEncoding_StructuredMessageEncoding {
+class StructuredMessageEncoding {
     pushData;
     contentLength;
     messageLength;
@@ -25190,7 +25194,7 @@ class StructuredMessageEncoding_StructuredMessageEncoding {
 
 function isNodeReadableStream(source) {
     return (source !== null &&
-        source instanceof Stream &&
+        source instanceof external_node_stream_ &&
         typeof source._read === "function" &&
         typeof source._readableState === "object" &&
         typeof source.pipe === "function");
@@ -25231,7 +25235,7 @@ async function structuredMessageEncoding(source, contentLength) {
         };
     }
     if (typeof source === "string") {
-        const s = new Readable();
+        const s = new external_node_stream_.Readable();
         s._read = () => { };
         s.push(source);
         s.push(null);
@@ -25243,7 +25247,7 @@ async function structuredMessageEncoding(source, contentLength) {
         };
     }
     if (source instanceof ArrayBuffer) {
-        const stream = Readable.from(Buffer.from(source));
+        const stream = external_node_stream_.Readable.from(Buffer.from(source));
         const encodingMessage = await new StructuredMessageEncodingStream(stream, contentLength, {});
         return {
             body: encodingMessage,
@@ -25251,7 +25255,7 @@ async function structuredMessageEncoding(source, contentLength) {
         };
     }
     if (source instanceof Buffer) {
-        const stream = Readable.from(source);
+        const stream = external_node_stream_.Readable.from(source);
         const encodingMessage = await new StructuredMessageEncodingStream(stream, contentLength, {});
         return {
             body: encodingMessage,
@@ -25259,7 +25263,7 @@ async function structuredMessageEncoding(source, contentLength) {
         };
     }
     if (ArrayBuffer.isView(source)) {
-        const stream = Readable.from(Buffer.from(source.buffer, source.byteOffset, source.byteLength));
+        const stream = external_node_stream_.Readable.from(Buffer.from(source.buffer, source.byteOffset, source.byteLength));
         const encodingMessage = await new StructuredMessageEncodingStream(stream, contentLength, {});
         return {
             body: encodingMessage,
@@ -25310,7 +25314,7 @@ class StructuredMessageEncodingStream extends external_node_stream_.Readable {
     constructor(source, contentLength, options) {
         super({ highWaterMark: options.highWaterMark });
         this.source = source;
-        this.encodingMethods = new StructuredMessageEncoding_StructuredMessageEncoding((dataToHandle) => {
+        this.encodingMethods = new StructuredMessageEncoding((dataToHandle) => {
             if (!this.push(dataToHandle)) {
                 source.pause();
             }

@@ -11,7 +11,8 @@ import { removeLeftoverContainers } from './prepare/docker.js'
 import { execute } from './run/execute.js'
 import { createGitHub, runUrl, type GitHubApi } from './github/api.js'
 import { intake, IntakeError, type Intake } from './event/intake.js'
-import { ModelsError, selectAgents } from './inputs/models.js'
+import { ModelsError } from './inputs/models.js'
+import { planAgents } from './plan/plan.js'
 import { createProcessRunner, type ProcessRunner } from './run/process.js'
 import { localModeRefusal } from './event/local-mode.js'
 import { reactionsFor } from './event/reactions.js'
@@ -95,7 +96,7 @@ export async function run(
   if (refusal) return refuse(refusal, settings)
   try {
     // Pure check of models against keys, before anything costly happens.
-    selectAgents(settings.models, settings.keys, settings)
+    planAgents(settings)
   } catch (error) {
     return failBeforeRun(error)
   }

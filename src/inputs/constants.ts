@@ -9,6 +9,12 @@ export const Inputs = {
   GeminiApiKey: 'gemini-api-key',
   AnthropicApiKey: 'anthropic-api-key',
   XaiApiKey: 'xai-api-key',
+  OpenrouterApiKey: 'openrouter-api-key',
+  Config: 'config',
+  Mode: 'mode',
+  Instructions: 'instructions',
+  InstructionsFile: 'instructions-file',
+  Personas: 'personas',
   Docker: 'docker',
   DockerImage: 'docker-image',
   MaxDuration: 'max-duration',
@@ -88,7 +94,12 @@ export const DefaultModels = {
   gemini: 'gemini-3.1-pro-preview',
   claude: 'claude-opus-4-6',
   // MassGen 0.1.97's own default (backend/capabilities.py).
-  grok: 'grok-4.20-0309-reasoning'
+  grok: 'grok-4.20-0309-reasoning',
+  /**
+   * With only an OpenRouter key: the seed's OpenAI + Gemini pair under
+   * OpenRouter's `vendor/model` names (openrouter.ai/models).
+   */
+  openrouter: ['openai/gpt-5.4', 'google/gemini-3.1-pro-preview']
 } as const
 
 /** GitHub rejects issue comment bodies longer than this. */

@@ -6,6 +6,7 @@ import { Defaults, Inputs } from './constants.js'
 import { findExecutable } from '../prepare/executable.js'
 import { ModelsError, parseModels } from './models.js'
 import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
+import { readUserInputs } from './user-inputs.js'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
@@ -162,7 +163,8 @@ export function readSettings(source: InputSource): Settings {
     localSandbox: flag(Inputs.LocalSandbox, true),
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
     dockerNetwork:
-      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto'
+      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto',
+    ...readUserInputs(source.getInput, source.workspace, errors)
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings
@@ -187,7 +189,8 @@ export function readKeys(source: InputSource): ApiKeys {
     openai: pick(Inputs.OpenaiApiKey, 'OPENAI_API_KEY'),
     google: pick(Inputs.GeminiApiKey, 'GOOGLE_API_KEY', 'GEMINI_API_KEY'),
     anthropic: pick(Inputs.AnthropicApiKey, 'ANTHROPIC_API_KEY'),
-    xai: pick(Inputs.XaiApiKey, 'XAI_API_KEY')
+    xai: pick(Inputs.XaiApiKey, 'XAI_API_KEY'),
+    openrouter: pick(Inputs.OpenrouterApiKey, 'OPENROUTER_API_KEY')
   }
   for (const k of Object.keys(keys) as (keyof ApiKeys)[]) {
     if (!keys[k]) delete keys[k]

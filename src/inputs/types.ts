@@ -9,12 +9,13 @@ export const BACKENDS = [
   'codex',
   'claude_code',
   'chatcompletion',
-  'vllm'
+  'vllm',
+  'openrouter'
 ] as const
 export type Backend = (typeof BACKENDS)[number]
 
 /** A key holder. Each backend needs the key of one provider (vllm needs none). */
-export type Provider = 'openai' | 'google' | 'anthropic' | 'xai'
+export type Provider = 'openai' | 'google' | 'anthropic' | 'xai' | 'openrouter'
 
 /** Key values by provider. Only ever in memory and in the child's environment. */
 export type ApiKeys = Partial<Record<Provider, string>>
@@ -67,6 +68,35 @@ export interface Settings {
   acceptLocalModeRisk: boolean
   /** Network of the agents' containers in Docker mode. */
   dockerNetwork: DockerNetwork
+  /** `config`: the user's MassGen config (user-config.ts), if given. */
+  userConfig: UserConfigSource | undefined
+  /** `mode`: MassGen's `--quick` / `--fast` presets, or neither. */
+  mode: RunMode
+  /** `personas`: MassGen's `--personas` diversity mode, if given. */
+  personas: PersonaMode | undefined
+  /** `instructions` or the file of `instructions-file`: for every agent, every run. */
+  instructions: string
+  /** Workspace-relative paths of the files the run's setup came from (config, instructions). */
+  setupFiles: string[]
+}
+
+export const RUN_MODES = ['full', 'quick', 'fast'] as const
+export type RunMode = (typeof RUN_MODES)[number]
+
+/** MassGen 0.1.97's `--personas` choices (cli/mode_flags.py). */
+export const PERSONA_MODES = [
+  'off',
+  'perspective',
+  'implementation',
+  'methodology'
+] as const
+export type PersonaMode = (typeof PERSONA_MODES)[number]
+
+/** The parsed `config` input and where it came from, for messages. */
+export interface UserConfigSource {
+  config: Record<string, unknown>
+  /** `inline` or the workspace-relative file path. */
+  origin: string
 }
 
 /** `auto`: `bridge` for the coding agents (they call their API from the container), `none` for the rest. */
@@ -185,4 +215,7 @@ export interface RunResult {
   configErrors?: string[]
   /** The phase reached, for partial results. */
   phase?: string
+  /** Which `mode` ran (and `personas`, if set), for the report. */
+  mode?: RunMode
+  personas?: PersonaMode
 }

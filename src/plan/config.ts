@@ -40,7 +40,8 @@ export const massgenConfigSchema = z
       .array(
         z
           .object({
-            id: z.string().regex(/^[a-z0-9_]+$/),
+            // Also a folder name (agentWorkspace): no dots, no slashes.
+            id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
             backend: backendSchema
           })
           .strict()

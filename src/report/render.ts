@@ -283,6 +283,7 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
     parts.push(`Consensus on **${cell(result.winner, secrets, 60)}**${votes}.`)
   }
   parts.push(reasonBlock(result, secrets))
+  if (result.mode) parts.push(modeLine(result))
   if (result.configErrors?.length) {
     const shown = result.configErrors.slice(0, 50).map((e) => clip(e, 500))
     const more = result.configErrors.length - shown.length
@@ -295,6 +296,12 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
     parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
   parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
   return parts.filter(Boolean).join('\n\n')
+}
+
+/** Which of MassGen's modes ran (`mode`, `personas` inputs). */
+function modeLine(result: RunResult): string {
+  const personas = result.personas ? ` · personas: \`${result.personas}\`` : ''
+  return `**Mode:** \`${result.mode}\`${personas}`
 }
 
 function agentName(a: AgentResult, secrets: string[]): string {

@@ -13,7 +13,7 @@ import { killRunContainers, prepareDocker } from '../prepare/docker.js'
 import { prepareMassgen } from '../prepare/massgen.js'
 import type { Intake } from '../event/intake.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
-import { planRun, withMassgenOnPath } from '../plan/plan.js'
+import { childEnv, planRun, withMassgenOnPath } from '../plan/plan.js'
 import { prContextNote, writePrContext } from '../plan/pr-context.js'
 import type { ProcessRunner } from './process.js'
 import { processIdentity } from './process-identity.js'
@@ -28,6 +28,9 @@ import { judgeRun } from '../results/results.js'
 import { runMassgen } from './run-massgen.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
 import type { RunResult, Settings } from '../inputs/types.js'
+import { Inputs } from '../inputs/constants.js'
+import { UserConfigError } from '../plan/user-config.js'
+import { validateWithMassgen } from '../plan/validate-config.js'
 
 export async function execute(
   settings: Settings,
@@ -44,6 +47,10 @@ export async function execute(
     const pr = await dest.github.getPullRequestContext(
       decision.pullRequest,
       settings.prDiffMaxBytes
+    )
+    refuseChangedSetup(
+      settings,
+      pr.files.map((f) => f.filename)
     )
     if (reviewedHead && pr.headSha.toLowerCase() !== reviewedHead) {
       throw new Error(
@@ -65,6 +72,13 @@ export async function execute(
     baseEnv: process.env
   })
   plan.warnings.forEach((w) => core.warning(w))
+  if (plan.overridden.length > 0) {
+    core.warning(
+      `Input '${Inputs.Config}' (${settings.userConfig?.origin ?? 'inline'}): the action kept its own ` +
+        `value for ${plan.overridden.length} key(s) it owns: ${plan.overridden.join('; ')}`
+    )
+  }
+  core.info(`MassGen mode: ${modeLine(settings)}`)
   fs.mkdirSync(path.dirname(configFile), { recursive: true })
   fs.writeFileSync(configFile, stringify(plan.config), { mode: 0o600 })
   core.setOutput(Outputs.ConfigFile, configFile)
@@ -105,6 +119,19 @@ export async function execute(
     await firstView
     throw error
   })
+  if (settings.userConfig) {
+    const refused = await preflight(runner, installation, configFile, workDir)
+    if (refused) {
+      await firstView
+      return {
+        ...refused,
+        question: decision.question,
+        configFile,
+        mode: settings.mode,
+        ...(settings.personas ? { personas: settings.personas } : {})
+      }
+    }
+  }
 
   const abort = new AbortController()
   const onSignal = () => abort.abort()
@@ -181,7 +208,80 @@ export async function execute(
       configErrors: configErrorLines(outcome.stderrTail),
       wallSeconds: outcome.wallSeconds
     }),
-    configFile
+    configFile,
+    mode: settings.mode,
+    ...(settings.personas ? { personas: settings.personas } : {})
+  }
+}
+
+/**
+ * A pull request may not change the files that set up its own review (the
+ * config can add MCP servers and endpoints; the instructions steer every
+ * agent): when the workflow checked out its head, they would be its author's.
+ */
+function refuseChangedSetup(settings: Settings, changed: string[]): void {
+  const touched = settings.setupFiles.filter((f) => changed.includes(f))
+  if (touched.length === 0) return
+  throw new UserConfigError(
+    `The pull request changes ${touched.map((f) => `'${f}'`).join(', ')}, which the inputs ` +
+      `'${Inputs.Config}' / '${Inputs.InstructionsFile}' read: a pull request cannot set up its own ` +
+      'review. Nothing was run. Merge the change first, or run on a checkout of the base branch.'
+  )
+}
+
+function modeLine(settings: Settings): string {
+  return settings.personas
+    ? `${settings.mode}, personas ${settings.personas}`
+    : settings.mode
+}
+
+/**
+ * MassGen's own validation of the merged config, with no key in its
+ * environment (it needs none): a config-error result when it finds errors,
+ * undefined when the file is valid or MassGen gave no JSON answer.
+ */
+async function preflight(
+  runner: ProcessRunner,
+  installation: { command: string; prefixArgs: string[] },
+  configFile: string,
+  workDir: string
+): Promise<Omit<RunResult, 'question'> | undefined> {
+  const env = withMassgenOnPath(
+    childEnv(process.env, {}, []),
+    installation.command
+  )
+  const started = Date.now()
+  const verdict = await validateWithMassgen(
+    runner,
+    { ...installation, env },
+    configFile,
+    workDir
+  ).catch(() => undefined)
+  if (!verdict) {
+    core.info(
+      'MassGen gave no validation result; the run validates the config itself.'
+    )
+    return undefined
+  }
+  if (verdict.warnings.length > 0)
+    core.warning(
+      `MassGen's validation warns about the merged config: ${verdict.warnings.join('; ')}`
+    )
+  if (verdict.valid) {
+    core.info('MassGen validated the merged config.')
+    return undefined
+  }
+  verdict.errors.forEach((e) => core.error(`MassGen config error: ${e}`))
+  return {
+    outcome: 'config-error',
+    reason:
+      `MassGen's validation rejected the config merged from input '${Inputs.Config}'; ` +
+      'nothing was run.',
+    exitCode: null,
+    agents: [],
+    votes: {},
+    configErrors: verdict.errors,
+    elapsedSeconds: Math.round((Date.now() - started) / 100) / 10
   }
 }
 
