@@ -25,8 +25,8 @@ import {
 } from './safety/git-credentials.js'
 import { redactSecrets } from './safety/redact.js'
 import {
-  commentBudget,
   deliverReport,
+  reportContext,
   postComment,
   writeSummary,
   type Destination
@@ -246,17 +246,7 @@ async function refuseMovedHead(
   dest: Destination
 ): Promise<void> {
   await skip(reason, false, settings)
-  const tag = settings.commentTag
-  await postComment(
-    dest,
-    renderSkipped(reason, {
-      target: 'comment',
-      tag,
-      runUrl: dest.runUrl,
-      secrets: dest.secrets,
-      maxChars: commentBudget(tag)
-    })
-  )
+  await postComment(dest, renderSkipped(reason, reportContext(dest, 'comment')))
 }
 
 function failedBefore(
@@ -318,22 +308,16 @@ async function skip(
   core.saveState(State.Reported, 'true')
   if (quiet) return core.info(`Nothing to do: ${reason}`)
   core.notice(`MassGen run skipped: ${reason}`)
-  const ctx = {
-    target: 'summary' as const,
-    tag: settings.commentTag,
+  const dest: Destination = {
+    github: undefined,
+    issueNumber: undefined,
+    settings,
     runUrl: runUrl(process.env),
-    secrets: [],
-    maxChars: 64_000
+    secrets: []
   }
   await writeSummary(
-    {
-      github: undefined,
-      issueNumber: undefined,
-      settings,
-      runUrl: ctx.runUrl,
-      secrets: []
-    },
-    renderSkipped(reason, ctx)
+    dest,
+    renderSkipped(reason, reportContext(dest, 'summary'))
   )
 }
 

@@ -88,7 +88,7 @@ export const Defaults = {
   PrDiffMaxBytes: 200_000
 } as const
 
-/** The seed's default models (seed/massgen-run-skill.md, "Step 1"). */
+/** The default models: one strong model per provider whose key is given (README, "Models"). */
 export const DefaultModels = {
   openai: 'gpt-5.4',
   gemini: 'gemini-3.1-pro-preview',
@@ -96,7 +96,7 @@ export const DefaultModels = {
   // MassGen 0.1.97's own default (backend/capabilities.py).
   grok: 'grok-4.20-0309-reasoning',
   /**
-   * With only an OpenRouter key: the seed's OpenAI + Gemini pair under
+   * With only an OpenRouter key: the default OpenAI + Gemini pair under
    * OpenRouter's `vendor/model` names (openrouter.ai/models).
    */
   openrouter: ['openai/gpt-5.4', 'google/gemini-3.1-pro-preview']

@@ -1,4 +1,4 @@
-// Which agents run: `models` (or the seed's defaults) filtered by the keys present.
+// Which agents run: `models` (or the default models) filtered by the keys present.
 import { DefaultModels, Inputs } from './constants.js'
 import {
   BACKENDS,
@@ -40,7 +40,7 @@ export const PROVIDER_INPUT: Record<Provider, string> = {
   openrouter: Inputs.OpenrouterApiKey
 }
 
-/** Coding agents run their tools in containers only (seed, "Step 1"). */
+/** Coding agents run their tools in containers only (README, "Models"). */
 export const DOCKER_ONLY_BACKENDS: readonly Backend[] = ['codex', 'claude_code']
 
 /** Backends that talk to the endpoint given in `base-url`. */
@@ -83,7 +83,7 @@ export function parseModels(text: string): ModelSpec[] {
   })
 }
 
-/** The seed's defaults: the OpenAI + Gemini pair (or the one available), plus Claude and Grok. */
+/** The default models: the OpenAI + Gemini pair (or the one available), plus Claude and Grok. */
 export function defaultModels(keys: ApiKeys): ModelSpec[] {
   const models: ModelSpec[] = []
   if (keys.openai)

@@ -30,7 +30,7 @@ export type ContextPermission = 'read' | 'write'
 export interface Settings {
   /** The question, from `query` or the file named by `query-file` (empty when a comment supplies it). */
   query: string
-  /** Parsed `models`; empty means the seed's defaults from the keys present. */
+  /** Parsed `models`; empty means the default models of the keys present. */
   models: ModelSpec[]
   baseUrl: string | undefined
   keys: ApiKeys

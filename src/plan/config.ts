@@ -181,7 +181,7 @@ function dockerFields(agent: AgentPlan, image: string, network: DockerNetwork) {
   }
 }
 
-/** File name per the seed: `.massgen-quality/sessions/run_<ts>/configs/run_<ts>.yaml`. */
+/** MassGen's own file naming (docs/massgen-0.1.97.md): `.massgen-quality/sessions/run_<ts>/configs/run_<ts>.yaml`. */
 export function configRelativePath(now: Date): string {
   const ts = timestamp(now)
   return `.massgen-quality/sessions/run_${ts}/configs/run_${ts}.yaml`

@@ -155,7 +155,7 @@ export function massgenArgs(
 ): string[] {
   return [
     '--automation',
-    // `@word` in a question would be read as a file path (MASSGEN.md).
+    // `@word` in a question would be read as a file path (docs/massgen-0.1.97.md).
     '--no-parse-at-references',
     // Keeps MassGen from writing ~/.massgen/sessions.json on the runner.
     '--no-session-registry',

@@ -26,6 +26,25 @@ export function commentBudget(tag: string): number {
   return GitHubCommentLimit - stickyMarker(tag).length - 1
 }
 
+/**
+ * The one way to say where a report goes and how long it may be: the main
+ * step (progress, report, skip notes) and the post step all render with it.
+ */
+export function reportContext(
+  dest: Destination,
+  target: 'comment' | 'summary'
+): ReportContext {
+  const tag = dest.settings.commentTag
+  return {
+    target,
+    tag,
+    runUrl: dest.runUrl,
+    ...(dest.artifactUrl ? { artifactUrl: dest.artifactUrl } : {}),
+    secrets: dest.secrets,
+    maxChars: target === 'comment' ? commentBudget(tag) : SUMMARY_LIMIT
+  }
+}
+
 export async function postComment(
   dest: Destination,
   body: string
@@ -69,17 +88,7 @@ export async function deliverReport(
   dest: Destination,
   workDir: string | undefined
 ): Promise<void> {
-  const ctx = (target: 'comment' | 'summary'): ReportContext => ({
-    target,
-    tag: dest.settings.commentTag,
-    runUrl: dest.runUrl,
-    artifactUrl: dest.artifactUrl,
-    secrets: dest.secrets,
-    maxChars:
-      target === 'comment'
-        ? commentBudget(dest.settings.commentTag)
-        : SUMMARY_LIMIT
-  })
+  const ctx = (target: 'comment' | 'summary') => reportContext(dest, target)
   await writeSummary(dest, renderReport(result, ctx('summary')))
   const commentUrl = await postComment(
     dest,

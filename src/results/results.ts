@@ -1,5 +1,6 @@
 // Judges a run from what MassGen left behind. Exit code 0 proves nothing:
-// MassGen exits 0 when every agent failed and on its own timeout (MASSGEN.md).
+// MassGen exits 0 when every agent failed and on its own timeout
+// (docs/massgen-0.1.97.md).
 import type { RunFiles } from './log-files.js'
 import type { AgentStatus } from './status-file.js'
 import type {
@@ -30,7 +31,7 @@ export interface RunFacts {
 export function judgeRun(facts: RunFacts): RunResult {
   const status = facts.files.status
   const winner = status?.results?.winner ?? undefined
-  const agents = facts.agents.map((plan) => agentResult(plan, facts))
+  const agents = facts.agents.map((plan) => agentResult(plan, facts.files))
   const base: RunResult = {
     outcome: 'failed',
     question: facts.question,
@@ -136,21 +137,35 @@ function errorSummary(result: RunResult): string {
   return `: ${all} (${failed.map((a) => `${a.id}: ${a.error}`).join('; ')})`
 }
 
-function agentResult(plan: AgentPlan, facts: RunFacts): AgentResult {
-  const status: AgentStatus | undefined = facts.files.status?.agents?.[plan.id]
-  const vote = facts.files.votes[plan.id]
+/**
+ * The agents status.json names, when the plan is not known (the post step
+ * of a cancelled run reads what the main step left).
+ */
+export function agentsFromStatus(files: RunFiles): AgentResult[] {
+  return Object.keys(files.status?.agents ?? {}).map((id) =>
+    agentResult({ id }, files)
+  )
+}
+
+/** One agent's result: the one mapping of status.json and the log files. */
+function agentResult(
+  plan: Pick<AgentPlan, 'id'> & Partial<AgentPlan>,
+  files: RunFiles
+): AgentResult {
+  const status: AgentStatus | undefined = files.status?.agents?.[plan.id]
+  const vote = files.votes[plan.id]
   const label = status?.latest_answer_label ?? undefined
   const votedFor = status?.vote_cast?.voted_for_agent ?? vote?.voted_for
   const reason = vote?.voted_for === votedFor ? vote?.reason : undefined
-  const votes = facts.files.status?.results?.votes ?? {}
-  const answer = facts.files.answers[plan.id]
+  const votes = files.status?.results?.votes ?? {}
+  const answer = files.answers[plan.id]
   return {
     id: plan.id,
-    backend: plan.backend,
-    model: plan.model,
+    ...(plan.backend ? { backend: plan.backend } : {}),
+    ...(plan.model ? { model: plan.model } : {}),
     ...(label ? { answerLabel: label } : {}),
     status: status?.status ?? 'unknown',
-    votesReceived: votesFor(plan.id, label, votes, facts),
+    votesReceived: votesFor(plan.id, label, votes, files),
     ...(votedFor ? { votedFor } : {}),
     ...(votedFor
       ? { voteReason: reason ?? status?.vote_cast?.reason_preview }
@@ -170,7 +185,7 @@ function votesFor(
   id: string,
   label: string | undefined,
   votes: Record<string, number>,
-  facts: RunFacts
+  files: RunFiles
 ): number {
   const prefix = label?.split('.')[0]
   if (prefix) {
@@ -179,8 +194,7 @@ function votesFor(
       .reduce((sum, [, count]) => sum + count, 0)
   }
   // No label in status.json: count the recorded vote files instead.
-  return Object.values(facts.files.votes).filter((v) => v.voted_for === id)
-    .length
+  return Object.values(files.votes).filter((v) => v.voted_for === id).length
 }
 
 /**

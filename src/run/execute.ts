@@ -20,8 +20,8 @@ import { processIdentity } from './process-identity.js'
 import { ProgressTracker, toSnapshot } from './progress.js'
 import { renderProgress } from '../report/render.js'
 import {
-  commentBudget,
   postComment,
+  reportContext,
   type Destination
 } from '../report/report.js'
 import { judgeRun } from '../results/results.js'
@@ -348,10 +348,5 @@ export function configErrorLines(stderr: string[]): string[] {
 }
 
 function progressCtx(dest: Destination) {
-  return {
-    runUrl: dest.runUrl,
-    tag: dest.settings.commentTag,
-    maxChars: commentBudget(dest.settings.commentTag),
-    secrets: dest.secrets
-  }
+  return reportContext(dest, 'comment')
 }

@@ -1,4 +1,4 @@
-// MassGen's automation lines on stdout (MASSGEN.md, "What it prints").
+// MassGen's automation lines on stdout (docs/massgen-0.1.97.md).
 // QUESTION: and ANSWER_PREVIEW: echo untrusted text, so a line such as
 // `ANSWER: /etc/passwd` can be injected: paths count only inside the log base.
 import * as path from 'node:path'
