@@ -8,6 +8,7 @@ import {
   type GitHubLog,
   type GitHubOptions
 } from './github-client.js'
+import { readFileAtRef } from './github-contents.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './github-errors.js'
 import {
   readPullHead,
@@ -57,6 +58,8 @@ export interface GitHubDoor {
   ): Promise<PullRequestContext>
   /** The head commit, its committer date and the head's force pushes. */
   getPullHead(number: number): Promise<PullHead>
+  /** A file's text at a commit; undefined when there is none. */
+  getFileAtRef(file: string, ref: string): Promise<string | undefined>
 }
 
 const ROLES: Permission[] = [
@@ -147,6 +150,10 @@ export function createGitHub(options: GitHubOptions): GitHubDoor {
         maxDiffBytes
       ),
 
-    getPullHead: (number) => readPullHead({ octokit, owner, repo, log }, number)
+    getPullHead: (number) =>
+      readPullHead({ octokit, owner, repo, log }, number),
+
+    getFileAtRef: (file, ref) =>
+      readFileAtRef({ octokit, owner, repo, log }, file, ref)
   }
 }

@@ -67,6 +67,12 @@ export interface Settings {
   acceptLocalModeRisk: boolean
   /** Network of the agents' containers in Docker mode. */
   dockerNetwork: DockerNetwork
+  /** `max-cost` in USD: MassGen is stopped once its estimate reaches it. */
+  maxCost: number | undefined
+  /** `include`: globs a changed file must match to reach the agents (empty: all). */
+  include: string[]
+  /** `exclude`: globs left out after the defaults; `!glob` gives a file back. */
+  exclude: string[]
 }
 
 /** `auto`: `bridge` for the coding agents (they call their API from the container), `none` for the rest. */
@@ -142,7 +148,13 @@ export interface AgentPlan {
 }
 
 export type Outcome =
-  'success' | 'failed' | 'timeout' | 'config-error' | 'skipped' | 'cancelled'
+  | 'success'
+  | 'failed'
+  | 'timeout'
+  | 'cost-limit'
+  | 'config-error'
+  | 'skipped'
+  | 'cancelled'
 
 export interface AgentResult {
   id: string
