@@ -165,11 +165,16 @@ function unquote(quoted: string): string {
 export function headerFile(header: string, known: ReadonlySet<string>): string {
   const quoted = /"b\/((?:[^"\\]|\\.)*)"$/.exec(header)
   if (quoted) return unquote(quoted[1] ?? '')
-  let best: string | undefined
-  for (const name of known)
-    if (header.endsWith(` b/${name}`) && (!best || name.length > best.length))
-      best = name
-  if (best !== undefined) return best
+  // Earliest ` b/` first: the longest listed name wins. One set lookup per
+  // ` b/` in the header, so a pull request with many files stays linear.
+  for (
+    let at = header.indexOf(' b/');
+    at >= 0;
+    at = header.indexOf(' b/', at + 1)
+  ) {
+    const name = header.slice(at + 3)
+    if (known.has(name)) return name
+  }
   const at = header.lastIndexOf(' b/')
   return at >= 0 ? header.slice(at + 3) : header
 }
