@@ -250,6 +250,29 @@ export const routes: [string, Handler][] = [
 
 routes.push(
   [
+    `GET ${R}/contents/{path}`,
+    (s, c) => {
+      const file = decodeURIComponent(c.params[0] ?? '')
+      const ref = c.query.get('ref') ?? ''
+      const text = s.files?.[ref]?.[file]
+      if (text === undefined) throw new HttpError(404, 'Not Found')
+      const content = Buffer.from(text, 'utf8').toString('base64')
+      return {
+        status: 200,
+        data: {
+          type: 'file',
+          encoding: 'base64',
+          size: Buffer.byteLength(text, 'utf8'),
+          name: file,
+          path: file,
+          sha: '0'.repeat(40),
+          // GitHub wraps the base64 every 60 characters.
+          content: content.replace(/.{60}/g, '$&\n')
+        }
+      }
+    }
+  ],
+  [
     `GET ${R}/commits/{ref}`,
     (s, c) => {
       const ref = c.params[0] ?? ''

@@ -73,6 +73,11 @@ export interface ServerState {
     Role | { role_name: string; permission: 'admin' | 'write' | 'read' }
   >
   pulls: Record<string, ServerPull>
+  /**
+   * Repository files by commit, for GET /contents/{path}?ref=: e.g.
+   * `{ [baseSha]: { '.gitattributes': '...' } }`. Absent: 404.
+   */
+  files?: Record<string, Record<string, string>>
   nextId: number
 }
 export interface Fault {

@@ -4,6 +4,7 @@
 // re-exported here, so importers need only this module.
 import * as core from '@actions/core'
 import { createOctokit, type GitHubLog, type GitHubOptions } from './client.js'
+import { readFileAtRef } from './contents.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import {
   readPullHead,
@@ -49,6 +50,8 @@ export interface GitHubApi {
   ): Promise<PullRequestContext>
   /** The head commit, its committer date and the head's force pushes. */
   getPullHead(number: number): Promise<PullHead>
+  /** A file's text at a commit; undefined when there is none. */
+  getFileAtRef(file: string, ref: string): Promise<string | undefined>
 }
 
 const ROLES: Permission[] = [
@@ -139,6 +142,10 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
         maxDiffBytes
       ),
 
-    getPullHead: (number) => readPullHead({ octokit, owner, repo, log }, number)
+    getPullHead: (number) =>
+      readPullHead({ octokit, owner, repo, log }, number),
+
+    getFileAtRef: (file, ref) =>
+      readFileAtRef({ octokit, owner, repo, log }, file, ref)
   }
 }

@@ -38,7 +38,10 @@ export const Inputs = {
   CacheMassgen: 'cache-massgen',
   LocalSandbox: 'local-sandbox',
   AcceptLocalModeRisk: 'accept-local-mode-risk',
-  DockerNetwork: 'docker-network'
+  DockerNetwork: 'docker-network',
+  MaxCost: 'max-cost',
+  Include: 'include',
+  Exclude: 'exclude'
 } as const
 
 export const Outputs = {

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { Defaults, Inputs } from './constants.js'
 import { findExecutable } from '../prepare/executable.js'
 import { ModelsError, parseModels } from './models.js'
+import { globProblem, parseGlobList } from './globs.js'
 import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
 import { readUserInputs } from './user-inputs.js'
 
@@ -80,6 +81,15 @@ const rules = {
   expectedHeadSha: [
     z.string().regex(/^[0-9a-f]{40}$/i),
     'a full 40-character commit SHA (the pull request head the workflow checked out)'
+  ],
+  maxCost: [
+    z
+      .string()
+      .trim()
+      .regex(/^(\d{1,9}(\.\d{0,9})?|\.\d{1,9})$/)
+      .transform(Number)
+      .pipe(z.number().positive()),
+    "a positive amount in US dollars such as '2.50' (empty: no cap)"
   ],
   baseUrl: [
     z.url({ protocol: /^https?$/ }),
@@ -164,10 +174,45 @@ export function readSettings(source: InputSource): Settings {
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
     dockerNetwork:
       check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto',
-    ...readUserInputs(source.getInput, source.workspace, errors)
+    ...readUserInputs(source.getInput, source.workspace, errors),
+    maxCost: raw(Inputs.MaxCost)
+      ? check('maxCost', Inputs.MaxCost, '')
+      : undefined,
+    include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
+    exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors)
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings
+}
+
+/** At most this many globs per input: each is matched against every changed file. */
+const MAX_GLOBS = 200
+
+/** `include` / `exclude`: globs separated by newlines or commas (pr-filter.ts). */
+function readGlobs(input: string, text: string, errors: string[]): string[] {
+  const expected =
+    "globs separated by newlines or commas, e.g. 'src/**, docs/*.md' " +
+    "(in exclude, '!glob' gives a file back)"
+  const globs = parseGlobList(text)
+  if (globs.length > MAX_GLOBS)
+    errors.push(
+      `Input '${input}': ${globs.length} globs, expected at most ${MAX_GLOBS}`
+    )
+  for (const glob of globs) {
+    if (input === Inputs.Include && glob.startsWith('!')) {
+      errors.push(
+        `Input '${input}': '${clip(glob)}' is a negation, which include does not take; ` +
+          `put it in '${Inputs.Exclude}' without the '!' (expected ${expected})`
+      )
+      continue
+    }
+    const problem = globProblem(glob)
+    if (problem)
+      errors.push(
+        `Input '${input}': '${clip(glob)}' is ${problem} (expected ${expected})`
+      )
+  }
+  return globs
 }
 
 function readUploadLogs(

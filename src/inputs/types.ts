@@ -78,6 +78,12 @@ export interface Settings {
   instructions: string
   /** Workspace-relative paths of the files the run's setup came from (config, instructions). */
   setupFiles: string[]
+  /** `max-cost` in USD: MassGen is stopped once its estimate reaches it. */
+  maxCost: number | undefined
+  /** `include`: globs a changed file must match to reach the agents (empty: all). */
+  include: string[]
+  /** `exclude`: globs left out after the defaults; `!glob` gives a file back. */
+  exclude: string[]
 }
 
 export const RUN_MODES = ['full', 'quick', 'fast'] as const
@@ -172,7 +178,13 @@ export interface AgentPlan {
 }
 
 export type Outcome =
-  'success' | 'failed' | 'timeout' | 'config-error' | 'skipped' | 'cancelled'
+  | 'success'
+  | 'failed'
+  | 'timeout'
+  | 'cost-limit'
+  | 'config-error'
+  | 'skipped'
+  | 'cancelled'
 
 export interface AgentResult {
   id: string

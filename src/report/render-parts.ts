@@ -14,6 +14,7 @@ export const OUTCOME_EMOJI: Record<Outcome, string> = {
   success: '✅',
   failed: '❌',
   timeout: '⏱️',
+  'cost-limit': '💰',
   'config-error': '⚙️',
   cancelled: '🚫',
   skipped: '⏭️'

@@ -19,6 +19,8 @@ export interface RunFacts {
   timedOut: boolean
   /** The job was cancelled while MassGen ran. */
   cancelled: boolean
+  /** MassGen was stopped because its estimated cost reached `max-cost`. */
+  costLimit?: CostLimitStop
   maxDurationSeconds: number
   logDir?: string
   files: RunFiles
@@ -26,6 +28,12 @@ export interface RunFacts {
   configErrors: string[]
   /** Our own wall-clock measure, used when status.json has none. */
   wallSeconds: number
+}
+
+export interface CostLimitStop {
+  maxCost: number
+  /** The estimate that reached the cap, as read while the run went. */
+  seenCost?: number
 }
 
 export function judgeRun(facts: RunFacts): RunResult {
@@ -40,7 +48,7 @@ export function judgeRun(facts: RunFacts): RunResult {
     agents,
     votes: status?.results?.votes ?? {},
     elapsedSeconds: status?.meta?.elapsed_seconds ?? round(facts.wallSeconds),
-    cost: status?.costs?.total_estimated_cost,
+    cost: costOf(status?.costs?.total_estimated_cost, facts.costLimit),
     inputTokens: status?.costs?.total_input_tokens,
     outputTokens: status?.costs?.total_output_tokens,
     logDir: facts.logDir,
@@ -71,6 +79,16 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
   const status = facts.files.status
   if (facts.cancelled)
     return ['cancelled', 'The job was cancelled while MassGen was running.']
+  // Checked before the deadline: a stop for cost may run into it.
+  if (facts.costLimit) {
+    const cost = result.cost ?? facts.costLimit.seenCost
+    return [
+      'cost-limit',
+      `Cost limit reached: MassGen's estimated cost ` +
+        `${cost === undefined ? '' : `($${cost.toFixed(4)}) `}reached max-cost ` +
+        `($${facts.costLimit.maxCost}) and MassGen was stopped; the answers so far are shown.`
+    ]
+  }
   if (facts.timedOut) {
     return [
       'timeout',
@@ -217,6 +235,19 @@ function agentError(status: AgentStatus | undefined): string | undefined {
 function errorText(error: { type?: string; message?: string }): string {
   const text = [error.type, error.message].filter(Boolean).join(': ')
   return text || 'error'
+}
+
+/**
+ * The final status.json may lag the estimate the cap saw (an interrupted
+ * MassGen does not rewrite it): the larger figure is the truer one.
+ */
+function costOf(
+  final: number | undefined,
+  stop: CostLimitStop | undefined
+): number | undefined {
+  const seen = stop?.seenCost
+  if (final === undefined) return seen
+  return seen === undefined ? final : Math.max(final, seen)
 }
 
 function round(seconds: number): number {

@@ -7,6 +7,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { stringify } from 'yaml'
 import { configRelativePath } from '../plan/config.js'
+import { costLimitReached, estimatedCost } from './cost-cap.js'
 import { Outputs, State } from '../inputs/constants.js'
 import { grantContainerWrite } from '../prepare/container-write-access.js'
 import { killRunContainers, prepareDocker } from '../prepare/docker.js'
@@ -14,7 +15,13 @@ import { prepareMassgen } from '../prepare/massgen.js'
 import type { Intake } from '../event/intake.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
 import { childEnv, planRun, withMassgenOnPath } from '../plan/plan.js'
+import type { GitHubApi } from '../github/api.js'
+import {
+  parseGitAttributes,
+  type GitAttributes
+} from '../plan/gitattributes.js'
 import { prContextNote, writePrContext } from '../plan/pr-context.js'
+import { narrowPullRequest } from '../plan/pr-filter.js'
 import type { ProcessRunner } from './process.js'
 import { processIdentity } from './process-identity.js'
 import { ProgressTracker, toSnapshot } from './progress.js'
@@ -44,9 +51,11 @@ export async function execute(
   let question = decision.question
   const extraContext: string[] = []
   if (decision.pullRequest && settings.prContext && dest.github) {
+    // The whole diff: include/exclude pick from it, then whole files are
+    // fitted into pr-diff-max-bytes (pr-filter.ts).
     const pr = await dest.github.getPullRequestContext(
       decision.pullRequest,
-      settings.prDiffMaxBytes
+      RAW_DIFF_MAX_BYTES
     )
     refuseChangedSetup(
       settings,
@@ -58,10 +67,24 @@ export async function execute(
           `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
       )
     }
+    const given = narrowPullRequest(
+      pr,
+      {
+        include: settings.include,
+        exclude: settings.exclude,
+        attributes: await baseAttributes(dest.github, pr.baseSha)
+      },
+      settings.prDiffMaxBytes
+    )
+    if (given.leftOut.length)
+      core.info(
+        `Pull request context: ${given.leftOut.length} file(s) left out ` +
+          `(listed with the reason in left-out.tsv)`
+      )
     const dir = path.join(workDir, 'pr-context')
-    writePrContext(dir, pr)
+    writePrContext(dir, given)
     extraContext.push(dir)
-    question += prContextNote(dir, pr)
+    question += prContextNote(dir, given)
   }
   const configFile = path.join(workDir, configRelativePath(new Date()))
   const plan = planRun({
@@ -152,6 +175,7 @@ export async function execute(
   })
   core.startGroup('MassGen output')
   let containersKilled: Promise<number> | undefined
+  let costAtStop: number | undefined
   const outcome = await runMassgen(runner, {
     ...launch,
     cwd: workDir,
@@ -171,7 +195,16 @@ export async function execute(
     onStatus: (status) =>
       tracker.update(
         toSnapshot(status, plan.agents, (Date.now() - started) / 1000)
+      ),
+    stopWhen: (status) => {
+      if (!costLimitReached(status, settings.maxCost)) return false
+      costAtStop = estimatedCost(status)
+      core.warning(
+        `MassGen's estimated cost $${costAtStop?.toFixed(4)} reached max-cost ` +
+          `($${settings.maxCost}): stopping MassGen as on a timeout.`
       )
+      return true
+    }
   })
   core.endGroup()
   await containersKilled
@@ -202,6 +235,9 @@ export async function execute(
       signal: outcome.signal,
       timedOut: outcome.timedOut,
       cancelled: outcome.cancelled,
+      ...(outcome.stoppedByStatus && settings.maxCost !== undefined
+        ? { costLimit: { maxCost: settings.maxCost, seenCost: costAtStop } }
+        : {}),
       maxDurationSeconds: settings.maxDurationSeconds,
       logDir,
       files,
@@ -282,6 +318,30 @@ async function preflight(
     votes: {},
     configErrors: verdict.errors,
     elapsedSeconds: Math.round((Date.now() - started) / 100) / 10
+  }
+}
+
+/** The largest diff read from GitHub, before include/exclude narrow it. */
+const RAW_DIFF_MAX_BYTES = 20_000_000
+
+/**
+ * The base branch's .gitattributes: the maintainers' marks. The head's is
+ * the pull request author's to write (`* linguist-generated` would hide the
+ * whole change), so it is never read. Unreadable: no marks, and a warning.
+ */
+async function baseAttributes(
+  github: GitHubApi,
+  baseSha: string
+): Promise<GitAttributes | undefined> {
+  try {
+    const text = await github.getFileAtRef('.gitattributes', baseSha)
+    return text === undefined ? undefined : parseGitAttributes(text)
+  } catch (error) {
+    core.warning(
+      `Could not read the base branch's .gitattributes (${String(error)}); ` +
+        'no file is left out for linguist-generated or -diff.'
+    )
+    return undefined
   }
 }
 
