@@ -27,6 +27,7 @@ import {
   commentBudget,
   deliverReport,
   postComment,
+  postReply,
   writeSummary,
   type Destination
 } from './report.js'
@@ -38,6 +39,7 @@ import {
   type InputSource
 } from './settings.js'
 import { readTrigger } from './trigger.js'
+import { readConversation } from './conversation-read.js'
 import type { RunResult, Settings, Trigger } from './types.js'
 
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
@@ -102,10 +104,13 @@ export async function run(
 
   const dest: Destination = {
     github:
-      decision.issueNumber && settings.comment && settings.githubToken
+      (decision.issueNumber || decision.replyTo) &&
+      settings.comment &&
+      settings.githubToken
         ? gh()
         : undefined,
     issueNumber: decision.issueNumber,
+    reply: decision.replyTo,
     settings,
     runUrl: runUrl(process.env),
     secrets
@@ -127,6 +132,14 @@ export async function run(
     )
   }
   if (head?.ok === false) return refuseMovedHead(head.reason, settings, dest)
+  if (decision.conversation) {
+    decision.context = await readConversation(
+      settings.githubToken ? gh() : undefined,
+      decision.conversation,
+      settings.commentTag,
+      core
+    )
+  }
   // Before any agent can read the context path.
   const credentials = await takeGitCredentials(settings.contextPath, core)
   for (const value of credentials.secrets) {
@@ -143,7 +156,10 @@ export async function run(
   let result: RunResult
   try {
     // On comments the head came from the API: the context must be that commit.
-    const reviewed = trigger.kind === 'comment' ? head?.sha : undefined
+    const reviewed =
+      trigger.kind === 'comment' || trigger.kind === 'review_comment'
+        ? head?.sha
+        : undefined
     result = await execute(settings, decision, dest, workDir, door, reviewed)
   } catch (error) {
     result = failedBefore(decision.question, error, started)
@@ -221,7 +237,10 @@ async function resolveHead(
   gh: () => GitHubDoor
 ): Promise<HeadVerdict | undefined> {
   let verdict: HeadVerdict | undefined
-  if (trigger.kind === 'comment' && decision.pullRequest) {
+  if (
+    (trigger.kind === 'comment' || trigger.kind === 'review_comment') &&
+    decision.pullRequest
+  ) {
     verdict = checkHead({
       head: await gh().getPullHead(decision.pullRequest),
       commentCreatedAt: trigger.createdAt,
@@ -246,7 +265,7 @@ async function refuseMovedHead(
 ): Promise<void> {
   await skip(reason, false, settings)
   const tag = settings.commentTag
-  await postComment(
+  await (dest.reply ? postReply : postComment)(
     dest,
     renderSkipped(reason, {
       target: 'comment',
