@@ -70,6 +70,14 @@ function clipBytesFromEnd(text: string, max: number): string {
     .replace(/^\uFFFD+/, '')
 }
 
+/**
+ * Raw text cut before cleaning, so a megabyte comment costs no more work
+ * than its share: hidden parts removed later can only shorten it.
+ */
+function rawCut(text: string, maxBytes: number): string {
+  return text.length > 4 * maxBytes ? text.slice(0, 4 * maxBytes) : text
+}
+
 /** One line of someone's text: hidden parts removed, no line breaks. */
 function oneLine(text: string, max: number): string {
   return clipBytes(stripInvisible(text).replace(/[\r\n\t]+/g, ' '), max)
@@ -101,7 +109,8 @@ function commentsBlock(comments: ThreadComment[]): string[] {
   let used = 0
   for (let i = sorted.length - 1; i >= 0; i--) {
     const c = sorted[i] as ThreadComment
-    const text = visibleText(c.body).trim() || '(empty)'
+    const text =
+      visibleText(rawCut(c.body, MAX_COMMENT_BYTES)).trim() || '(empty)'
     const block = [
       `#### @${login(c.author)}, ${oneLine(c.createdAt, 40)}`,
       '',
@@ -179,7 +188,8 @@ export function followUpContext(followUp: FollowUp, commentId: number): string {
       c.id < commentId &&
       Date.parse(c.createdAt) > Date.parse(previous.updatedAt)
   )
-  const report = visibleText(previous.body).trim() || '(empty)'
+  const report =
+    visibleText(rawCut(previous.body, MAX_PREVIOUS_BYTES)).trim() || '(empty)'
   const text = [
     '',
     '',
