@@ -11,7 +11,17 @@ import {
   type PullHead,
   type PullRequestContext
 } from './pull.js'
-import { createStickyComments, type StickyComment } from './sticky.js'
+import {
+  createStickyComments,
+  type OwnReport,
+  type StickyComment
+} from './sticky.js'
+import {
+  readIssueComments,
+  readReviewThread,
+  replyInThread
+} from './threads.js'
+import type { FollowUp, ThreadComment } from '../plan/conversation.js'
 
 export { WRITE_BURST, type GitHubLog, type GitHubOptions } from './client.js'
 export { GitHubError, type GitHubErrorKind } from './errors.js'
@@ -22,7 +32,7 @@ export {
   type PullRequestContext
 } from './pull.js'
 export { runAttempt, runUrl } from './run-url.js'
-export { stickyMarker, type StickyComment } from './sticky.js'
+export { stickyMarker, type OwnReport, type StickyComment } from './sticky.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
@@ -49,6 +59,27 @@ export interface GitHubApi {
   ): Promise<PullRequestContext>
   /** The head commit, its committer date and the head's force pushes. */
   getPullHead(number: number): Promise<PullHead>
+  /**
+   * The action's own report on the issue (marker and author both checked)
+   * and the comments written before `beforeId`.
+   */
+  readFollowUp(
+    issueNumber: number,
+    tag: string,
+    beforeId: number
+  ): Promise<FollowUp>
+  /** The comments of a review-comment thread written before `beforeId`. */
+  readReviewThread(
+    pullNumber: number,
+    threadId: number,
+    beforeId: number
+  ): Promise<ThreadComment[]>
+  /** Replies in a review-comment thread (to its first comment). */
+  replyToReviewThread(
+    pullNumber: number,
+    threadId: number,
+    body: string
+  ): Promise<{ id: number; url: string }>
 }
 
 const ROLES: Permission[] = [
@@ -139,6 +170,35 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
         maxDiffBytes
       ),
 
-    getPullHead: (number) => readPullHead({ octokit, owner, repo, log }, number)
+    getPullHead: (number) =>
+      readPullHead({ octokit, owner, repo, log }, number),
+
+    async readFollowUp(issueNumber, tag, beforeId) {
+      const previous: OwnReport | undefined = await sticky.findOwn(
+        issueNumber,
+        tag
+      )
+      if (!previous) return { previous: undefined, since: [] }
+      const comments = await readIssueComments(
+        { octokit, owner, repo },
+        issueNumber,
+        beforeId
+      )
+      return {
+        previous: { body: previous.body, updatedAt: previous.updatedAt },
+        since: comments.filter((c) => c.id !== previous.id)
+      }
+    },
+
+    readReviewThread: (pullNumber, threadId, beforeId) =>
+      readReviewThread(
+        { octokit, owner, repo },
+        pullNumber,
+        threadId,
+        beforeId
+      ),
+
+    replyToReviewThread: (pullNumber, threadId, body) =>
+      replyInThread({ octokit, owner, repo }, pullNumber, threadId, body)
   }
 }
