@@ -28,6 +28,7 @@ import {
   deliverReport,
   reportContext,
   postComment,
+  postReply,
   writeSummary,
   type Destination
 } from './report/report.js'
@@ -40,6 +41,7 @@ import {
 } from './inputs/settings.js'
 import { readTrigger } from './event/trigger.js'
 import type { RunResult, Settings, Trigger } from './inputs/types.js'
+import { readConversation } from './plan/conversation-read.js'
 
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
 const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
@@ -103,10 +105,13 @@ export async function run(
 
   const dest: Destination = {
     github:
-      decision.issueNumber && settings.comment && settings.githubToken
+      (decision.issueNumber || decision.replyTo) &&
+      settings.comment &&
+      settings.githubToken
         ? gh()
         : undefined,
     issueNumber: decision.issueNumber,
+    reply: decision.replyTo,
     settings,
     runUrl: runUrl(process.env),
     secrets
@@ -128,6 +133,14 @@ export async function run(
     )
   }
   if (head?.ok === false) return refuseMovedHead(head.reason, settings, dest)
+  if (decision.conversation) {
+    decision.context = await readConversation(
+      settings.githubToken ? gh() : undefined,
+      decision.conversation,
+      settings.commentTag,
+      core
+    )
+  }
   // Before any agent can read the context path.
   const credentials = await takeGitCredentials(settings.contextPath, core)
   for (const value of credentials.secrets) {
@@ -144,7 +157,10 @@ export async function run(
   let result: RunResult
   try {
     // On comments the head came from the API: the context must be that commit.
-    const reviewed = trigger.kind === 'comment' ? head?.sha : undefined
+    const reviewed =
+      trigger.kind === 'comment' || trigger.kind === 'review_comment'
+        ? head?.sha
+        : undefined
     result = await execute(settings, decision, dest, workDir, runner, reviewed)
   } catch (error) {
     result = failedBefore(decision.question, error, started)
@@ -222,7 +238,10 @@ async function resolveHead(
   gh: () => GitHubApi
 ): Promise<HeadVerdict | undefined> {
   let verdict: HeadVerdict | undefined
-  if (trigger.kind === 'comment' && decision.pullRequest) {
+  if (
+    (trigger.kind === 'comment' || trigger.kind === 'review_comment') &&
+    decision.pullRequest
+  ) {
     verdict = checkHead({
       head: await gh().getPullHead(decision.pullRequest),
       commentCreatedAt: trigger.createdAt,
@@ -246,7 +265,10 @@ async function refuseMovedHead(
   dest: Destination
 ): Promise<void> {
   await skip(reason, false, settings)
-  await postComment(dest, renderSkipped(reason, reportContext(dest, 'comment')))
+  await (dest.reply ? postReply : postComment)(
+    dest,
+    renderSkipped(reason, reportContext(dest, 'comment'))
+  )
 }
 
 function failedBefore(

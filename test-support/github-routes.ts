@@ -10,6 +10,7 @@ import {
   userJson,
   type Handler
 } from './github-replies.ts'
+import { reviewCommentRoutes } from './github-review-comments.ts'
 import {
   BODY_LIMIT,
   DOCS,
@@ -316,6 +317,8 @@ routes.push(
     }
   ]
 )
+
+routes.push(...reviewCommentRoutes)
 
 export const compiled = routes.map(([key, handler]) => {
   const [method, template] = key.split(' ') as [string, string]

@@ -34,6 +34,11 @@ export {
   type ServerUser
 } from './github-state.ts'
 
+export {
+  addReviewComment,
+  type ServerReviewComment
+} from './github-review-comments.ts'
+
 export interface RecordedRequest {
   method: string
   path: string

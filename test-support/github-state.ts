@@ -1,6 +1,7 @@
 // The loopback GitHub's world: the repository, its issues, pulls, comments,
 // reactions and collaborators, and the faults a test can queue. Plain data,
 // so a test or a JSON file (`--state`) can set it up.
+import type { ServerReviewComment } from './github-review-comments.ts'
 
 export type Role = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 export interface ServerUser {
@@ -63,6 +64,8 @@ export interface ServerState {
   /** Issue numbers that exist (pull numbers exist too). */
   issues: number[]
   comments: ServerComment[]
+  /** Pull request review comments (threads on diff lines). */
+  reviewComments: ServerReviewComment[]
   reactions: ServerReaction[]
   /**
    * Collaborator roles by login; an unknown login answers 404. A custom
@@ -142,6 +145,7 @@ export function defaultState(): ServerState {
     app: { id: 15368, slug: 'github-actions', name: 'GitHub Actions' },
     issues: [1],
     comments: [],
+    reviewComments: [],
     reactions: [],
     // The maintainer the event fixtures and the sample pull request name:
     // the permission gate lets their pull request events through.

@@ -34,6 +34,7 @@ function actorsOf(trigger: Trigger): Actor[] {
     case 'comment':
       return [{ login: trigger.author, isBot: trigger.authorIsBot }]
     case 'event':
+    case 'review_comment':
       return trigger.actors
     default:
       return []

@@ -12,7 +12,17 @@ import {
   type PullHead,
   type PullRequestContext
 } from './pull.js'
-import { createStickyComments, type StickyComment } from './sticky.js'
+import {
+  createStickyComments,
+  type OwnReport,
+  type StickyComment
+} from './sticky.js'
+import {
+  readIssueComments,
+  readReviewThread,
+  replyInThread
+} from './threads.js'
+import type { FollowUp, ThreadComment } from '../plan/conversation.js'
 
 export { WRITE_BURST, type GitHubLog, type GitHubOptions } from './client.js'
 export { GitHubError, type GitHubErrorKind } from './errors.js'
@@ -23,7 +33,7 @@ export {
   type PullRequestContext
 } from './pull.js'
 export { runAttempt, runUrl } from './run-url.js'
-export { stickyMarker, type StickyComment } from './sticky.js'
+export { stickyMarker, type OwnReport, type StickyComment } from './sticky.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
@@ -52,6 +62,27 @@ export interface GitHubApi {
   getPullHead(number: number): Promise<PullHead>
   /** A file's text at a commit; undefined when there is none. */
   getFileAtRef(file: string, ref: string): Promise<string | undefined>
+  /**
+   * The action's own report on the issue (marker and author both checked)
+   * and the comments written before `beforeId`.
+   */
+  readFollowUp(
+    issueNumber: number,
+    tag: string,
+    beforeId: number
+  ): Promise<FollowUp>
+  /** The comments of a review-comment thread written before `beforeId`. */
+  readReviewThread(
+    pullNumber: number,
+    threadId: number,
+    beforeId: number
+  ): Promise<ThreadComment[]>
+  /** Replies in a review-comment thread (to its first comment). */
+  replyToReviewThread(
+    pullNumber: number,
+    threadId: number,
+    body: string
+  ): Promise<{ id: number; url: string }>
 }
 
 const ROLES: Permission[] = [
@@ -146,6 +177,34 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
       readPullHead({ octokit, owner, repo, log }, number),
 
     getFileAtRef: (file, ref) =>
-      readFileAtRef({ octokit, owner, repo, log }, file, ref)
+      readFileAtRef({ octokit, owner, repo, log }, file, ref),
+
+    async readFollowUp(issueNumber, tag, beforeId) {
+      const previous: OwnReport | undefined = await sticky.findOwn(
+        issueNumber,
+        tag
+      )
+      if (!previous) return { previous: undefined, since: [] }
+      const comments = await readIssueComments(
+        { octokit, owner, repo },
+        issueNumber,
+        beforeId
+      )
+      return {
+        previous: { body: previous.body, updatedAt: previous.updatedAt },
+        since: comments.filter((c) => c.id !== previous.id)
+      }
+    },
+
+    readReviewThread: (pullNumber, threadId, beforeId) =>
+      readReviewThread(
+        { octokit, owner, repo },
+        pullNumber,
+        threadId,
+        beforeId
+      ),
+
+    replyToReviewThread: (pullNumber, threadId, body) =>
+      replyInThread({ octokit, owner, repo }, pullNumber, threadId, body)
   }
 }

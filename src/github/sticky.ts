@@ -19,6 +19,11 @@ export interface StickyComment {
   body: string
 }
 
+/** A sticky comment the token itself wrote, for sure, and when it last changed. */
+export interface OwnReport extends StickyComment {
+  updatedAt: string
+}
+
 /** The body without its marker line, when it already starts with one. */
 function withoutMarker(body: string, tag: string): string {
   if (!startsWithMarker(body, tag)) return body
@@ -30,6 +35,7 @@ interface RawComment {
   id: number
   html_url: string
   body?: string | null
+  updated_at?: string
   user?: { login?: string; type?: string } | null
   performed_via_github_app?: { slug?: string } | null
 }
@@ -44,6 +50,12 @@ export interface StickyTarget {
 
 export interface StickyComments {
   find(issueNumber: number, tag: string): Promise<StickyComment | undefined>
+  /**
+   * The sticky comment only when the token is known to have written it
+   * (never another app's comment that carries the marker): what a
+   * follow-up may present to the agents as the action's own report.
+   */
+  findOwn(issueNumber: number, tag: string): Promise<OwnReport | undefined>
   upsert(
     issueNumber: number,
     tag: string,
@@ -92,7 +104,7 @@ export function createStickyComments(target: StickyTarget): StickyComments {
 
   const find = async (issueNumber: number, tag: string) => {
     const me = await whoAmI()
-    let best: (StickyComment & { rank: number }) | undefined
+    let best: (OwnReport & { rank: number }) | undefined
     try {
       await octokit.paginate(
         octokit.rest.issues.listComments,
@@ -101,7 +113,13 @@ export function createStickyComments(target: StickyTarget): StickyComments {
           for (const c of response.data as RawComment[]) {
             const r = startsWithMarker(c.body ?? '', tag) ? rank(c, me) : 0
             if (r && (!best || r < best.rank)) {
-              best = { id: c.id, url: c.html_url, body: c.body ?? '', rank: r }
+              best = {
+                id: c.id,
+                url: c.html_url,
+                body: c.body ?? '',
+                updatedAt: c.updated_at ?? '',
+                rank: r
+              }
             }
           }
           if (best?.rank === 1) done()
@@ -151,6 +169,17 @@ export function createStickyComments(target: StickyTarget): StickyComments {
     async find(issueNumber, tag) {
       const found = await find(issueNumber, tag)
       return found && { id: found.id, url: found.url, body: found.body }
+    },
+
+    async findOwn(issueNumber, tag) {
+      const found = await find(issueNumber, tag)
+      if (found?.rank !== 1) return undefined
+      return {
+        id: found.id,
+        url: found.url,
+        body: found.body,
+        updatedAt: found.updatedAt
+      }
     },
 
     async upsert(issueNumber, tag, body) {

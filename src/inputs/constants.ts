@@ -27,6 +27,7 @@ export const Inputs = {
   CommentTag: 'comment-tag',
   JobSummary: 'job-summary',
   Trigger: 'trigger',
+  LabelTrigger: 'label-trigger',
   AllowedBots: 'allowed-bots',
   AllowedUsers: 'allowed-users',
   AllowForkPullRequestTarget: 'allow-fork-pull-request-target',

@@ -65,6 +65,11 @@ const rules = {
     z.string().regex(/^\/?[A-Za-z0-9._-]{1,32}$/),
     "one word such as '/massgen'"
   ],
+  labelTrigger: [
+    // GitHub's limit on label names; no line breaks or other controls.
+    z.string().regex(/^[^\p{Cc}\p{Cf}]{1,50}$/u),
+    "a label name of at most 50 characters such as 'massgen-review', or empty to turn it off"
+  ],
   issueNumber: [wholeNumber(1, 2 ** 31 - 1), 'an issue or pull request number'],
   prDiffMaxBytes: [
     wholeNumber(1_000, 10_000_000),
@@ -154,6 +159,9 @@ export function readSettings(source: InputSource): Settings {
       check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
     jobSummary: flag(Inputs.JobSummary, true),
     trigger: check('trigger', Inputs.Trigger, Defaults.Trigger) ?? '',
+    labelTrigger: raw(Inputs.LabelTrigger)
+      ? (check('labelTrigger', Inputs.LabelTrigger, '') ?? '')
+      : '',
     allowedBots: readLogins(raw(Inputs.AllowedBots), 'bots', errors),
     allowedUsers: readLogins(raw(Inputs.AllowedUsers), 'users', errors),
     allowForkPullRequestTarget: flag(Inputs.AllowForkPullRequestTarget, false),

@@ -48,6 +48,8 @@ export interface Settings {
   commentTag: string
   jobSummary: boolean
   trigger: string
+  /** `label-trigger`: adding this label to a pull request starts a run ('' = off). */
+  labelTrigger: string
   allowedBots: string[]
   /** Logins that may start runs without write access (never `*`). */
   allowedUsers: string[]
@@ -131,6 +133,8 @@ export type Trigger =
       authorIsBot: boolean
       /** The head commit this event is for (40 hex), when the payload has one. */
       headSha?: string
+      /** The label's name, on a `labeled` event (untrusted: anyone with triage names labels). */
+      labeled?: string
     }
   | {
       kind: 'comment'
@@ -145,6 +149,7 @@ export type Trigger =
       /** When GitHub says the comment was made (ISO 8601), if the payload has it. */
       createdAt?: string
     }
+  | ReviewCommentTrigger
   | {
       /** schedule and workflow_dispatch: starting them already needs write access. */
       kind: 'manual'
@@ -168,6 +173,29 @@ export type Trigger =
       eventName: string
       reason: string
     }
+
+/** A new comment in a pull request's review-comment thread (on a diff line). */
+export interface ReviewCommentTrigger {
+  kind: 'review_comment'
+  eventName: 'pull_request_review_comment'
+  pullNumber: number
+  commentId: number
+  /** The thread's first comment: replies go to it (GitHub takes no reply to a reply). */
+  threadId: number
+  /** The comment's author and the event's sender: each must be allowed. */
+  actors: Actor[]
+  /** Comment body as posted (untrusted). */
+  body: string
+  createdAt?: string
+  /** The file, lines and diff hunk the thread is on (written by the PR's author). */
+  path: string
+  line: number | undefined
+  startLine: number | undefined
+  side: string | undefined
+  diffHunk: string
+  /** Head repository differs from the base one (no secrets on such runs). */
+  fromFork: boolean
+}
 
 export interface AgentPlan {
   id: string

@@ -15,6 +15,12 @@ const SUMMARY_LIMIT = 1024 * 1024 - 1024
 export interface Destination {
   github: GitHubApi | undefined
   issueNumber: number | undefined
+  /**
+   * A review-comment thread whose command this run answers: the report is
+   * a reply there. The sticky comment is left alone (it keeps the pull
+   * request's main report), and no progress is posted to the thread.
+   */
+  reply?: { pullNumber: number; threadId: number }
   settings: { comment: boolean; jobSummary: boolean; commentTag: string }
   runUrl: string | undefined
   artifactUrl?: string
@@ -71,6 +77,33 @@ export async function postComment(
   }
 }
 
+/** The report as a reply in the review-comment thread, when there is one. */
+export async function postReply(
+  dest: Destination,
+  body: string
+): Promise<string | undefined> {
+  if (!dest.github || !dest.reply || !dest.settings.comment) return undefined
+  const { pullNumber, threadId } = dest.reply
+  try {
+    const posted = await dest.github.replyToReviewThread(
+      pullNumber,
+      threadId,
+      body
+    )
+    return posted.url
+  } catch (error) {
+    const detail =
+      error instanceof GitHubError
+        ? `${error.kind}: ${error.message}`
+        : String(error)
+    core.warning(
+      `Could not reply in the review thread on #${pullNumber} (${redactSecrets(detail, dest.secrets)}). ` +
+        `The job summary still has the report.`
+    )
+    return undefined
+  }
+}
+
 export async function writeSummary(
   dest: Destination,
   markdown: string
@@ -90,7 +123,7 @@ export async function deliverReport(
 ): Promise<void> {
   const ctx = (target: 'comment' | 'summary') => reportContext(dest, target)
   await writeSummary(dest, renderReport(result, ctx('summary')))
-  const commentUrl = await postComment(
+  const commentUrl = await (dest.reply ? postReply : postComment)(
     dest,
     renderReport(result, ctx('comment'))
   )

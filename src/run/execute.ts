@@ -48,7 +48,8 @@ export async function execute(
   /** The head commit checked before the run (head-check.ts), if any. */
   reviewedHead?: string
 ): Promise<RunResult> {
-  let question = decision.question
+  // The conversation (thread, earlier report) first, then the PR's folder.
+  let question = decision.question + (decision.context ?? '')
   const extraContext: string[] = []
   if (decision.pullRequest && settings.prContext && dest.github) {
     // The whole diff: include/exclude pick from it, then whole files are
