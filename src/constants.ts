@@ -32,7 +32,10 @@ export const Inputs = {
   CacheMassgen: 'cache-massgen',
   LocalSandbox: 'local-sandbox',
   AcceptLocalModeRisk: 'accept-local-mode-risk',
-  DockerNetwork: 'docker-network'
+  DockerNetwork: 'docker-network',
+  Review: 'review',
+  FailOn: 'fail-on',
+  MinAgreement: 'min-agreement'
 } as const
 
 export const Outputs = {
@@ -49,7 +52,10 @@ export const Outputs = {
   Cost: 'cost',
   CommentUrl: 'comment-url',
   ArtifactUrl: 'artifact-url',
-  HeadSha: 'head-sha'
+  HeadSha: 'head-sha',
+  Verdict: 'verdict',
+  Findings: 'findings',
+  FindingsFile: 'findings-file'
 } as const
 
 /** Saved by the main step for the post step (core.saveState). */

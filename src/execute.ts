@@ -23,7 +23,10 @@ import { commentBudget, postComment, type Destination } from './report.js'
 import { judgeRun } from './results.js'
 import { runMassgen } from './run-massgen.js'
 import { sandboxLaunch, type Launch } from './sandbox.js'
-import type { RunResult, Settings } from './types.js'
+import type { GitHubDoor } from './github.js'
+import { reviewedPull } from './review.js'
+import { reviewInstructions } from './review-findings.js'
+import type { ReviewedPull, RunResult, Settings } from './types.js'
 
 export async function execute(
   settings: Settings,
@@ -32,12 +35,17 @@ export async function execute(
   workDir: string,
   door: ProcessDoor,
   /** The head commit checked before the run (head-check.ts), if any. */
-  reviewedHead?: string
+  reviewedHead?: string,
+  /** `review: inline` reads the pull request even when no comment is posted. */
+  reviewDoor?: GitHubDoor
 ): Promise<RunResult> {
   let question = decision.question
   const extraContext: string[] = []
-  if (decision.pullRequest && settings.prContext && dest.github) {
-    const pr = await dest.github.getPullRequestContext(
+  let pullRequest: ReviewedPull | undefined
+  const review = settings.review === 'inline'
+  const github = dest.github ?? reviewDoor
+  if (decision.pullRequest && (settings.prContext || review) && github) {
+    const pr = await github.getPullRequestContext(
       decision.pullRequest,
       settings.prDiffMaxBytes
     )
@@ -47,10 +55,16 @@ export async function execute(
           `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
       )
     }
-    const dir = path.join(workDir, 'pr-context')
-    writePrContext(dir, pr)
-    extraContext.push(dir)
-    question += prContextNote(dir, pr)
+    if (settings.prContext) {
+      const dir = path.join(workDir, 'pr-context')
+      writePrContext(dir, pr)
+      extraContext.push(dir)
+      question += prContextNote(dir, pr)
+    }
+    if (review) {
+      pullRequest = reviewedPull(pr)
+      question += reviewInstructions()
+    }
   }
   const configFile = path.join(workDir, configRelativePath(new Date()))
   const plan = planRun({
@@ -177,7 +191,8 @@ export async function execute(
       configErrors: configErrorLines(outcome.stderrTail),
       wallSeconds: outcome.wallSeconds
     }),
-    configFile
+    configFile,
+    ...(pullRequest ? { pullRequest } : {})
   }
 }
 

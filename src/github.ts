@@ -16,6 +16,11 @@ import {
   type PullRequestContext
 } from './github-pull.js'
 import { createStickyComments, type StickyComment } from './github-sticky.js'
+import {
+  createReviews,
+  type PostedText,
+  type ReviewDraft
+} from './github-review.js'
 
 export {
   WRITE_BURST,
@@ -31,6 +36,12 @@ export {
 } from './github-pull.js'
 export { runAttempt, runUrl } from './github-run-url.js'
 export { stickyMarker, type StickyComment } from './github-sticky.js'
+export {
+  ReviewRefused,
+  type PostedText,
+  type ReviewCommentDraft,
+  type ReviewDraft
+} from './github-review.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
@@ -57,6 +68,14 @@ export interface GitHubDoor {
   ): Promise<PullRequestContext>
   /** The head commit, its committer date and the head's force pushes. */
   getPullHead(number: number): Promise<PullHead>
+  /** Review comments and review bodies already on a pull request. */
+  listReviewTexts(pullNumber: number): Promise<PostedText[]>
+  /** One review; ReviewRefused when GitHub answers 422. */
+  createReview(
+    pullNumber: number,
+    draft: ReviewDraft
+  ): Promise<{ id: number; url: string }>
+  deletePendingReview(pullNumber: number, reviewId: number): Promise<void>
 }
 
 const ROLES: Permission[] = [
@@ -86,6 +105,7 @@ export function createGitHub(options: GitHubOptions): GitHubDoor {
     log,
     botLogin: options.botLogin
   })
+  const reviews = createReviews({ octokit, owner, repo, log })
 
   return {
     owner,
@@ -147,6 +167,13 @@ export function createGitHub(options: GitHubOptions): GitHubDoor {
         maxDiffBytes
       ),
 
-    getPullHead: (number) => readPullHead({ octokit, owner, repo, log }, number)
+    getPullHead: (number) =>
+      readPullHead({ octokit, owner, repo, log }, number),
+
+    listReviewTexts: (pullNumber) => reviews.listPosted(pullNumber),
+    createReview: (pullNumber, draft) =>
+      reviews.createReview(pullNumber, draft),
+    deletePendingReview: (pullNumber, reviewId) =>
+      reviews.deletePendingReview(pullNumber, reviewId)
   }
 }

@@ -37,6 +37,7 @@ import {
   readSettings,
   type InputSource
 } from './settings.js'
+import { gateFailure, reviewRun, setReviewOutputs } from './review.js'
 import { readTrigger } from './trigger.js'
 import type { RunResult, Settings, Trigger } from './types.js'
 
@@ -144,7 +145,15 @@ export async function run(
   try {
     // On comments the head came from the API: the context must be that commit.
     const reviewed = trigger.kind === 'comment' ? head?.sha : undefined
-    result = await execute(settings, decision, dest, workDir, door, reviewed)
+    result = await execute(
+      settings,
+      decision,
+      dest,
+      workDir,
+      door,
+      reviewed,
+      settings.review === 'inline' && settings.githubToken ? gh() : undefined
+    )
   } catch (error) {
     result = failedBefore(decision.question, error, started)
   }
@@ -167,7 +176,22 @@ export async function run(
   if (result.logDir && settings.uploadLogs) {
     dest.artifactUrl = await attachLogs(result.logDir, result, settings, dest)
   }
+  // Before the report, so the sticky comment can link the review.
+  const review = await reviewRun(
+    result,
+    settings,
+    settings.githubToken ? gh() : undefined,
+    secrets,
+    dest.runUrl
+  ).catch((error: unknown) => {
+    core.warning(
+      `The review step failed: ${redactSecrets(String(error), secrets)}`
+    )
+    return undefined
+  })
+  if (review) result.review = review
   await deliverReport(result, dest, workDir)
+  await setReviewOutputs(review, workDir, secrets)
   const scrub = await scrubSecrets(workDir, secrets)
   if (scrub.scrubbed.length > 0) {
     core.warning(
@@ -178,6 +202,9 @@ export async function run(
   await reactions.finish(result.outcome)
   if (result.outcome !== 'success')
     core.setFailed(`MassGen run ${result.outcome}: ${result.reason ?? ''}`)
+  // The gate: only now, with the report out, the review posted and the outputs set.
+  const gate = gateFailure(review, settings)
+  if (gate) core.setFailed(gate)
 }
 
 /**

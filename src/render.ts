@@ -22,6 +22,7 @@ import {
   voteTable,
   votesLine
 } from './render-parts.js'
+import { findingsSection } from './review-render.js'
 import { defuseStickyMarkers } from './sticky-marker.js'
 import type { AgentResult, RunResult } from './types.js'
 
@@ -290,6 +291,15 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   if (result.outcome !== 'success' && result.phase)
     parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
   parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
+  if (result.review)
+    parts.push(
+      findingsSection(result.review, {
+        tag: ctx.tag,
+        agentCount: result.review.agentCount,
+        secrets,
+        runUrl: ctx.runUrl
+      })
+    )
   return parts.filter(Boolean).join('\n\n')
 }
 

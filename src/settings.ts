@@ -80,6 +80,23 @@ const rules = {
     z.string().regex(/^[0-9a-f]{40}$/i),
     'a full 40-character commit SHA (the pull request head the workflow checked out)'
   ],
+  review: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['off', 'inline'])),
+    "'off' or 'inline'"
+  ],
+  failOn: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['blocker', 'concern', 'never'])),
+    "'blocker', 'concern' or 'never'"
+  ],
+  minAgreement: [wholeNumber(1, 64), 'a whole number of agents from 1 to 64'],
   baseUrl: [
     z.url({ protocol: /^https?$/ }),
     "an http(s) URL such as 'http://localhost:8000/v1'"
@@ -162,7 +179,10 @@ export function readSettings(source: InputSource): Settings {
     localSandbox: flag(Inputs.LocalSandbox, true),
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
     dockerNetwork:
-      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto'
+      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto',
+    review: check('review', Inputs.Review, 'off') ?? 'off',
+    failOn: check('failOn', Inputs.FailOn, 'never') ?? 'never',
+    minAgreement: check('minAgreement', Inputs.MinAgreement, '1') ?? 1
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings

@@ -1,5 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
+import type { ReviewReport } from './review-types.js'
 
 export const BACKENDS = [
   'openai',
@@ -67,6 +68,12 @@ export interface Settings {
   acceptLocalModeRisk: boolean
   /** Network of the agents' containers in Docker mode. */
   dockerNetwork: DockerNetwork
+  /** `review: inline` posts a pull-request review of the agents' findings. */
+  review: 'off' | 'inline'
+  /** `fail-on`: the verdict that fails the step after the report. */
+  failOn: 'blocker' | 'concern' | 'never'
+  /** `min-agreement`: agents needed for a finding to be posted inline and to count. */
+  minAgreement: number
 }
 
 /** `auto`: `bridge` for the coding agents (they call their API from the container), `none` for the rest. */
@@ -185,4 +192,18 @@ export interface RunResult {
   configErrors?: string[]
   /** The phase reached, for partial results. */
   phase?: string
+  /** `review: inline`: the findings and where they went. */
+  review?: ReviewReport
+  /** The pull request the run reviewed, as read before the run. */
+  pullRequest?: ReviewedPull
+}
+
+/** What the review step needs of the pull request, read before the run. */
+export interface ReviewedPull {
+  number: number
+  headSha: string
+  diff: string
+  diffTruncated: boolean
+  /** Changed files, removed ones left out. */
+  files: string[]
 }

@@ -18,6 +18,7 @@ import {
   type ServerState,
   type ServerUser
 } from './github-state.ts'
+import { reviewRoutes } from './github-reviews.ts'
 
 function findComment(s: ServerState, id: string): ServerComment {
   const c = s.comments.find((x) => x.id === Number(id))
@@ -293,6 +294,8 @@ routes.push(
     }
   ]
 )
+
+routes.push(...reviewRoutes)
 
 export const compiled = routes.map(([key, handler]) => {
   const [method, template] = key.split(' ') as [string, string]

@@ -30,6 +30,8 @@ export {
   type ServerFile,
   type ServerPull,
   type ServerReaction,
+  type ServerReview,
+  type ServerReviewComment,
   type ServerState,
   type ServerUser
 } from './github-state.ts'

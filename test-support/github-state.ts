@@ -73,7 +73,37 @@ export interface ServerState {
     Role | { role_name: string; permission: 'admin' | 'write' | 'read' }
   >
   pulls: Record<string, ServerPull>
+  /** Pull-request reviews (github-reviews.ts), pending ones included. */
+  reviews: ServerReview[]
+  /** Their inline comments. */
+  reviewComments: ServerReviewComment[]
   nextId: number
+}
+export interface ServerReview {
+  id: number
+  pullNumber: number
+  user: ServerUser
+  body: string
+  /** PENDING (no event given), COMMENTED, APPROVED or CHANGES_REQUESTED. */
+  state: string
+  /** The event the request asked for, as sent (undefined: pending). */
+  event: string | undefined
+  commitId: string
+  submittedAt: string | null
+}
+export interface ServerReviewComment {
+  id: number
+  reviewId: number
+  pullNumber: number
+  user: ServerUser
+  path: string
+  line: number
+  side: 'LEFT' | 'RIGHT'
+  startLine: number | null
+  startSide: 'LEFT' | 'RIGHT' | null
+  body: string
+  commitId: string
+  createdAt: string
 }
 export interface Fault {
   status: number
@@ -142,6 +172,8 @@ export function defaultState(): ServerState {
     // the permission gate lets their pull request events through.
     permissions: { 'alice-maintainer': 'maintain' },
     pulls: {},
+    reviews: [],
+    reviewComments: [],
     nextId: 1000
   }
 }
