@@ -11,8 +11,10 @@ export interface FileLines {
 
 export interface DiffLines {
   files: Map<string, FileLines>
-  /** The diff was cut: files past the cut, or their last hunk, are unknown. */
+  /** The diff was cut: files past the cut, and the cut file's rest, are unknown. */
   truncated: boolean
+  /** The file the diff ends in (the one a cut splits). */
+  lastFile?: string
 }
 
 /** `b/path` (or a quoted form git writes for unusual names) -> path. */
@@ -31,6 +33,7 @@ export function parseDiffLines(diff: string, truncated = false): DiffLines {
   let oldLine = 0
   let newLine = 0
   let inHunk = false
+  let lastFile: string | undefined
   for (const line of diff.split('\n')) {
     if (line.startsWith('diff --git ')) {
       current = undefined
@@ -41,6 +44,7 @@ export function parseDiffLines(diff: string, truncated = false): DiffLines {
       const name = newPath(line)
       current = name ? { right: new Map(), left: new Map() } : undefined
       if (name && current) files.set(name, current)
+      lastFile = name
       continue
     }
     const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line)
@@ -60,7 +64,7 @@ export function parseDiffLines(diff: string, truncated = false): DiffLines {
       current.left.set(oldLine++, hunk)
     } else if (mark !== '\\') inHunk = false // `\ No newline at end of file` aside
   }
-  return { files, truncated }
+  return { files, truncated, ...(lastFile ? { lastFile } : {}) }
 }
 
 export type Placement =
@@ -84,7 +88,9 @@ export function placeOnDiff(
   }
   const hunk = lines.right.get(line)
   if (hunk === undefined) {
-    return { where: 'body', reason: `line ${line} is not in the diff` }
+    return diff.truncated && diff.lastFile === file
+      ? { where: 'unknown', line, ...(startLine ? { startLine } : {}) }
+      : { where: 'body', reason: `line ${line} is not in the diff` }
   }
   if (startLine === undefined) return { where: 'inline', line }
   for (let n = startLine; n < line; n++) {

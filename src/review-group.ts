@@ -4,7 +4,8 @@
 // Two findings are the same when they are on the same file, their line
 // ranges overlap once each is widened by LINE_SLACK lines, and their words
 // are similar: the token Jaccard index (shared distinct words over all
-// distinct words, after lower-casing and dropping short and stop words) of
+// distinct words, after lower-casing, dropping short and stop words and
+// stripping -s/-es/-e/-ed/-ing) of
 // the titles, or of title and explanation together, is at least
 // SIMILARITY_THRESHOLD.
 //
@@ -33,11 +34,19 @@ const STOP_WORDS = new Set(
   ).split(' ')
 )
 
-/** Distinct lower-case words of three or more letters, stop words out. */
+/** A crude stem: `limited`, `limits` and `limit` are one word (`limit`). */
+function stem(word: string): string {
+  for (const suffix of ['ing', 'ed', 'es', 'e', 's'])
+    if (word.endsWith(suffix) && word.length - suffix.length >= 4)
+      return word.slice(0, -suffix.length)
+  return word
+}
+
+/** Distinct lower-case stems of three or more letters, stop words out. */
 export function tokens(text: string): Set<string> {
   const out = new Set<string>()
   for (const word of text.toLowerCase().split(/[^a-z0-9_]+/))
-    if (word.length >= 3 && !STOP_WORDS.has(word)) out.add(word)
+    if (word.length >= 3 && !STOP_WORDS.has(word)) out.add(stem(word))
   return out
 }
 
@@ -79,16 +88,23 @@ export function sameFinding(a: Finding, b: Finding): boolean {
 const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
 
 export interface FindingGroup {
-  /** Stable across runs for the same file, line and title words. */
+  /** The lead's: stable across runs for the same file, line and title words. */
   fingerprint: string
+  /** Every member's, so a re-run led by another agent still knows it. */
+  fingerprints: string[]
   /** The finding shown: the winner's when it raised it, else the first agent's. */
   lead: Finding
+  /**
+   * Where the inline comment goes: the member whose replacement is offered
+   * (a replacement only fits the lines it was written for), else the lead.
+   */
+  anchor: Finding
   /** Every agent's finding in the group, one per agent. */
   members: Finding[]
   /** Distinct agents that raised it, sorted. */
   agents: string[]
   severity: Severity
-  /** A replacement, from the lead or else the first member that gives one. */
+  /** The anchor's replacement for its lines, if any. */
   suggestion?: string
 }
 
@@ -141,12 +157,16 @@ export function groupFindings(
       const members = all.filter(
         (m, i) => all.findIndex((x) => x.agent === m.agent) === i
       )
-      const suggestion =
-        lead.suggestion ??
-        members.find((m) => m.suggestion !== undefined)?.suggestion
+      const anchor =
+        lead.suggestion !== undefined
+          ? lead
+          : (members.find((m) => m.suggestion !== undefined) ?? lead)
+      const suggestion = anchor.suggestion
       return {
         fingerprint: fingerprintOf(lead),
+        fingerprints: members.map(fingerprintOf),
         lead,
+        anchor,
         members,
         agents: members.map((m) => m.agent).sort(),
         severity: groupSeverity(members),

@@ -97,9 +97,9 @@ export function planReview(
   const planned = groups.map((group): Planned => {
     if (group.agents.length < input.minAgreement)
       return { group, posted: 'hidden' }
-    if (alreadyPosted.has(group.fingerprint))
+    if (group.fingerprints.some((f) => alreadyPosted.has(f)))
       return { group, posted: 'duplicate' }
-    const { file, line, startLine } = group.lead
+    const { file, line, startLine } = group.anchor
     const place = placeOnDiff(diff, file, line, startLine)
     if (place.where === 'body' || inline >= MAX_INLINE_COMMENTS)
       return { group, posted: 'body' }

@@ -153,7 +153,7 @@ export function inlineCommentBody(
 }
 
 function place(group: FindingGroup): string {
-  const { file, line, startLine } = group.lead
+  const { file, line, startLine } = group.anchor
   return `${file} line${startLine ? `s ${startLine}-${line}` : ` ${line}`}`
 }
 
@@ -263,9 +263,9 @@ export function findingsJson(
 ): unknown[] {
   const text = (s: string) => redactSecrets(s, secrets)
   return report.groups.map((g) => ({
-    file: g.lead.file,
-    line: g.lead.line,
-    start_line: g.lead.startLine ?? null,
+    file: g.anchor.file,
+    line: g.anchor.line,
+    start_line: g.anchor.startLine ?? null,
     severity: g.severity,
     title: text(g.lead.title),
     explanation: text(clip(g.lead.explanation, 4000)),
