@@ -22,8 +22,7 @@ import {
   voteTable,
   votesLine
 } from './render-parts.js'
-import { findingsSection } from './review-render.js'
-import { defuseStickyMarkers } from './sticky-marker.js'
+import { defuseMarkers, findingsSection } from './review-render.js'
 import type { AgentResult, RunResult } from './types.js'
 
 export interface ReportContext {
@@ -245,7 +244,8 @@ function finish(
   text: string,
   ctx: { secrets: string[]; maxChars: number }
 ): string {
-  let out = defuseStickyMarkers(redactSecrets(text, ctx.secrets))
+  // Sticky and finding markers alike: only the doors write real ones.
+  let out = defuseMarkers(redactSecrets(text, ctx.secrets))
   if (out !== text) out = out.replace(/\*\*\*@(?!\u200B)/g, '***@\u200B')
   return out.length <= ctx.maxChars
     ? out
