@@ -42,6 +42,7 @@ import {
 import { readTrigger } from './event/trigger.js'
 import type { RunResult, Settings, Trigger } from './inputs/types.js'
 import { readConversation } from './plan/conversation-read.js'
+import { gateFailure, reviewRun, setReviewOutputs } from './review/review.js'
 
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
 const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
@@ -161,7 +162,15 @@ export async function run(
       trigger.kind === 'comment' || trigger.kind === 'review_comment'
         ? head?.sha
         : undefined
-    result = await execute(settings, decision, dest, workDir, runner, reviewed)
+    result = await execute(
+      settings,
+      decision,
+      dest,
+      workDir,
+      runner,
+      reviewed,
+      settings.review === 'inline' && settings.githubToken ? gh() : undefined
+    )
   } catch (error) {
     result = failedBefore(decision.question, error, started)
   }
@@ -184,7 +193,22 @@ export async function run(
   if (result.logDir && settings.uploadLogs) {
     dest.artifactUrl = await attachLogs(result.logDir, result, settings, dest)
   }
+  // Before the report, so the sticky comment can link the review.
+  const review = await reviewRun(
+    result,
+    settings,
+    settings.githubToken ? gh() : undefined,
+    secrets,
+    dest.runUrl
+  ).catch((error: unknown) => {
+    core.warning(
+      `The review step failed: ${redactSecrets(String(error), secrets)}`
+    )
+    return undefined
+  })
+  if (review) result.review = review
   await deliverReport(result, dest, workDir)
+  await setReviewOutputs(review, workDir, secrets)
   const scrub = await scrubSecrets(workDir, secrets)
   if (scrub.scrubbed.length > 0) {
     core.warning(
@@ -195,6 +219,9 @@ export async function run(
   await reactions.finish(result.outcome)
   if (result.outcome !== 'success')
     core.setFailed(`MassGen run ${result.outcome}: ${result.reason ?? ''}`)
+  // The gate: only now, with the report out, the review posted and the outputs set.
+  const gate = gateFailure(review, settings)
+  if (gate) core.setFailed(gate)
 }
 
 /**

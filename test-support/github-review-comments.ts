@@ -14,27 +14,10 @@ import {
 import {
   BODY_LIMIT,
   DOCS,
+  type ServerReviewComment,
   type ServerState,
   type ServerUser
 } from './github-state.ts'
-
-export interface ServerReviewComment {
-  id: number
-  pullNumber: number
-  body: string
-  user: ServerUser
-  path: string
-  /** Line on the `side` of the diff (null for an outdated comment). */
-  line: number | null
-  startLine: number | null
-  side: 'LEFT' | 'RIGHT'
-  diffHunk: string
-  commitId: string
-  /** The thread's first comment, for replies. */
-  inReplyToId?: number
-  createdAt: string
-  updatedAt: string
-}
 
 /** Put a review comment straight into the state, as if posted earlier. */
 export function addReviewComment(
@@ -46,7 +29,9 @@ export function addReviewComment(
   const root = state.reviewComments.find((c) => c.id === fields.inReplyToId)
   const comment: ServerReviewComment = {
     id: state.nextId++,
+    reviewId: null,
     pullNumber,
+    startSide: null,
     path: root?.path ?? 'src/parser.ts',
     line: root?.line ?? 3,
     startLine: root?.startLine ?? null,
@@ -73,10 +58,10 @@ export function reviewCommentJson(
   const pull = `${base}/repos/${repo}/pulls/${c.pullNumber}`
   return {
     url: self,
-    pull_request_review_id: 7_000_000 + c.id,
+    pull_request_review_id: c.reviewId ?? 7_000_000 + c.id,
     id: c.id,
     node_id: `PRRC_${Buffer.from(String(c.id)).toString('base64url')}`,
-    diff_hunk: c.diffHunk,
+    diff_hunk: c.diffHunk ?? '',
     path: c.path,
     position: c.line,
     original_position: c.line,
@@ -87,7 +72,7 @@ export function reviewCommentJson(
     user: userJson(c.user, s),
     body: c.body,
     created_at: c.createdAt,
-    updated_at: c.updatedAt,
+    updated_at: c.updatedAt ?? c.createdAt,
     html_url: html,
     pull_request_url: pull,
     author_association: c.user.type === 'Bot' ? 'NONE' : 'MEMBER',
@@ -98,7 +83,7 @@ export function reviewCommentJson(
     },
     start_line: c.startLine,
     original_start_line: c.startLine,
-    start_side: c.startLine === null ? null : c.side,
+    start_side: c.startSide ?? (c.startLine === null ? null : c.side),
     line: c.line,
     original_line: c.line,
     side: c.side,
@@ -121,8 +106,13 @@ export const reviewCommentRoutes: [string, Handler][] = [
     'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments',
     (s, c) => {
       const n = pullOf(s, c.params[0] ?? '')
+      // A pending review's comments are not listed until it is submitted.
+      const pending = new Set(
+        s.reviews.filter((r) => r.state === 'PENDING').map((r) => r.id)
+      )
       const all = s.reviewComments
         .filter((x) => x.pullNumber === n)
+        .filter((x) => x.reviewId === null || !pending.has(x.reviewId))
         .sort((a, b) => a.id - b.id)
       const { slice, link } = page(all, c)
       const data = slice.map((x) => reviewCommentJson(x, s, c.base))

@@ -19,6 +19,7 @@ import {
   type ServerState,
   type ServerUser
 } from './github-state.ts'
+import { reviewRoutes } from './github-reviews.ts'
 
 function findComment(s: ServerState, id: string): ServerComment {
   const c = s.comments.find((x) => x.id === Number(id))
@@ -319,6 +320,7 @@ routes.push(
 )
 
 routes.push(...reviewCommentRoutes)
+routes.push(...reviewRoutes)
 
 export const compiled = routes.map(([key, handler]) => {
   const [method, template] = key.split(' ') as [string, string]

@@ -1,7 +1,6 @@
 // The loopback GitHub's world: the repository, its issues, pulls, comments,
 // reactions and collaborators, and the faults a test can queue. Plain data,
 // so a test or a JSON file (`--state`) can set it up.
-import type { ServerReviewComment } from './github-review-comments.ts'
 
 export type Role = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 export interface ServerUser {
@@ -81,7 +80,46 @@ export interface ServerState {
    * `{ [baseSha]: { '.gitattributes': '...' } }`. Absent: 404.
    */
   files?: Record<string, Record<string, string>>
+  /** Pull-request reviews (github-reviews.ts), pending ones included. */
+  reviews: ServerReview[]
   nextId: number
+}
+export interface ServerReview {
+  id: number
+  pullNumber: number
+  user: ServerUser
+  body: string
+  /** PENDING (no event given), COMMENTED, APPROVED or CHANGES_REQUESTED. */
+  state: string
+  /** The event the request asked for, as sent (undefined: pending). */
+  event: string | undefined
+  commitId: string
+  submittedAt: string | null
+}
+/**
+ * A review comment: posted in a review (github-reviews.ts) or in a thread
+ * (github-review-comments.ts), one shape for both.
+ */
+export interface ServerReviewComment {
+  id: number
+  /** The review it was posted in; null for one put straight into the state. */
+  reviewId: number | null
+  pullNumber: number
+  user: ServerUser
+  path: string
+  /** Line on the `side` of the diff (null for an outdated comment). */
+  line: number | null
+  side: 'LEFT' | 'RIGHT'
+  startLine: number | null
+  startSide: 'LEFT' | 'RIGHT' | null
+  body: string
+  commitId: string
+  /** The diff hunk GitHub shows above the comment. */
+  diffHunk?: string
+  /** The thread's first comment, for replies. */
+  inReplyToId?: number
+  createdAt: string
+  updatedAt?: string
 }
 export interface Fault {
   status: number
@@ -151,6 +189,7 @@ export function defaultState(): ServerState {
     // the permission gate lets their pull request events through.
     permissions: { 'alice-maintainer': 'maintain' },
     pulls: {},
+    reviews: [],
     nextId: 1000
   }
 }

@@ -23,6 +23,7 @@ import {
   replyInThread
 } from './threads.js'
 import type { FollowUp, ThreadComment } from '../plan/conversation.js'
+import { createReviews, type PostedText, type ReviewDraft } from './review.js'
 
 export { WRITE_BURST, type GitHubLog, type GitHubOptions } from './client.js'
 export { GitHubError, type GitHubErrorKind } from './errors.js'
@@ -34,6 +35,12 @@ export {
 } from './pull.js'
 export { runAttempt, runUrl } from './run-url.js'
 export { stickyMarker, type OwnReport, type StickyComment } from './sticky.js'
+export {
+  ReviewRefused,
+  type PostedText,
+  type ReviewCommentDraft,
+  type ReviewDraft
+} from './review.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
@@ -83,6 +90,14 @@ export interface GitHubApi {
     threadId: number,
     body: string
   ): Promise<{ id: number; url: string }>
+  /** Review comments and review bodies already on a pull request. */
+  listReviewTexts(pullNumber: number): Promise<PostedText[]>
+  /** One review; ReviewRefused when GitHub answers 422. */
+  createReview(
+    pullNumber: number,
+    draft: ReviewDraft
+  ): Promise<{ id: number; url: string }>
+  deletePendingReview(pullNumber: number, reviewId: number): Promise<void>
 }
 
 const ROLES: Permission[] = [
@@ -112,6 +127,7 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
     log,
     botLogin: options.botLogin
   })
+  const reviews = createReviews({ octokit, owner, repo, log })
 
   return {
     owner,
@@ -205,6 +221,12 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
       ),
 
     replyToReviewThread: (pullNumber, threadId, body) =>
-      replyInThread({ octokit, owner, repo }, pullNumber, threadId, body)
+      replyInThread({ octokit, owner, repo }, pullNumber, threadId, body),
+
+    listReviewTexts: (pullNumber) => reviews.listPosted(pullNumber),
+    createReview: (pullNumber, draft) =>
+      reviews.createReview(pullNumber, draft),
+    deletePendingReview: (pullNumber, reviewId) =>
+      reviews.deletePendingReview(pullNumber, reviewId)
   }
 }

@@ -42,7 +42,10 @@ export const Inputs = {
   DockerNetwork: 'docker-network',
   MaxCost: 'max-cost',
   Include: 'include',
-  Exclude: 'exclude'
+  Exclude: 'exclude',
+  Review: 'review',
+  FailOn: 'fail-on',
+  MinAgreement: 'min-agreement'
 } as const
 
 export const Outputs = {
@@ -59,7 +62,10 @@ export const Outputs = {
   Cost: 'cost',
   CommentUrl: 'comment-url',
   ArtifactUrl: 'artifact-url',
-  HeadSha: 'head-sha'
+  HeadSha: 'head-sha',
+  Verdict: 'verdict',
+  Findings: 'findings',
+  FindingsFile: 'findings-file'
 } as const
 
 /** Saved by the main step for the post step (core.saveState). */

@@ -96,6 +96,23 @@ const rules = {
       .pipe(z.number().positive()),
     "a positive amount in US dollars such as '2.50' (empty: no cap)"
   ],
+  review: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['off', 'inline'])),
+    "'off' or 'inline'"
+  ],
+  failOn: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['blocker', 'concern', 'never'])),
+    "'blocker', 'concern' or 'never'"
+  ],
+  minAgreement: [wholeNumber(1, 64), 'a whole number of agents from 1 to 64'],
   baseUrl: [
     z.url({ protocol: /^https?$/ }),
     "an http(s) URL such as 'http://localhost:8000/v1'"
@@ -187,7 +204,10 @@ export function readSettings(source: InputSource): Settings {
       ? check('maxCost', Inputs.MaxCost, '')
       : undefined,
     include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
-    exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors)
+    exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
+    review: check('review', Inputs.Review, 'off') ?? 'off',
+    failOn: check('failOn', Inputs.FailOn, 'never') ?? 'never',
+    minAgreement: check('minAgreement', Inputs.MinAgreement, '1') ?? 1
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings

@@ -1,5 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
+import type { ReviewReport } from '../review/types.js'
 
 export const BACKENDS = [
   'openai',
@@ -86,6 +87,12 @@ export interface Settings {
   include: string[]
   /** `exclude`: globs left out after the defaults; `!glob` gives a file back. */
   exclude: string[]
+  /** `review: inline` posts a pull-request review of the agents' findings. */
+  review: 'off' | 'inline'
+  /** `fail-on`: the verdict that fails the step after the report. */
+  failOn: 'blocker' | 'concern' | 'never'
+  /** `min-agreement`: agents needed for a finding to be posted inline and to count. */
+  minAgreement: number
 }
 
 export const RUN_MODES = ['full', 'quick', 'fast'] as const
@@ -258,4 +265,18 @@ export interface RunResult {
   /** Which `mode` ran (and `personas`, if set), for the report. */
   mode?: RunMode
   personas?: PersonaMode
+  /** `review: inline`: the findings and where they went. */
+  review?: ReviewReport
+  /** The pull request the run reviewed, as read before the run. */
+  pullRequest?: ReviewedPull
+}
+
+/** What the review step needs of the pull request, read before the run. */
+export interface ReviewedPull {
+  number: number
+  headSha: string
+  diff: string
+  diffTruncated: boolean
+  /** Changed files, removed ones left out. */
+  files: string[]
 }

@@ -26,8 +26,8 @@ import {
   voteTable,
   votesLine
 } from './render-parts.js'
-import { defuseStickyMarkers } from '../github/sticky-marker.js'
 import type { AgentResult, RunResult } from '../inputs/types.js'
+import { defuseMarkers, findingsSection } from '../review/render.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'
@@ -248,7 +248,8 @@ function finish(
   text: string,
   ctx: { secrets: string[]; maxChars: number }
 ): string {
-  let out = defuseStickyMarkers(redactSecrets(text, ctx.secrets))
+  // Sticky and finding markers alike: only the doors write real ones.
+  let out = defuseMarkers(redactSecrets(text, ctx.secrets))
   if (out !== text) out = out.replace(/\*\*\*@(?!\u200B)/g, '***@\u200B')
   return out.length <= ctx.maxChars
     ? out
@@ -295,6 +296,15 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   if (result.outcome !== 'success' && result.phase)
     parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
   parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
+  if (result.review)
+    parts.push(
+      findingsSection(result.review, {
+        tag: ctx.tag,
+        agentCount: result.review.agentCount,
+        secrets,
+        runUrl: ctx.runUrl
+      })
+    )
   return parts.filter(Boolean).join('\n\n')
 }
 

@@ -38,6 +38,9 @@ import type { RunResult, Settings } from '../inputs/types.js'
 import { Inputs } from '../inputs/constants.js'
 import { UserConfigError } from '../plan/user-config.js'
 import { validateWithMassgen } from '../plan/validate-config.js'
+import { reviewedPull } from '../review/review.js'
+import { reviewInstructions } from '../review/findings.js'
+import type { ReviewedPull } from '../inputs/types.js'
 
 export async function execute(
   settings: Settings,
@@ -46,15 +49,20 @@ export async function execute(
   workDir: string,
   runner: ProcessRunner,
   /** The head commit checked before the run (head-check.ts), if any. */
-  reviewedHead?: string
+  reviewedHead?: string,
+  /** `review: inline` reads the pull request even when no comment is posted. */
+  reviewGitHub?: GitHubApi
 ): Promise<RunResult> {
   // The conversation (thread, earlier report) first, then the PR's folder.
   let question = decision.question + (decision.context ?? '')
   const extraContext: string[] = []
-  if (decision.pullRequest && settings.prContext && dest.github) {
+  let pullRequest: ReviewedPull | undefined
+  const review = settings.review === 'inline'
+  const github = dest.github ?? reviewGitHub
+  if (decision.pullRequest && (settings.prContext || review) && github) {
     // The whole diff: include/exclude pick from it, then whole files are
     // fitted into pr-diff-max-bytes (pr-filter.ts).
-    const pr = await dest.github.getPullRequestContext(
+    const pr = await github.getPullRequestContext(
       decision.pullRequest,
       RAW_DIFF_MAX_BYTES
     )
@@ -68,24 +76,30 @@ export async function execute(
           `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
       )
     }
-    const given = narrowPullRequest(
-      pr,
-      {
-        include: settings.include,
-        exclude: settings.exclude,
-        attributes: await baseAttributes(dest.github, pr.baseSha)
-      },
-      settings.prDiffMaxBytes
-    )
-    if (given.leftOut.length)
-      core.info(
-        `Pull request context: ${given.leftOut.length} file(s) left out ` +
-          `(listed with the reason in left-out.tsv)`
+    if (settings.prContext) {
+      const given = narrowPullRequest(
+        pr,
+        {
+          include: settings.include,
+          exclude: settings.exclude,
+          attributes: await baseAttributes(github, pr.baseSha)
+        },
+        settings.prDiffMaxBytes
       )
-    const dir = path.join(workDir, 'pr-context')
-    writePrContext(dir, given)
-    extraContext.push(dir)
-    question += prContextNote(dir, given)
+      if (given.leftOut.length)
+        core.info(
+          `Pull request context: ${given.leftOut.length} file(s) left out ` +
+            `(listed with the reason in left-out.tsv)`
+        )
+      const dir = path.join(workDir, 'pr-context')
+      writePrContext(dir, given)
+      extraContext.push(dir)
+      question += prContextNote(dir, given)
+    }
+    if (review) {
+      pullRequest = reviewedPull(pr)
+      question += reviewInstructions()
+    }
   }
   const configFile = path.join(workDir, configRelativePath(new Date()))
   const plan = planRun({
@@ -247,7 +261,8 @@ export async function execute(
     }),
     configFile,
     mode: settings.mode,
-    ...(settings.personas ? { personas: settings.personas } : {})
+    ...(settings.personas ? { personas: settings.personas } : {}),
+    ...(pullRequest ? { pullRequest } : {})
   }
 }
 
