@@ -15,14 +15,9 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { commandResultsOf } from '../../test-support/llm-server.js'
 import { inLiveSlot } from '../../test-support/live-slot.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { runAction, type ActionRun } from '../../test-support/run-action.js'
-import {
-  event,
-  KEYS,
-  loopbackServers,
-  massgenBinary,
-  TEST_IMAGE
-} from '../e2e/helpers.js'
+import { event, KEYS, loopbackServers, TEST_IMAGE } from '../e2e/helpers.js'
 
 // Each run starts containers and MassGen's MCP servers: minutes when busy.
 jest.setTimeout(900_000)

@@ -20,6 +20,7 @@ import {
   type LlmScript
 } from '../../test-support/llm-server.js'
 import { inLiveSlot } from '../../test-support/live-slot.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
 import {
   runAction,
   type ActionRun,
@@ -31,7 +32,6 @@ import {
   expectNoKeyLeak,
   KEYS,
   loopbackServers,
-  massgenBinary,
   TEST_IMAGE
 } from '../e2e/helpers.js'
 

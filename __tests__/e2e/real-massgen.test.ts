@@ -17,14 +17,14 @@ import {
   type LlmServer
 } from '../../test-support/llm-server.js'
 import { inLiveSlot } from '../../test-support/live-slot.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { runAction, type ActionRun } from '../../test-support/run-action.js'
 import {
   commentsOn,
   event,
   expectNoKeyLeak,
   loopbackServers,
-  KEYS,
-  massgenBinary
+  KEYS
 } from './helpers.js'
 
 // Local mode starts MassGen's MCP servers each round: minutes when the
