@@ -4,9 +4,9 @@
 // to start within MassGen's hard-coded 30 s each round (docs/massgen-0.1.97.md,
 // "Command tool"); each server imports MassGen (~7 s of CPU). Two such runs at
 // once on a 2-core machine can push a start past 30 s, and the tool is then
-// missing from that round. So those runs take this slot, which test files
-// share through a lock file; runs that mostly wait (a hanging model, a
-// cancel, a refusal) do not, and overlap freely with them.
+// missing from that round. So the real runs of all test files share this
+// slot through a lock file: a run holds it while it starts MassGen or needs
+// the command tool, and waits on a model or a deadline without it.
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -20,18 +20,51 @@ const LOCK = path.join(
 )
 const POLL_MS = 500
 
-/** Runs `work` once no other busy real-MassGen run of this checkout runs. */
-export async function inLiveSlot<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` once no other run of this checkout holds the slot. `work` may
+ * give the slot up early (`release`), once the part that needs the machine
+ * is over: a run that only waits gives it up when its agents have sent their
+ * first request (MassGen and its first MCP servers have started), a busy run
+ * when its commands have run.
+ */
+export async function inLiveSlot<T>(
+  work: (release: () => void) => Promise<T>
+): Promise<T> {
   while (!tryTake()) {
     if (!holderAlive()) fs.rmSync(LOCK, { force: true })
-    else await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    else await sleep(POLL_MS)
+  }
+  let held = true
+  const release = () => {
+    if (held) fs.rmSync(LOCK, { force: true })
+    held = false
   }
   try {
-    return await work()
+    return await work(release)
   } finally {
-    fs.rmSync(LOCK, { force: true })
+    release()
   }
 }
+
+/**
+ * Calls `release` once `done()` holds (checked every half second), or once
+ * `run` has settled, whichever comes first.
+ */
+export async function releaseWhen(
+  done: () => boolean,
+  release: () => void,
+  run: Promise<unknown>
+): Promise<void> {
+  let settled = false
+  const end = () => {
+    settled = true
+  }
+  run.then(end, end)
+  while (!done() && !settled) await sleep(POLL_MS)
+  release()
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Creates the lock holding our pid, atomically (a hard link fails if taken). */
 function tryTake(): boolean {

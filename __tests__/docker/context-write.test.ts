@@ -6,7 +6,8 @@
 // read-write for the winner's final presentation only, so the scripted
 // winner writes there (finalCommands). While the agents compete it is
 // read-only (the agent's `commands` try), and `docker-network: bridge` gives
-// the container a network. Both runs of this file start together.
+// the container a network. The dying run starts first; the writing run
+// starts once the other has died.
 import { containersUnder } from './helpers.js'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -207,7 +208,7 @@ const dyingCheckout = runnerCheckout()
 const dyingBefore = aclsUnder(dyingCheckout)
 
 /** Killed while the agents wait on their model: the grant is in force. */
-async function dyingRun(): Promise<ActionRun> {
+async function dyingRun(release: () => void): Promise<ActionRun> {
   const { run } = await writeRun(
     { default: { delayMs: 600_000 } },
     dyingCheckout,
@@ -217,6 +218,7 @@ async function dyingRun(): Promise<ActionRun> {
           const polling = setInterval(() => {
             if (server.requests.length === 0) return
             clearInterval(polling)
+            release()
             resolve()
           }, 200)
         }),
@@ -229,7 +231,11 @@ async function dyingRun(): Promise<ActionRun> {
 let writing: Awaited<ReturnType<typeof writingRun>>
 let died: ActionRun
 beforeAll(async () => {
-  ;[writing, died] = await Promise.all([inLiveSlot(writingRun), dyingRun()])
+  // The dying run takes the live slot (live-slot.ts) only until it dies.
+  ;[died, writing] = await Promise.all([
+    inLiveSlot(dyingRun),
+    inLiveSlot(writingRun)
+  ])
 }, 900_000)
 
 describe("Docker mode, 'context-permission: write', a checkout the image's user does not own", () => {

@@ -4,10 +4,10 @@
 // Scripted agents run commands through MassGen's command tool, so what the
 // commands print proves where they ran and what they could touch.
 //
-// Each real run costs MassGen's start and containers, so the runs are few and
-// start together in beforeAll (one busy run whose script proves many facts,
-// three that mostly wait, three refused before any agent starts); each fact
-// is its own test. docs/test-contracts.md lists which test proves which fact.
+// Each real run costs MassGen's start and containers, so the runs are few,
+// made in beforeAll: three refused before any agent starts, three that end
+// early (they take the live slot only to start, live-slot.ts), and one busy
+// run whose script proves many facts; each fact is its own test. docs/test-contracts.md lists which test proves which fact.
 import { containersUnder, docker } from './helpers.js'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { randomUUID } from 'node:crypto'
@@ -17,9 +17,10 @@ import * as path from 'node:path'
 import {
   commandResultsOf,
   type CommandResult,
-  type LlmScript
+  type LlmScript,
+  type LlmServer
 } from '../../test-support/llm-server.js'
-import { inLiveSlot } from '../../test-support/live-slot.js'
+import { inLiveSlot, releaseWhen } from '../../test-support/live-slot.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import {
   runAction,
@@ -94,14 +95,20 @@ function checkout(): string {
   return dir
 }
 
+/**
+ * One run of the action in Docker mode. With `slot`, the run holds the live
+ * slot (live-slot.ts) until `slot.busy(server)` is over: its first request,
+ * or its commands.
+ */
 async function dockerRun(
   script: LlmScript,
   inputs: Record<string, string>,
-  extra: Partial<RunOptions> = {}
+  extra: Partial<RunOptions> = {},
+  slot?: { release: () => void; done: (server: LlmServer) => boolean }
 ) {
   const server = await loopback.llm(script)
   const workspace = extra.workspace ?? checkout()
-  const run = await runAction({
+  const running = runAction({
     eventName: 'pull_request',
     payload: event('pull_request.opened'),
     githubApiUrl: loopback.github().url,
@@ -121,7 +128,8 @@ async function dockerRun(
       ...inputs
     }
   })
-  return { run, server, workspace }
+  if (slot) void releaseWhen(() => slot.done(server), slot.release, running)
+  return { run: await running, server, workspace }
 }
 
 /** Where a command ran: user, folder, uid, container, distribution. */
@@ -142,8 +150,9 @@ type DockerRun = Awaited<ReturnType<typeof dockerRun>>
  * The busy run: agent A (chatcompletion, so MassGen is given the OpenAI key)
  * runs every probe in its container; both agents vote for A.
  */
-async function probeRun(): Promise<DockerRun> {
+async function probeRun(release: () => void): Promise<DockerRun> {
   const workspace = checkout()
+  const probes = 7
   return dockerRun(
     {
       agentIds: ['agent_a', 'agent_b'],
@@ -165,26 +174,47 @@ async function probeRun(): Promise<DockerRun> {
       }
     },
     { 'comment-tag': 'docker-read' },
-    { workspace }
+    { workspace },
+    {
+      release,
+      done: (server) =>
+        commandResultsOf(server.requests, 'model-a').length >= probes
+    }
   )
 }
+
+/** Holds the live slot until the run's agents sent their first request. */
+const untilStarted = (release: () => void) => ({
+  release,
+  done: (server: LlmServer) => server.requests.length > 0
+})
 
 /** Runs that end in failure, at the deadline and by a cancel. */
 function endingRuns(): Promise<DockerRun[]> {
   return Promise.all([
-    dockerRun(
-      { default: { fail: 'http500' } },
-      { 'comment-tag': 'docker-fail' }
+    inLiveSlot((release) =>
+      dockerRun(
+        { default: { fail: 'http500' } },
+        { 'comment-tag': 'docker-fail' },
+        {},
+        untilStarted(release)
+      )
     ),
-    dockerRun(
-      { default: { delayMs: 120_000 } },
-      { 'comment-tag': 'docker-timeout', 'max-duration': '20' },
-      { env: { MASSGEN_ACTION_DEADLINE_GRACE_SECONDS: '5' } }
+    inLiveSlot((release) =>
+      dockerRun(
+        { default: { delayMs: 120_000 } },
+        { 'comment-tag': 'docker-timeout', 'max-duration': '20' },
+        { env: { MASSGEN_ACTION_DEADLINE_GRACE_SECONDS: '5' } },
+        untilStarted(release)
+      )
     ),
-    dockerRun(
-      { default: { delayMs: 120_000 } },
-      { 'comment-tag': 'docker-cancel' },
-      { cancelAfterMs: 25_000 }
+    inLiveSlot((release) =>
+      dockerRun(
+        { default: { delayMs: 120_000 } },
+        { 'comment-tag': 'docker-cancel' },
+        { cancelAfterMs: 25_000 },
+        untilStarted(release)
+      )
     )
   ])
 }
@@ -217,10 +247,12 @@ let probe: DockerRun & { byCommand: CommandResult[] }
 let ending: DockerRun[]
 let refused: DockerRun[]
 beforeAll(async () => {
-  const [probed, ended, refusals] = await Promise.all([
-    inLiveSlot(probeRun),
+  // Refusals start no MassGen; the runs that end early take the slot only
+  // to start, then the busy run holds it while its probes run.
+  const [refusals, ended, probed] = await Promise.all([
+    refusedRuns(),
     endingRuns(),
-    refusedRuns()
+    inLiveSlot(probeRun)
   ])
   probe = {
     ...probed,

@@ -2,11 +2,12 @@
 // in local mode, against the scripted LLM server and the loopback GitHub API.
 //
 // A real run costs a minute or more of CPU (MassGen starts its MCP servers
-// every round), so this file makes two, started together in beforeAll: one
-// run whose script proves several facts at once (consensus and vote table,
-// the OpenAI key kept out of MassGen's files, a hostile question passed
-// verbatim, an agent's commands run by MassGen's command tool), and one that
-// mostly waits on a hanging model (the deadline). Each fact is its own test.
+// every round), so this file makes two, in beforeAll: one that mostly waits
+// on a hanging model (the deadline), started first, and one whose script
+// proves several facts at once (consensus and vote table, the OpenAI key
+// kept out of MassGen's files, a hostile question passed verbatim, an
+// agent's commands run by MassGen's command tool), which runs while the
+// first one waits (live-slot.ts). Each fact is its own test.
 // Split votes and failing agents are recorded runs: recorded-massgen.test.ts.
 // Which test proves which MassGen fact: docs/test-contracts.md.
 import * as os from 'node:os'
@@ -16,7 +17,7 @@ import {
   commandResultsOf,
   type LlmServer
 } from '../../test-support/llm-server.js'
-import { inLiveSlot } from '../../test-support/live-slot.js'
+import { inLiveSlot, releaseWhen } from '../../test-support/live-slot.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { runAction, type ActionRun } from '../../test-support/run-action.js'
 import {
@@ -50,7 +51,9 @@ const FAILING = 'echo to-stderr >&2; exit 3'
  * Two agents, A on chatcompletion (which sends the OpenAI key) and B on vllm;
  * both vote for B. A first runs two commands through MassGen's command tool.
  */
-async function consensusRun(): Promise<{ run: ActionRun; server: LlmServer }> {
+async function consensusRun(
+  release: () => void
+): Promise<{ run: ActionRun; server: LlmServer }> {
   const server = await loopback.llm(
     {
       agentIds: ['agent_a', 'agent_b'],
@@ -70,7 +73,7 @@ async function consensusRun(): Promise<{ run: ActionRun; server: LlmServer }> {
     },
     { keepBodies: true }
   )
-  const run = await runAction({
+  const run = runAction({
     eventName: 'pull_request',
     payload: event('pull_request.opened'),
     githubApiUrl: github().url,
@@ -85,18 +88,24 @@ async function consensusRun(): Promise<{ run: ActionRun; server: LlmServer }> {
       docker: 'false'
     }
   })
-  return { run, server }
+  // The command tool is needed until A's commands have run.
+  void releaseWhen(
+    () => commandResultsOf(server.requests, 'model-a').length >= 2,
+    release,
+    run
+  )
+  return { run: await run, server }
 }
 
 /** Agent A answers at once, agent B's model never does. */
-async function deadlineRun(): Promise<ActionRun> {
+async function deadlineRun(release: () => void): Promise<ActionRun> {
   const server = await loopback.llm({
     agents: {
       'model-a': { answer: 'Fast partial answer from A.' },
       'model-b': { fail: 'hang' }
     }
   })
-  return runAction({
+  const run = runAction({
     eventName: 'pull_request',
     payload: event('pull_request.opened'),
     githubApiUrl: github().url,
@@ -106,18 +115,21 @@ async function deadlineRun(): Promise<ActionRun> {
       'base-url': server.url,
       'massgen-command': massgenBinary(),
       'comment-tag': 'real-timeout',
-      // Long enough for A's answer to arrive while the other run is busy.
-      'max-duration': '90'
+      'max-duration': '60'
     }
   })
+  // Started, it only waits on B's model.
+  void releaseWhen(() => server.requests.length > 0, release, run)
+  return run
 }
 
 let consensus: { run: ActionRun; server: LlmServer }
 let deadline: ActionRun
 beforeAll(async () => {
-  ;[consensus, deadline] = await Promise.all([
-    inLiveSlot(consensusRun),
-    deadlineRun()
+  // The waiting run first: it starts, then waits while the busy one runs.
+  ;[deadline, consensus] = await Promise.all([
+    inLiveSlot(deadlineRun),
+    inLiveSlot(consensusRun)
   ])
 }, 900_000)
 
