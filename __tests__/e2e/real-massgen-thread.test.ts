@@ -7,13 +7,8 @@ import {
   type ServerUser
 } from '../../test-support/github-server.js'
 import { runAction } from '../../test-support/run-action.js'
-import {
-  event,
-  expectNoKeyLeak,
-  KEYS,
-  loopbackServers,
-  massgenBinary
-} from './helpers.js'
+import { event, expectNoKeyLeak, KEYS, loopbackServers } from './helpers.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
 
 // Real MassGen on a loaded 2-core machine: minutes, not seconds.
 jest.setTimeout(600_000)

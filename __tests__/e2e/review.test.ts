@@ -24,7 +24,8 @@ import {
   reviewPull
 } from '../../test-support/review-pull.js'
 import { renderReviewExample } from '../../test-support/review-example.js'
-import { event, expectNoKeyLeak, KEYS, massgenBinary } from './helpers.js'
+import { event, expectNoKeyLeak, KEYS } from './helpers.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
 
 // Two real MassGen runs of three agents in local mode on a loaded machine.
 jest.setTimeout(900_000)

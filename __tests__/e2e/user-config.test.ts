@@ -19,9 +19,9 @@ import {
   event,
   findKeyLeaks,
   KEYS,
-  loopbackServers,
-  massgenBinary
+  loopbackServers
 } from './helpers.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
 
 jest.setTimeout(600_000)
 
