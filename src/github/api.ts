@@ -25,23 +25,6 @@ import {
 import type { FollowUp, ThreadComment } from '../plan/conversation.js'
 import { createReviews, type PostedText, type ReviewDraft } from './review.js'
 
-export { WRITE_BURST, type GitHubLog, type GitHubOptions } from './client.js'
-export { GitHubError, type GitHubErrorKind } from './errors.js'
-export {
-  cutDiff,
-  type ChangedFile,
-  type PullHead,
-  type PullRequestContext
-} from './pull.js'
-export { runAttempt, runUrl } from './run-url.js'
-export { stickyMarker, type OwnReport, type StickyComment } from './sticky.js'
-export {
-  ReviewRefused,
-  type PostedText,
-  type ReviewCommentDraft,
-  type ReviewDraft
-} from './review.js'
-
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 export type ReactionContent = '+1' | '-1' | 'eyes' | 'rocket' | 'confused'

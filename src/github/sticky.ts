@@ -11,8 +11,6 @@ import {
   stickyMarker
 } from './sticky-marker.js'
 
-export { stickyMarker } from './sticky-marker.js'
-
 export interface StickyComment {
   id: number
   url: string

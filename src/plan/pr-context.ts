@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { stripInvisible, visibleText } from '../event/command.js'
 import { fenceFor } from '../safety/markdown.js'
-import type { PullRequestContext } from '../github/api.js'
+import type { PullRequestContext } from '../github/pull.js'
 import type { LeftOut } from './pr-filter.js'
 
 export const PR_CONTEXT_FILES = [

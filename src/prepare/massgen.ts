@@ -24,28 +24,6 @@ import { MassgenInstallError, type InstallLog } from './install/output.js'
 import { installerEnv, probePython } from './install/python.js'
 import type { ProcessRunner } from '../run/process.js'
 
-export {
-  cacheAvailable,
-  createActionsCacheStore,
-  type CacheStore
-} from './install/cache.js'
-export {
-  isComplete,
-  LAYOUT_VERSION,
-  lockFor,
-  MARKER_FILE,
-  markerText,
-  venvLayout,
-  type VenvLayout
-} from './install/layout.js'
-export { MassgenInstallError, tail, type InstallLog } from './install/output.js'
-export {
-  installerEnv,
-  PYTHON_PROBE,
-  type PythonInfo
-} from './install/python.js'
-export { UV_VERSION } from './install/uv.js'
-
 export interface PrepareOptions {
   version: string
   /** `massgen-command` split into words; undefined means install. */

@@ -14,8 +14,6 @@ import {
 } from '../safety/agent-files.js'
 import { redactingStream, redactSecrets } from '../safety/redact.js'
 
-export { redactingStream } from '../safety/redact.js'
-
 export interface ArtifactLog {
   info(message: string): void
   warning(message: string): void

@@ -4,10 +4,10 @@ import {
   escapeHtmlText,
   escapeTableCell,
   fenceFor,
-  redactSecrets,
   safeMarkdown,
   truncateMarkdown
 } from '../safety/markdown.js'
+import { redactSecrets } from '../safety/redact.js'
 import type { AgentResult, Outcome, RunResult } from '../inputs/types.js'
 
 export const OUTCOME_EMOJI: Record<Outcome, string> = {

@@ -4,11 +4,8 @@
 // Every LLM-written string goes through safeMarkdown (redacted, no pings,
 // code kept but unambiguous, raw HTML shown as text), so an answer holding
 // `</details>` or an unclosed fence cannot break the page around it.
-import {
-  redactSecrets,
-  safeMarkdown,
-  truncateMarkdown
-} from '../safety/markdown.js'
+import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
+import { redactSecrets } from '../safety/redact.js'
 import {
   OUTCOME_EMOJI,
   backendModel,

@@ -6,12 +6,8 @@
 // every text through the marker defusers, so no finding can fake the hidden
 // marker that names an earlier finding (only the first line of a comment,
 // or the start of a body line, written here, carries one).
-import {
-  fenceFor,
-  redactSecrets,
-  safeMarkdown,
-  truncateMarkdown
-} from '../safety/markdown.js'
+import { fenceFor, safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
+import { redactSecrets } from '../safety/redact.js'
 import { cell, clip, link } from '../report/render-parts.js'
 import type { Severity } from './findings.js'
 import type { FindingGroup, Verdict } from './group.js'
