@@ -44,6 +44,7 @@ import { readTrigger } from './event/trigger.js'
 import type { RunResult, Settings, Trigger } from './inputs/types.js'
 import { readConversation } from './plan/conversation-read.js'
 import { gateFailure, reviewRun, setReviewOutputs } from './review/review.js'
+import { errorText } from './shared/text.js'
 
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
 const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
@@ -304,7 +305,7 @@ function failedBefore(
   error: unknown,
   started: number
 ): RunResult {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorText(error)
   core.error(message)
   return {
     outcome: error instanceof ModelsError ? 'config-error' : 'failed',
@@ -384,7 +385,7 @@ function failBeforeRun(error: unknown): void {
     error instanceof IntakeError ||
     error instanceof ModelsError
       ? error.message
-      : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`
+      : `Unexpected error: ${errorText(error)}`
   core.setOutput(Outputs.Status, 'config-error')
   core.saveState(State.Reported, 'true')
   core.setFailed(message)

@@ -26,6 +26,7 @@ import {
 } from './safety/git-credentials.js'
 import { readKeys } from './inputs/settings.js'
 import type { RunResult } from './inputs/types.js'
+import { errorText } from './shared/text.js'
 
 export async function post(): Promise<void> {
   if (
@@ -55,7 +56,7 @@ export async function post(): Promise<void> {
     await restoreGitCredentials(credentials, core, { token }).catch(
       (error: unknown) =>
         core.warning(
-          `Could not put the checkout's credentials back: ${error instanceof Error ? error.message : String(error)}`
+          `Could not put the checkout's credentials back: ${errorText(error)}`
         )
     )
   }

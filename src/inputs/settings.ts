@@ -8,6 +8,7 @@ import { ModelsError, parseModels } from './models.js'
 import { globProblem, parseGlobList } from './globs.js'
 import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
 import { readUserInputs } from './user-inputs.js'
+import { showValue } from '../shared/text.js'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
@@ -131,7 +132,9 @@ export function readSettings(source: InputSource): Settings {
     const [schema, expected] = rules[rule]
     const parsed = schema.safeParse(value)
     if (parsed.success) return parsed.data as z.output<(typeof rules)[K][0]>
-    errors.push(`Input '${name}': got '${clip(value)}', expected ${expected}`)
+    errors.push(
+      `Input '${name}': got '${showValue(value)}', expected ${expected}`
+    )
     return undefined
   }
   const flag = (name: string, fallback: boolean) =>
@@ -229,7 +232,7 @@ function readGlobs(input: string, text: string, errors: string[]): string[] {
   for (const glob of globs) {
     if (input === Inputs.Include && glob.startsWith('!')) {
       errors.push(
-        `Input '${input}': '${clip(glob)}' is a negation, which include does not take; ` +
+        `Input '${input}': '${showValue(glob)}' is a negation, which include does not take; ` +
           `put it in '${Inputs.Exclude}' without the '!' (expected ${expected})`
       )
       continue
@@ -237,7 +240,7 @@ function readGlobs(input: string, text: string, errors: string[]): string[] {
     const problem = globProblem(glob)
     if (problem)
       errors.push(
-        `Input '${input}': '${clip(glob)}' is ${problem} (expected ${expected})`
+        `Input '${input}': '${showValue(glob)}' is ${problem} (expected ${expected})`
       )
   }
   return globs
@@ -284,7 +287,7 @@ function readQuery(source: InputSource, errors: string[]): string {
   const resolved = insideWorkspace(source.workspace, file)
   if (!resolved) {
     errors.push(
-      `Input '${Inputs.QueryFile}': '${clip(file)}' is outside the workspace ` +
+      `Input '${Inputs.QueryFile}': '${showValue(file)}' is outside the workspace ` +
         `(expected a file path inside ${source.workspace})`
     )
     return ''
@@ -292,11 +295,11 @@ function readQuery(source: InputSource, errors: string[]): string {
   try {
     const text = fs.readFileSync(resolved, 'utf8').trim()
     if (!text)
-      errors.push(`Input '${Inputs.QueryFile}': '${clip(file)}' is empty`)
+      errors.push(`Input '${Inputs.QueryFile}': '${showValue(file)}' is empty`)
     return checkQuerySize(text, Inputs.QueryFile, errors)
   } catch {
     errors.push(
-      `Input '${Inputs.QueryFile}': cannot read '${clip(file)}' (expected an existing ` +
+      `Input '${Inputs.QueryFile}': cannot read '${showValue(file)}' (expected an existing ` +
         `text file inside the workspace)`
     )
     return ''
@@ -345,17 +348,17 @@ function readLogins(
   for (const login of logins) {
     if (login.includes('*')) {
       errors.push(
-        `Input '${input}': '${clip(login)}' is a wildcard, which is not allowed: it would ` +
+        `Input '${input}': '${showValue(login)}' is a wildcard, which is not allowed: it would ` +
           `let anyone start runs on your keys (expected ${expected})`
       )
     } else if (kind === 'users' && /\[bot\]$/i.test(login)) {
       errors.push(
-        `Input '${input}': '${clip(login)}' is a bot; list bots in '${Inputs.AllowedBots}' ` +
+        `Input '${input}': '${showValue(login)}' is a bot; list bots in '${Inputs.AllowedBots}' ` +
           `(expected ${expected})`
       )
     } else if (!(kind === 'users' ? USER_LOGIN : BOT_LOGIN).test(login)) {
       errors.push(
-        `Input '${input}': got '${clip(login)}', expected ${expected}`
+        `Input '${input}': got '${showValue(login)}', expected ${expected}`
       )
     }
   }
@@ -389,7 +392,7 @@ function readContextPath(source: InputSource, errors: string[]): string {
     // Reported below.
   }
   errors.push(
-    `Input '${Inputs.ContextPath}': '${clip(given)}' does not exist ` +
+    `Input '${Inputs.ContextPath}': '${showValue(given)}' does not exist ` +
       `(expected a file or folder, absolute or relative to the workspace)`
   )
   return resolved
@@ -414,7 +417,7 @@ function readCommand(
   const expected = `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97')`
   if (/["']/.test(text.replace(/"[^"]*"|'[^']*'/g, ''))) {
     errors.push(
-      `Input '${Inputs.MassgenCommand}': unbalanced quote in '${clip(text)}' ${expected}`
+      `Input '${Inputs.MassgenCommand}': unbalanced quote in '${showValue(text)}' ${expected}`
     )
     return undefined
   }
@@ -424,7 +427,7 @@ function readCommand(
   const found = findExecutable(first, source.env, source.workspace)
   if (!found) {
     errors.push(
-      `Input '${Inputs.MassgenCommand}': '${clip(first)}' is not an executable ` +
+      `Input '${Inputs.MassgenCommand}': '${showValue(first)}' is not an executable ` +
         `${first.includes('/') ? 'file' : 'on PATH'} ${expected}`
     )
     return undefined
@@ -449,10 +452,4 @@ function insideWorkspace(workspace: string, file: string): string | undefined {
   } catch {
     return resolved
   }
-}
-
-/** Shows a bad value without flooding the log. Never called with key inputs. */
-function clip(value: string): string {
-  const oneLine = value.replace(/\s+/g, ' ')
-  return oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine
 }

@@ -17,6 +17,8 @@ import {
   type RunMode,
   type UserConfigSource
 } from './types.js'
+import { isInside } from '../shared/paths.js'
+import { showValue } from '../shared/text.js'
 
 /** Instructions go into every agent's system prompt on every call. */
 export const MAX_INSTRUCTIONS_BYTES = 64 * 1024
@@ -68,7 +70,7 @@ function readChoice<T extends string>(
   if (!value) return undefined
   if ((choices as readonly string[]).includes(value)) return value as T
   errors.push(
-    `Input '${input}': got '${clip(raw)}', expected one of ${choices.map((c) => `'${c}'`).join(', ')}`
+    `Input '${input}': got '${showValue(raw)}', expected one of ${choices.map((c) => `'${c}'`).join(', ')}`
   )
   return undefined
 }
@@ -149,7 +151,7 @@ function readInstructions(
     setupFiles.push(read.relative)
     if (!read.text.trim())
       errors.push(
-        `Input '${Inputs.InstructionsFile}': '${clip(file)}' is empty`
+        `Input '${Inputs.InstructionsFile}': '${showValue(file)}' is empty`
       )
     return read.text.trim()
   }
@@ -186,7 +188,7 @@ export function readWorkspaceFile(
   const lexical = path.resolve(root, file)
   if (!inside(root, lexical)) {
     errors.push(
-      `Input '${input}': '${clip(file)}' is outside the workspace (${expected})`
+      `Input '${input}': '${showValue(file)}' is outside the workspace (${expected})`
     )
     return undefined
   }
@@ -195,13 +197,13 @@ export function readWorkspaceFile(
     real = fs.realpathSync(lexical)
   } catch {
     errors.push(
-      `Input '${input}': cannot read '${clip(file)}' (${expected}, existing)`
+      `Input '${input}': cannot read '${showValue(file)}' (${expected}, existing)`
     )
     return undefined
   }
   if (!inside(root, real)) {
     errors.push(
-      `Input '${input}': '${clip(file)}' leads outside the workspace through a link (${expected})`
+      `Input '${input}': '${showValue(file)}' leads outside the workspace through a link (${expected})`
     )
     return undefined
   }
@@ -211,20 +213,22 @@ export function readWorkspaceFile(
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) {
       errors.push(
-        `Input '${input}': '${clip(file)}' is not a regular file (${expected})`
+        `Input '${input}': '${showValue(file)}' is not a regular file (${expected})`
       )
       return undefined
     }
     if (stat.size > maxBytes) {
       errors.push(
-        `Input '${input}': '${clip(file)}' is ${stat.size} bytes, expected at most ${maxBytes}`
+        `Input '${input}': '${showValue(file)}' is ${stat.size} bytes, expected at most ${maxBytes}`
       )
       return undefined
     }
     const buffer = Buffer.alloc(maxBytes + 1)
     const length = fs.readSync(fd, buffer, 0, maxBytes + 1, 0)
     if (length > maxBytes) {
-      errors.push(`Input '${input}': '${clip(file)}' is over ${maxBytes} bytes`)
+      errors.push(
+        `Input '${input}': '${showValue(file)}' is over ${maxBytes} bytes`
+      )
       return undefined
     }
     return {
@@ -232,7 +236,9 @@ export function readWorkspaceFile(
       relative: path.relative(root, real)
     }
   } catch {
-    errors.push(`Input '${input}': cannot read '${clip(file)}' (${expected})`)
+    errors.push(
+      `Input '${input}': cannot read '${showValue(file)}' (${expected})`
+    )
     return undefined
   } finally {
     if (fd !== undefined) fs.closeSync(fd)
@@ -240,16 +246,5 @@ export function readWorkspaceFile(
 }
 
 function inside(root: string, target: string): boolean {
-  const rel = path.relative(root, target)
-  return (
-    rel !== '' &&
-    rel !== '..' &&
-    !rel.startsWith(`..${path.sep}`) &&
-    !path.isAbsolute(rel)
-  )
-}
-
-function clip(value: string): string {
-  const oneLine = value.replace(/\s+/g, ' ')
-  return oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine
+  return path.resolve(target) !== path.resolve(root) && isInside(target, root)
 }

@@ -8,6 +8,7 @@ import {
   reviewThreadContext,
   type ConversationRequest
 } from './conversation.js'
+import { errorText } from '../shared/text.js'
 
 export interface ConversationLog {
   info(message: string): void
@@ -47,7 +48,7 @@ export async function readConversation(
     return followUpContext(followUp, request.commentId)
   } catch (error) {
     log.warning(
-      `Could not read the conversation for context (${error instanceof Error ? error.message : String(error)}); ` +
+      `Could not read the conversation for context (${errorText(error)}); ` +
         'the agents get the question alone.'
     )
     return request.kind === 'review-thread'

@@ -17,6 +17,8 @@ import {
   type ApiKeys,
   type Backend
 } from '../inputs/types.js'
+import { firstLine } from '../shared/text.js'
+import { errorText } from '../shared/text.js'
 
 /** A config the action will not run; the message names the input. */
 export class UserConfigError extends ModelsError {}
@@ -33,9 +35,9 @@ export function parseUserConfig(text: string, origin: string): Json {
     // uniqueKeys: a key given twice is a mistake, not "the last one wins".
     value = parse(text, { uniqueKeys: true, maxAliasCount: 100 })
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = errorText(error)
     throw new UserConfigError(
-      `Input '${Inputs.Config}' (${origin}): not valid YAML: ${firstLine(message)}`
+      `Input '${Inputs.Config}' (${origin}): not valid YAML: ${firstLine(message, 200)}`
     )
   }
   if (!isObject(value)) {
@@ -420,9 +422,4 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 function envName(key: string): string {
   return key.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? ''
-  return line.length > 200 ? `${line.slice(0, 197)}...` : line
 }

@@ -23,6 +23,7 @@ import { isComplete, venvLayout } from './install/layout.js'
 import { MassgenInstallError, type InstallLog } from './install/output.js'
 import { installerEnv, probePython } from './install/python.js'
 import type { ProcessRunner } from '../run/process.js'
+import { errorText } from '../shared/text.js'
 
 export interface PrepareOptions {
   version: string
@@ -166,8 +167,4 @@ function checkVersion(version: string) {
       `massgen-version "${version}" is not a release number (e.g. 0.1.97)`
     )
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

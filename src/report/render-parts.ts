@@ -9,6 +9,7 @@ import {
 } from '../safety/markdown.js'
 import { redactSecrets } from '../safety/redact.js'
 import type { AgentResult, Outcome, RunResult } from '../inputs/types.js'
+import { clip } from '../shared/text.js'
 
 export const OUTCOME_EMOJI: Record<Outcome, string> = {
   success: '✅',
@@ -18,14 +19,6 @@ export const OUTCOME_EMOJI: Record<Outcome, string> = {
   'config-error': '⚙️',
   cancelled: '🚫',
   skipped: '⏭️'
-}
-
-/** Cuts plain text to `max` characters with an ellipsis, never mid-pair. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text
-  let cut = Math.max(0, max - 1)
-  if (/[\uD800-\uDBFF]/.test(text[cut - 1] ?? '')) cut--
-  return text.slice(0, cut) + '…'
 }
 
 /** One redacted, escaped, single-line markdown cell. */

@@ -10,7 +10,6 @@ import {
   OUTCOME_EMOJI,
   backendModel,
   cell,
-  clip,
   codeBlock,
   details,
   footer,
@@ -25,6 +24,7 @@ import {
 } from './render-parts.js'
 import type { AgentResult, RunResult } from '../inputs/types.js'
 import { defuseMarkers, findingsSection } from '../review/render.js'
+import { clip } from '../shared/text.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'

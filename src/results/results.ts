@@ -228,11 +228,11 @@ function agentError(status: AgentStatus | undefined): string | undefined {
   const last = apiErrors[apiErrors.length - 1]?.error_message
   const api = last ? `last API error: ${last}` : undefined
   if (status?.error)
-    return [errorText(status.error), api].filter(Boolean).join('; ')
+    return [massgenErrorText(status.error), api].filter(Boolean).join('; ')
   return api
 }
 
-function errorText(error: { type?: string; message?: string }): string {
+function massgenErrorText(error: { type?: string; message?: string }): string {
   const text = [error.type, error.message].filter(Boolean).join(': ')
   return text || 'error'
 }

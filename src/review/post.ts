@@ -23,6 +23,7 @@ import {
   type ReviewTextContext
 } from './render.js'
 import type { Posted, ReviewedGroup, ReviewReport } from './types.js'
+import { errorText } from '../shared/text.js'
 
 /** Pending-review probes spent at most on one refused batch. */
 export const MAX_PROBES = 12
@@ -259,7 +260,7 @@ async function postReview(
       ).url
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = errorText(error)
     log.warning(`Could not post the review: ${message}`)
     report.notPosted = `The review could not be posted: ${message}`
     setPosted()
