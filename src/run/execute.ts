@@ -11,17 +11,16 @@ import { costLimitReached, estimatedCost } from './cost-cap.js'
 import { Outputs, State } from '../inputs/constants.js'
 import { grantContainerWrite } from '../prepare/container-write-access.js'
 import { killRunContainers, prepareDocker } from '../prepare/docker.js'
-import { prepareMassgen } from '../prepare/massgen.js'
+import { prepareMassgen, type MassgenInstallation } from '../prepare/massgen.js'
 import type { Intake } from '../event/intake.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
-import { childEnv, planRun, withMassgenOnPath } from '../plan/plan.js'
-import type { GitHubApi } from '../github/api.js'
 import {
-  parseGitAttributes,
-  type GitAttributes
-} from '../plan/gitattributes.js'
-import { prContextNote, writePrContext } from '../plan/pr-context.js'
-import { narrowPullRequest } from '../plan/pr-filter.js'
+  childEnv,
+  planRun,
+  withMassgenOnPath,
+  type RunPlan
+} from '../plan/plan.js'
+import type { GitHubApi } from '../github/api.js'
 import type { ProcessRunner } from './process.js'
 import { processIdentity } from './process-identity.js'
 import { ProgressTracker, toSnapshot } from './progress.js'
@@ -32,15 +31,12 @@ import {
   type Destination
 } from '../report/report.js'
 import { judgeRun } from '../results/results.js'
-import { runMassgen } from './run-massgen.js'
+import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
-import type { RunResult, Settings } from '../inputs/types.js'
+import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
+import { gatherContext, type RunContext } from '../plan/run-context.js'
 import { Inputs } from '../inputs/constants.js'
-import { UserConfigError } from '../plan/user-config.js'
 import { validateWithMassgen } from '../plan/validate-config.js'
-import { reviewedPull } from '../review/review.js'
-import { reviewInstructions } from '../review/findings.js'
-import type { ReviewedPull } from '../inputs/types.js'
 
 export async function execute(
   settings: Settings,
@@ -53,60 +49,84 @@ export async function execute(
   /** `review: inline` reads the pull request even when no comment is posted. */
   reviewGitHub?: GitHubApi
 ): Promise<RunResult> {
-  // The conversation (thread, earlier report) first, then the PR's folder.
-  let question = decision.question + (decision.context ?? '')
-  const extraContext: string[] = []
-  let pullRequest: ReviewedPull | undefined
-  const review = settings.review === 'inline'
-  const github = dest.github ?? reviewGitHub
-  if (decision.pullRequest && (settings.prContext || review) && github) {
-    // The whole diff: include/exclude pick from it, then whole files are
-    // fitted into pr-diff-max-bytes (pr-filter.ts).
-    const pr = await github.getPullRequestContext(
-      decision.pullRequest,
-      RAW_DIFF_MAX_BYTES
-    )
-    refuseChangedSetup(
-      settings,
-      pr.files.map((f) => f.filename)
-    )
-    if (reviewedHead && pr.headSha.toLowerCase() !== reviewedHead) {
-      throw new Error(
-        `The pull request's head moved to ${pr.headSha.slice(0, 12)} while the run ` +
-          `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
-      )
+  const context = await gatherContext(
+    settings,
+    decision,
+    dest.github ?? reviewGitHub,
+    workDir,
+    reviewedHead
+  )
+  const { plan, configFile } = writeConfig(settings, context, workDir)
+  const ran = {
+    question: decision.question,
+    configFile,
+    mode: settings.mode,
+    ...(settings.personas ? { personas: settings.personas } : {}),
+    ...(context.pullRequest ? { pullRequest: context.pullRequest } : {})
+  }
+
+  const publish = async (body: string) => void (await postComment(dest, body))
+  const firstView = publish(
+    renderProgress(toSnapshot({}, plan.agents, 0), progressCtx(dest))
+  )
+  // The first view is not waited for: it goes out while MassGen is prepared
+  // and starts; everything posted later queues behind it, so a late first
+  // view can never overwrite a newer view or a failure report.
+  const installation = await prepare(settings, runner, workDir).catch(
+    async (error: unknown) => {
+      await firstView
+      throw error
     }
-    if (settings.prContext) {
-      const given = narrowPullRequest(
-        pr,
-        {
-          include: settings.include,
-          exclude: settings.exclude,
-          attributes: await baseAttributes(github, pr.baseSha)
-        },
-        settings.prDiffMaxBytes
-      )
-      if (given.leftOut.length)
-        core.info(
-          `Pull request context: ${given.leftOut.length} file(s) left out ` +
-            `(listed with the reason in left-out.tsv)`
-        )
-      const dir = path.join(workDir, 'pr-context')
-      writePrContext(dir, given)
-      extraContext.push(dir)
-      question += prContextNote(dir, given)
-    }
-    if (review) {
-      pullRequest = reviewedPull(pr)
-      question += reviewInstructions()
+  )
+  if (settings.userConfig) {
+    const refused = await preflight(runner, installation, configFile, workDir)
+    if (refused) {
+      await firstView
+      return { ...refused, ...ran }
     }
   }
+  const tracker = new ProgressTracker({
+    after: firstView,
+    minIntervalMs: 20_000,
+    now: Date.now,
+    log: (line) => core.info(line),
+    publish: (snapshot) => publish(renderProgress(snapshot, progressCtx(dest)))
+  })
+  const logBase = path.join(workDir, '.massgen', 'massgen_logs')
+  const launch = await launchFor(settings, workDir, runner, {
+    command: installation.command,
+    args: [...installation.prefixArgs, ...plan.args],
+    env: withMassgenOnPath(plan.env, installation.command)
+  })
+  const { outcome, costAtStop } = await watchMassgen(settings, runner, {
+    launch,
+    workDir,
+    logBase,
+    agents: plan.agents,
+    tracker
+  })
+  await tracker.close()
+  return {
+    ...judgeOutcome(settings, decision.question, plan.agents, outcome, {
+      logBase,
+      costAtStop
+    }),
+    ...ran
+  }
+}
+
+/** The config MassGen runs with, written private to the run's folder. */
+function writeConfig(
+  settings: Settings,
+  context: RunContext,
+  workDir: string
+): { plan: RunPlan; configFile: string } {
   const configFile = path.join(workDir, configRelativePath(new Date()))
   const plan = planRun({
     settings,
-    question,
+    question: context.question,
     configFile,
-    extraContextPaths: extraContext,
+    extraContextPaths: context.extraContextPaths,
     baseEnv: process.env
   })
   plan.warnings.forEach((w) => core.warning(w))
@@ -123,78 +143,62 @@ export async function execute(
   core.info(
     `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
   )
+  return { plan, configFile }
+}
 
-  const publish = async (body: string) => void (await postComment(dest, body))
-  const firstView = publish(
-    renderProgress(toSnapshot({}, plan.agents, 0), progressCtx(dest))
-  )
-  const prepare = async () => {
-    // Docker first: its checks fail in a second, before a long install.
-    if (settings.docker) await prepareDocker(runner, settings.dockerImage, core)
-    if (settings.docker && settings.contextPermission === 'write')
-      await grantContainerWrite(
-        runner,
-        settings.dockerImage,
-        [settings.contextPath],
-        core,
-        workDir
-      )
-    return prepareMassgen(runner, {
-      version: settings.massgenVersion,
-      command: settings.massgenCommand,
-      docker: settings.docker,
-      useCache: settings.cacheMassgen,
-      toolCacheDir:
-        process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
-      env: process.env,
-      log: core
-    })
-  }
-  // The first view is not waited for: it goes out while MassGen is prepared
-  // and starts; everything posted later queues behind it, so a late first
-  // view can never overwrite a newer view or a failure report.
-  const installation = await prepare().catch(async (error: unknown) => {
-    await firstView
-    throw error
+/** Docker first (its checks fail in a second, before a long install), then MassGen. */
+async function prepare(
+  settings: Settings,
+  runner: ProcessRunner,
+  workDir: string
+): Promise<MassgenInstallation> {
+  if (settings.docker) await prepareDocker(runner, settings.dockerImage, core)
+  if (settings.docker && settings.contextPermission === 'write')
+    await grantContainerWrite(
+      runner,
+      settings.dockerImage,
+      [settings.contextPath],
+      core,
+      workDir
+    )
+  return prepareMassgen(runner, {
+    version: settings.massgenVersion,
+    command: settings.massgenCommand,
+    docker: settings.docker,
+    useCache: settings.cacheMassgen,
+    toolCacheDir:
+      process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
+    env: process.env,
+    log: core
   })
-  if (settings.userConfig) {
-    const refused = await preflight(runner, installation, configFile, workDir)
-    if (refused) {
-      await firstView
-      return {
-        ...refused,
-        question: decision.question,
-        configFile,
-        mode: settings.mode,
-        ...(settings.personas ? { personas: settings.personas } : {})
-      }
-    }
-  }
+}
 
+/**
+ * MassGen run under the deadline, the job's cancel and max-cost, its output
+ * streamed and its status.json fed to the live view.
+ */
+async function watchMassgen(
+  settings: Settings,
+  runner: ProcessRunner,
+  run: {
+    launch: Launch
+    workDir: string
+    logBase: string
+    agents: AgentPlan[]
+    tracker: ProgressTracker
+  }
+): Promise<{ outcome: MassgenRunOutcome; costAtStop: number | undefined }> {
   const abort = new AbortController()
   const onSignal = () => abort.abort()
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
   const started = Date.now()
-  const tracker = new ProgressTracker({
-    after: firstView,
-    minIntervalMs: 20_000,
-    now: Date.now,
-    log: (line) => core.info(line),
-    publish: (snapshot) => publish(renderProgress(snapshot, progressCtx(dest)))
-  })
-  const logBase = path.join(workDir, '.massgen', 'massgen_logs')
-  const launch = await launchFor(settings, workDir, runner, {
-    command: installation.command,
-    args: [...installation.prefixArgs, ...plan.args],
-    env: withMassgenOnPath(plan.env, installation.command)
-  })
   core.startGroup('MassGen output')
   let containersKilled: Promise<number> | undefined
   let costAtStop: number | undefined
   const outcome = await runMassgen(runner, {
-    ...launch,
-    cwd: workDir,
-    logBase,
+    ...run.launch,
+    cwd: run.workDir,
+    logBase: run.logBase,
     maxDurationSeconds: settings.maxDurationSeconds,
     abort: abort.signal,
     onStart: (pid) => {
@@ -205,11 +209,11 @@ export async function execute(
       core.info(line)
       // MassGen's last result line: its containers' work is over.
       if (settings.docker && line.startsWith('COMPLETED:'))
-        containersKilled ??= killRunContainers(runner, workDir)
+        containersKilled ??= killRunContainers(runner, run.workDir)
     },
     onStatus: (status) =>
-      tracker.update(
-        toSnapshot(status, plan.agents, (Date.now() - started) / 1000)
+      run.tracker.update(
+        toSnapshot(status, run.agents, (Date.now() - started) / 1000)
       ),
     stopWhen: (status) => {
       if (!costLimitReached(status, settings.maxCost)) return false
@@ -224,15 +228,24 @@ export async function execute(
   core.endGroup()
   await containersKilled
   process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
-  await tracker.close()
   if (outcome.survivors)
     core.warning('Some MassGen processes outlived SIGKILL of their group')
+  return { outcome, costAtStop }
+}
 
-  const logDir = outcome.hints.logDir ?? discoverLogDir(logBase)
+/** What MassGen left behind, judged (results/results.ts). */
+function judgeOutcome(
+  settings: Settings,
+  question: string,
+  agents: AgentPlan[],
+  outcome: MassgenRunOutcome,
+  seen: { logBase: string; costAtStop: number | undefined }
+): RunResult {
+  const logDir = outcome.hints.logDir ?? discoverLogDir(seen.logBase)
   const files = logDir
     ? readRunFiles(
         logDir,
-        plan.agents.map((a) => a.id),
+        agents.map((a) => a.id),
         outcome.hints
       )
     : {
@@ -242,43 +255,22 @@ export async function execute(
         answersTruncated: false
       }
   if (logDir) core.saveState(State.LogDir, logDir)
-  return {
-    ...judgeRun({
-      question: decision.question,
-      agents: plan.agents,
-      exitCode: outcome.exitCode,
-      signal: outcome.signal,
-      timedOut: outcome.timedOut,
-      cancelled: outcome.cancelled,
-      ...(outcome.stoppedByStatus && settings.maxCost !== undefined
-        ? { costLimit: { maxCost: settings.maxCost, seenCost: costAtStop } }
-        : {}),
-      maxDurationSeconds: settings.maxDurationSeconds,
-      logDir,
-      files,
-      configErrors: configErrorLines(outcome.stderrTail),
-      wallSeconds: outcome.wallSeconds
-    }),
-    configFile,
-    mode: settings.mode,
-    ...(settings.personas ? { personas: settings.personas } : {}),
-    ...(pullRequest ? { pullRequest } : {})
-  }
-}
-
-/**
- * A pull request may not change the files that set up its own review (the
- * config can add MCP servers and endpoints; the instructions steer every
- * agent): when the workflow checked out its head, they would be its author's.
- */
-function refuseChangedSetup(settings: Settings, changed: string[]): void {
-  const touched = settings.setupFiles.filter((f) => changed.includes(f))
-  if (touched.length === 0) return
-  throw new UserConfigError(
-    `The pull request changes ${touched.map((f) => `'${f}'`).join(', ')}, which the inputs ` +
-      `'${Inputs.Config}' / '${Inputs.InstructionsFile}' read: a pull request cannot set up its own ` +
-      'review. Nothing was run. Merge the change first, or run on a checkout of the base branch.'
-  )
+  return judgeRun({
+    question,
+    agents,
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut,
+    cancelled: outcome.cancelled,
+    ...(outcome.stoppedByStatus && settings.maxCost !== undefined
+      ? { costLimit: { maxCost: settings.maxCost, seenCost: seen.costAtStop } }
+      : {}),
+    maxDurationSeconds: settings.maxDurationSeconds,
+    logDir,
+    files,
+    configErrors: configErrorLines(outcome.stderrTail),
+    wallSeconds: outcome.wallSeconds
+  })
 }
 
 function modeLine(settings: Settings): string {
@@ -334,30 +326,6 @@ async function preflight(
     votes: {},
     configErrors: verdict.errors,
     elapsedSeconds: Math.round((Date.now() - started) / 100) / 10
-  }
-}
-
-/** The largest diff read from GitHub, before include/exclude narrow it. */
-const RAW_DIFF_MAX_BYTES = 20_000_000
-
-/**
- * The base branch's .gitattributes: the maintainers' marks. The head's is
- * the pull request author's to write (`* linguist-generated` would hide the
- * whole change), so it is never read. Unreadable: no marks, and a warning.
- */
-async function baseAttributes(
-  github: GitHubApi,
-  baseSha: string
-): Promise<GitAttributes | undefined> {
-  try {
-    const text = await github.getFileAtRef('.gitattributes', baseSha)
-    return text === undefined ? undefined : parseGitAttributes(text)
-  } catch (error) {
-    core.warning(
-      `Could not read the base branch's .gitattributes (${String(error)}); ` +
-        'no file is left out for linguist-generated or -diff.'
-    )
-    return undefined
   }
 }
 
