@@ -5,6 +5,7 @@ import * as core from '@actions/core'
 import * as path from 'node:path'
 import type { Intake } from '../event/intake.js'
 import type { GitHubApi } from '../github/api.js'
+import { cutDiff } from '../github/pull.js'
 import { Inputs } from '../inputs/constants.js'
 import type { ReviewedPull, Settings } from '../inputs/types.js'
 import { reviewInstructions } from '../review/findings.js'
@@ -78,7 +79,14 @@ export async function gatherContext(
     context.question += prContextNote(dir, given)
   }
   if (review) {
-    context.pullRequest = reviewedPull(pr)
+    // The review places findings on the diff the action read, cut like the
+    // agents' at pr-diff-max-bytes; lines past the cut are left to GitHub.
+    const cut = cutDiff(pr.diff, settings.prDiffMaxBytes)
+    context.pullRequest = reviewedPull({
+      ...pr,
+      diff: cut.diff,
+      diffTruncated: pr.diffTruncated || cut.truncated
+    })
     context.question += reviewInstructions()
   }
   return context
