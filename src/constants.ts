@@ -32,7 +32,8 @@ export const Inputs = {
   CacheMassgen: 'cache-massgen',
   LocalSandbox: 'local-sandbox',
   AcceptLocalModeRisk: 'accept-local-mode-risk',
-  DockerNetwork: 'docker-network'
+  DockerNetwork: 'docker-network',
+  AgentCommands: 'agent-commands'
 } as const
 
 export const Outputs = {

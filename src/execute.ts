@@ -15,6 +15,7 @@ import type { Intake } from './intake.js'
 import { discoverLogDir, readRunFiles } from './log-files.js'
 import { planRun, withMassgenOnPath } from './plan.js'
 import { prContextNote, writePrContext } from './pr-context.js'
+import { bundledReadServer, readServerFolders } from './read-tools.js'
 import type { ProcessDoor } from './process.js'
 import { processIdentity } from './process-identity.js'
 import { ProgressTracker, toSnapshot } from './progress.js'
@@ -53,12 +54,14 @@ export async function execute(
     question += prContextNote(dir, pr)
   }
   const configFile = path.join(workDir, configRelativePath(new Date()))
+  const readServer = bundledReadServer()
   const plan = planRun({
     settings,
     question,
     configFile,
     extraContextPaths: extraContext,
-    baseEnv: process.env
+    baseEnv: process.env,
+    readServer
   })
   plan.warnings.forEach((w) => core.warning(w))
   fs.mkdirSync(path.dirname(configFile), { recursive: true })
@@ -114,11 +117,17 @@ export async function execute(
     publish: (snapshot) => publish(renderProgress(snapshot, progressCtx(dest)))
   })
   const logBase = path.join(workDir, '.massgen', 'massgen_logs')
-  const launch = await launchFor(settings, workDir, door, {
-    command: installation.command,
-    args: [...installation.prefixArgs, ...plan.args],
-    env: withMassgenOnPath(plan.env, installation.command)
-  })
+  const launch = await launchFor(
+    settings,
+    workDir,
+    door,
+    readServerFolders(readServer),
+    {
+      command: installation.command,
+      args: [...installation.prefixArgs, ...plan.args],
+      env: withMassgenOnPath(plan.env, installation.command)
+    }
+  )
   core.startGroup('MassGen output')
   let containersKilled: Promise<number> | undefined
   const outcome = await runMassgen(door, {
@@ -186,6 +195,8 @@ async function launchFor(
   settings: Settings,
   workDir: string,
   door: ProcessDoor,
+  /** Folders the sandbox shows read-only besides MassGen's own. */
+  toolPaths: string[],
   launch: Launch
 ): Promise<Launch> {
   if (settings.docker) return withOpenUmask(launch)
@@ -205,6 +216,7 @@ async function launchFor(
         writable: settings.contextPermission === 'write'
       }
     ],
+    toolPaths,
     env: process.env,
     log: core
   })

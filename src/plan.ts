@@ -1,6 +1,7 @@
 // Pure planning: settings + question + where things go -> what to run.
 import { buildConfig, type MassgenConfig } from './config.js'
 import { PROVIDER_ENV_VARS, selectAgents } from './models.js'
+import type { ReadServerLaunch } from './read-tools.js'
 import type { AgentPlan, ApiKeys, Provider, Settings } from './types.js'
 
 export interface RunPlan {
@@ -20,6 +21,8 @@ export interface PlanInput {
   extraContextPaths: string[]
   /** The action's own environment, filtered into the child's. */
   baseEnv: NodeJS.ProcessEnv
+  /** The bundled filesystem server the agents read with (read-tools.ts). */
+  readServer: ReadServerLaunch
 }
 
 /** Every variable that may carry an API key; only the child gets them. */
@@ -41,6 +44,8 @@ export function planRun(input: PlanInput): RunPlan {
     dockerNetwork: settings.dockerNetwork,
     baseUrl: settings.baseUrl,
     maxDurationSeconds: settings.maxDurationSeconds,
+    agentCommands: agentCommandsOn(settings),
+    readServer: input.readServer,
     contextPaths: [
       { path: settings.contextPath, permission: settings.contextPermission },
       ...input.extraContextPaths.map((path) => ({
@@ -56,6 +61,19 @@ export function planRun(input: PlanInput): RunPlan {
     args: massgenArgs(input.configFile, input.question),
     env: childEnv(input.baseEnv, settings.keys, agents)
   }
+}
+
+/**
+ * `agent-commands: auto`: on where the commands are isolated in a container
+ * (Docker mode) or must change files (`context-permission: write`); off in
+ * a read-only local-mode review, where MassGen's command server would cost
+ * most of the run's time (docs/massgen-time.md).
+ */
+export function agentCommandsOn(
+  settings: Pick<Settings, 'agentCommands' | 'docker' | 'contextPermission'>
+): boolean {
+  if (settings.agentCommands !== 'auto') return settings.agentCommands
+  return settings.docker || settings.contextPermission === 'write'
 }
 
 export function massgenArgs(configFile: string, question: string): string[] {

@@ -47,6 +47,14 @@ const rules = {
     `whole seconds from 1 to ${MAX_DURATION_LIMIT}`
   ],
   contextPermission: [z.enum(['read', 'write']), "'read' or 'write'"],
+  agentCommands: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['auto', 'true', 'false'])),
+    "'auto', 'true' or 'false'"
+  ],
   dockerNetwork: [
     z.enum(DOCKER_NETWORKS),
     "'auto', 'none', 'bridge' or 'host'"
@@ -162,10 +170,19 @@ export function readSettings(source: InputSource): Settings {
     localSandbox: flag(Inputs.LocalSandbox, true),
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
     dockerNetwork:
-      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto'
+      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto',
+    agentCommands: readAgentCommands(
+      check('agentCommands', Inputs.AgentCommands, 'auto')
+    )
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings
+}
+
+function readAgentCommands(
+  value: 'auto' | 'true' | 'false' | undefined
+): Settings['agentCommands'] {
+  return value === undefined || value === 'auto' ? 'auto' : value === 'true'
 }
 
 function readUploadLogs(

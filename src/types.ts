@@ -67,6 +67,8 @@ export interface Settings {
   acceptLocalModeRisk: boolean
   /** Network of the agents' containers in Docker mode. */
   dockerNetwork: DockerNetwork
+  /** MassGen's command tool for the agents; `auto`: plan.ts agentCommandsOn. */
+  agentCommands: boolean | 'auto'
 }
 
 /** `auto`: `bridge` for the coding agents (they call their API from the container), `none` for the rest. */
