@@ -1,7 +1,8 @@
 // Agents that run shell commands through MassGen's own command tool
 // (mcp__command_line__execute_command), driven by the scripted LLM server, with
 // the REAL MassGen and the bundled action: what a command sees shows where it
-// ran. Local mode here (`docker: false`, the default local-sandbox).
+// ran. Local mode here (`docker: false`, the default local-sandbox), with
+// `agent-commands: true` (its default, `auto`, leaves them out there).
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { describe, expect, it, jest } from '@jest/globals'
@@ -42,7 +43,9 @@ describe('agents run commands through MassGen (local mode)', () => {
         'massgen-command': massgenBinary(),
         'comment-tag': 'agent-commands-local',
         'max-duration': '900',
-        docker: 'false'
+        docker: 'false',
+        // A read-only local-mode review has no command tool by default.
+        'agent-commands': 'true'
       }
     })
     // MassGen drops an MCP server that starts later than 30 s for that round;
