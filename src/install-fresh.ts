@@ -17,6 +17,7 @@ import {
   tail,
   type InstallLog
 } from './install-output.js'
+import { prunedFor } from './install-prune.js'
 import type { PythonInfo } from './install-python.js'
 import { bootstrapUv, UV_VERSION } from './install-uv.js'
 import type { ProcessDoor } from './process.js'
@@ -86,6 +87,16 @@ export async function installFresh(
           layout.requirement
         ])
       )
+      await prune(layout, log, (names) =>
+        run(uv, [
+          'pip',
+          'uninstall',
+          '--quiet',
+          '--python',
+          path.join(temp, 'bin', 'python'),
+          ...names
+        ])
+      )
     } else {
       installer = 'pip'
       log.info(`MassGen: installing ${layout.requirement} with pip`)
@@ -107,6 +118,16 @@ export async function installFresh(
           '--quiet',
           ...constrain,
           layout.requirement
+        ])
+      )
+      await prune(layout, log, (names) =>
+        run(path.join(temp, 'bin', 'python'), [
+          '-m',
+          'pip',
+          'uninstall',
+          '--yes',
+          '--quiet',
+          ...names
         ])
       )
       // pip writes the folder's absolute path into each script's first line.
@@ -142,6 +163,23 @@ export async function installFresh(
   } finally {
     fs.rmSync(constraints, { force: true })
   }
+}
+
+/** Removes what MassGen never uses in the action's runs (install-prune.ts). */
+async function prune(
+  layout: VenvLayout,
+  log: InstallLog,
+  uninstall: (names: string[]) => ReturnType<ProcessDoor['exec']>
+) {
+  const version = layout.requirement.split('==')[1] ?? ''
+  const names = prunedFor(version, layout.lock !== undefined)
+  if (names.length === 0) return
+  const run = await uninstall(names)
+  // A leftover only costs disk space: the install stays good.
+  if (run.exitCode !== 0)
+    log.warning(
+      `MassGen: removing ${names.length} unused packages failed (${describeExit(run)}); the install is kept as it is.`
+    )
 }
 
 async function must(

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { PythonInfo } from './install-python.js'
+import { pruneTag } from './install-prune.js'
 import { LOCKED_PYTHONS, MASSGEN_LOCKS } from './massgen-lock.js'
 
 /** Bump to make every cached install stale (layout or marker change). */
@@ -48,7 +49,8 @@ export function venvLayout(
     : ''
   const cacheKey =
     `massgen-action-v${LAYOUT_VERSION}-massgen-${version}-${extras}` +
-    `-py${python.version}-${python.os}-${python.arch}${image}${locked}`
+    `-py${python.version}-${python.os}-${python.arch}${image}${locked}` +
+    pruneTag(version, lock !== undefined)
   return {
     root,
     name,
