@@ -102,7 +102,11 @@ async function main() {
     [
       '#!/bin/sh',
       '# start/end (ms) of the wrapped command, to $PWD/' + TIMES_FILE,
+      '# BENCH_CONFIG_VARIANT rewrites the config first (bench-config.py).',
       'start=$(date +%s%3N)',
+      'if [ -n "$BENCH_CONFIG_VARIANT" ]; then',
+      '  "$(dirname "$1")/python" "$(dirname "$0")/bench-config.py" "$BENCH_CONFIG_VARIANT" "$@" || exit 99',
+      'fi',
       'PATH="$(dirname "$1"):$PATH" "$@"',
       'rc=$?',
       `echo "$start $(date +%s%3N)" > "$PWD/${TIMES_FILE}"`,
@@ -110,6 +114,12 @@ async function main() {
       ''
     ].join('\n'),
     { mode: 0o755 }
+  )
+
+  fs.writeFileSync(
+    path.join(wrapperHome, 'bin', 'bench-config.py'),
+    configVariantsPy(),
+    { mode: 0o644 }
   )
 
   let seq = 0
@@ -354,6 +364,18 @@ async function main() {
     await llm.close()
   }
 
+  // --- time to consensus: the default config, the previous one, the floor.
+  let configs
+  if (want('configs') || want('real'))
+    configs = await configComparison({
+      runAction,
+      startLlmServer,
+      wrapper,
+      runs,
+      say,
+      massgen: massgenBinary()
+    })
+
   // --- warm setup: the action's own prepareMassgen ('local') and the script.
   if (want('setup')) {
     say('real MassGen run without massgen-command (prepareMassgen local)')
@@ -578,6 +600,7 @@ async function main() {
       spread(script, ms),
       '< 5 s'
     ],
+    ...(configs ? configRows(configs, { med, s, spread }) : []),
     ...(dockerLocal
       ? dockerVsLocalRows(dockerLocal, { med, ms, s, spread })
       : []),
@@ -911,4 +934,184 @@ function coldInstalls(work, say) {
   })
   fs.rmSync(venv, { recursive: true, force: true })
   return [uvRow, pipRow]
+}
+
+/**
+ * The config the bench's wrapper gives MassGen instead of the action's, by
+ * BENCH_CONFIG_VARIANT (run with the virtualenv's Python, which has PyYAML):
+ * `previous` is the action's default before docs/massgen-time.md (MassGen's
+ * own file servers through npx and its Python command server in local
+ * mode), `floor` is MassGen without any tool (no `cwd`: no MCP server).
+ */
+function configVariantsPy() {
+  return `import sys, yaml
+variant, args = sys.argv[1], sys.argv[2:]
+path = args[args.index('--config') + 1]
+config = yaml.safe_load(open(path))
+TOOL_KEYS = ('cwd', 'mcp_servers', 'enable_mcp_command_line',
+             'exclude_file_operation_mcps', 'enable_code_based_tools')
+for agent in config['agents']:
+    backend = agent['backend']
+    for key in list(backend):
+        if key in TOOL_KEYS or key.startswith('command_line_'):
+            del backend[key]
+    if variant == 'previous':
+        backend.update(cwd='workspaces/' + agent['id'],
+                       enable_mcp_command_line=True,
+                       command_line_execution_mode='local',
+                       exclude_file_operation_mcps=True)
+    elif variant != 'floor':
+        sys.exit('bench-config.py: unknown variant ' + variant)
+if variant == 'floor':
+    for key in ('snapshot_storage', 'agent_temporary_workspace'):
+        config['orchestrator'].pop(key, None)
+with open(path, 'w') as f:
+    yaml.safe_dump(config, f)
+`
+}
+
+/**
+ * The same scripted two-agent consensus (LLM time ~0) with the action's
+ * default config, the previous default and MassGen's floor, runs
+ * interleaved, `runs` of each: MassGen's own wall time (the wrapper) is the
+ * time to consensus. Plus the size of the virtualenv, and of what the
+ * install now removes from it (src/install-prune.ts).
+ */
+async function configComparison({
+  runAction,
+  startLlmServer,
+  wrapper,
+  runs,
+  say,
+  massgen
+}) {
+  const kinds = ['default', 'previous', 'floor']
+  const results = { default: [], previous: [], floor: [] }
+  for (let i = 0; i < runs; i++) {
+    for (const kind of kinds) {
+      say(`time to consensus: ${kind} config, run ${i + 1}/${runs}`)
+      const llm = await startLlmServer({
+        agentIds: ['agent_a', 'agent_b'],
+        agents: {
+          'model-a': {
+            answer: 'Answer A: keep the old parser.',
+            voteFor: 'agent_b',
+            voteReason: 'B measured it.'
+          },
+          'model-b': {
+            answer: 'Answer B: the new parser is 2x faster.',
+            voteFor: 'agent_b',
+            voteReason: 'Mine has numbers.'
+          }
+        }
+      })
+      const run = await runAction({
+        inputs: {
+          query: 'Which parser change is safest?',
+          models: 'vllm/model-a vllm/model-b',
+          'base-url': llm.url,
+          'openai-api-key': 'sk-benchOPENAIkey1234567890abcdef',
+          'massgen-command': `${wrapper} ${massgen}`,
+          'max-duration': '600'
+        },
+        env: kind === 'default' ? {} : { BENCH_CONFIG_VARIANT: kind },
+        pathExtra: virtualenvFolders(massgen)
+      })
+      const mcpTools = [
+        ...new Set(llm.requests.flatMap((r) => r.toolNames))
+      ].filter((n) => n.startsWith('mcp__'))
+      results[kind].push({ ...run, mcpTools, load: os.loadavg()[0] })
+      await llm.close()
+    }
+  }
+  return { ...results, size: installSize(massgen) }
+}
+
+/** du of the virtualenv, and of the distributions the install now removes. */
+function installSize(massgen) {
+  const venv = path.dirname(path.dirname(massgen))
+  const du = (args) =>
+    Number(
+      execFileSync('du', ['-sk', ...args], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .pop()
+        .split('\t')[0]
+    ) * 1024
+  const lock = fs.readFileSync(
+    path.join(ROOT, 'src', 'install-prune.ts'),
+    'utf8'
+  )
+  const names =
+    /^# BEGIN prune 0\.1\.97$([\s\S]*?)^# END prune 0\.1\.97$/m
+      .exec(lock)?.[1]
+      .split(/\s+/)
+      .filter(Boolean) ?? []
+  // Each removed distribution's files (its RECORD) and their bytecode.
+  const script = `import sys, os, importlib.metadata as md
+total = 0
+for name in sys.argv[1:]:
+    try: dist = md.distribution(name)
+    except md.PackageNotFoundError: continue
+    for f in dist.files or []:
+        p = str(f.locate())
+        if p.endswith('.py'):
+            d, b = os.path.split(p)
+            cache = os.path.join(d, '__pycache__')
+            if os.path.isdir(cache):
+                for c in os.listdir(cache):
+                    if c.startswith(b[:-3] + '.'):
+                        try: total += os.path.getsize(os.path.join(cache, c))
+                        except OSError: pass
+        try: total += os.path.getsize(p)
+        except OSError: pass
+print(total)`
+  const prunable = Number(
+    execFileSync(path.join(venv, 'bin', 'python'), ['-c', script, ...names], {
+      encoding: 'utf8'
+    }).trim()
+  )
+  return { venv, bytes: du([venv]), prunable, names: names.length }
+}
+
+function configRows(results, { med, s, spread }) {
+  const m = (runs) => med(runs.map((r) => r.massgenMs))
+  const floor = m(results.floor)
+  const failed = (runs) => runs.filter((r) => r.status !== 'success').length
+  const row = (kind, label) => {
+    const runs = results[kind]
+    const tools = runs[0]?.mcpTools ?? []
+    return [
+      label,
+      `${s(m(runs))} (×${(m(runs) / floor).toFixed(2)} floor)`,
+      `${spread(
+        runs.map((r) => r.massgenMs),
+        (x) => s(x)
+      )}; load ${runs.map((r) => r.load.toFixed(1)).join(', ')}; ${tools.length} MCP tools${
+        tools.some((t) => t.endsWith('execute_command'))
+          ? ' incl. commands'
+          : ''
+      }${failed(runs) ? `; ${failed(runs)} run(s) did not succeed` : ''}`,
+      kind === 'default' ? '≤ 15 s quiet' : ''
+    ]
+  }
+  const gb = (b) => `${(b / 1e9).toFixed(2)} GB`
+  const { size } = results
+  return [
+    row(
+      'default',
+      `**time to consensus**, 2 scripted agents, MassGen wall (median of ${results.default.length}, interleaved): **default config** (read server, no commands in local mode)`
+    ),
+    row(
+      'previous',
+      '  previous default (MassGen file servers via npx + Python command server)'
+    ),
+    row('floor', '  MassGen floor (no tools, no `cwd`)'),
+    [
+      'install size: the MassGen virtualenv in use / after the install removes unused packages',
+      `${gb(size.bytes)} / ${gb(size.bytes - size.prunable)}`,
+      `${size.names} distributions, ${gb(size.prunable)} (src/install-prune.ts); ${size.venv}`,
+      ''
+    ]
+  ]
 }
