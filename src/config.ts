@@ -135,12 +135,19 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
       // No MassGen file servers (its Python workspace_tools, its npx
       // filesystem server): the bundled one below reads the context paths.
       exclude_file_operation_mcps: true,
-      mcp_servers: [
-        readServerEntry(
-          options.readServer,
-          options.contextPaths.map((c) => c.path)
-        )
-      ]
+      // Codex and Claude Code start MCP servers through their own CLI (in the
+      // container in Docker mode, where the runner's Node is not) and do not
+      // honour allowed_tools: they keep MassGen's setup and their own tools.
+      ...(IN_CONTAINER_CLIENTS.includes(agent.backend)
+        ? {}
+        : {
+            mcp_servers: [
+              readServerEntry(
+                options.readServer,
+                options.contextPaths.map((c) => c.path)
+              )
+            ]
+          })
     }
   }))
   return massgenConfigSchema.parse({

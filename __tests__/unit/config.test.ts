@@ -87,6 +87,9 @@ describe('buildConfig', () => {
     })
     expect(openai?.backend.command_line_docker_network_mode).toBe('none')
     expect(openai?.backend.command_line_docker_credentials).toBeUndefined()
+    // Their CLI starts MCP servers itself and ignores allowed_tools: no read server.
+    expect(codex?.backend.mcp_servers).toBeUndefined()
+    expect(openai?.backend.mcp_servers).toEqual([readServer])
     const bridged = buildConfig({
       ...base,
       agents: coding,
