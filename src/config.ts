@@ -135,10 +135,11 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
       // No MassGen file servers (its Python workspace_tools, its npx
       // filesystem server): the bundled one below reads the context paths.
       exclude_file_operation_mcps: true,
-      // Codex and Claude Code start MCP servers through their own CLI (in the
-      // container in Docker mode, where the runner's Node is not) and do not
-      // honour allowed_tools: they keep MassGen's setup and their own tools.
-      ...(IN_CONTAINER_CLIENTS.includes(agent.backend)
+      // With commands the agents read through them, and MassGen's setup stays
+      // as it was (its Docker-mode tests). Codex and Claude Code start MCP
+      // servers through their own CLI (in the container in Docker mode, where
+      // the runner's Node is not) and ignore allowed_tools: MassGen's setup.
+      ...(IN_CONTAINER_CLIENTS.includes(agent.backend) || options.agentCommands
         ? {}
         : {
             mcp_servers: [

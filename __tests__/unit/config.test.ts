@@ -54,8 +54,7 @@ describe('buildConfig', () => {
         command_line_docker_network_mode: 'none',
         command_line_docker_enable_sudo: true,
         enable_code_based_tools: true,
-        exclude_file_operation_mcps: true,
-        mcp_servers: [readServer]
+        exclude_file_operation_mcps: true
       }
     })
     expect(config.orchestrator).toEqual({
@@ -87,9 +86,17 @@ describe('buildConfig', () => {
     })
     expect(openai?.backend.command_line_docker_network_mode).toBe('none')
     expect(openai?.backend.command_line_docker_credentials).toBeUndefined()
-    // Their CLI starts MCP servers itself and ignores allowed_tools: no read server.
+    // With commands (and for Codex, whose CLI ignores allowed_tools): MassGen's setup.
     expect(codex?.backend.mcp_servers).toBeUndefined()
-    expect(openai?.backend.mcp_servers).toEqual([readServer])
+    expect(openai?.backend.mcp_servers).toBeUndefined()
+    const readOnly = buildConfig({
+      ...base,
+      agents: coding,
+      agentCommands: false,
+      docker: false
+    })
+    expect(readOnly.agents[0]?.backend.mcp_servers).toBeUndefined()
+    expect(readOnly.agents[1]?.backend.mcp_servers).toEqual([readServer])
     const bridged = buildConfig({
       ...base,
       agents: coding,
