@@ -20,9 +20,11 @@ esac
 # Keep in step with src/install-*.ts: UV_VERSION (install-uv.ts), LAYOUT_VERSION,
 # MARKER_FILE, venvLayout() and markerText() (install-layout.ts), PYTHON_PROBE
 # (install-python.ts). The checked dependency versions come from
-# src/massgen-lock.ts (lockFor()).
+# src/massgen-lock.ts (lockFor()), the packages removed after a locked install
+# from src/install-prune.ts (prunedFor()).
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 lock_source="$here/../src/massgen-lock.ts"
+prune_source="$here/../src/install-prune.ts"
 locked_pythons=" 3.11 3.12 3.13 "
 uv_version=0.13.9
 layout_version=1
@@ -116,6 +118,12 @@ fi
 (cd "$root" && "$uv" pip install --quiet --compile-bytecode \
   --python "$temp/bin/python" "${constrain[@]}" "$requirement") >&2
 rm -f "$temp.constraints.txt"
+if [ "${#constrain[@]}" -gt 0 ] && grep -qx "# BEGIN prune $version" "$prune_source" 2>/dev/null; then
+  # shellcheck disable=SC2046 # one distribution name per word
+  (cd "$root" && "$uv" pip uninstall --quiet --python "$temp/bin/python" \
+    $(sed -n "/^# BEGIN prune $version\$/,/^# END prune $version\$/p" "$prune_source" | grep -v '^#')) >&2 ||
+    say "removing the unused packages failed; keeping them"
+fi
 [ -f "$temp/bin/massgen" ] || {
   say "uv left no bin/massgen"
   exit 1

@@ -16,6 +16,7 @@ import {
   commandToolName,
   type CommandResult
 } from './llm-commands.ts'
+import { answerWithQuotes, readToolName, type ReadResult } from './llm-reads.ts'
 
 export type { ChatMessage } from './llm-commands.ts'
 
@@ -72,6 +73,12 @@ export interface AgentScript {
    * tool, the presentation is given without them.
    */
   finalCommands?: string[]
+  /**
+   * Files to read through the read tool (llm-reads.ts), one per request, in
+   * the first coordination request that offers it; the answer then quotes
+   * them. Without the tool the agent answers by the plain rule, saying so.
+   */
+  reads?: string[]
 }
 
 export interface LlmScript {
@@ -185,6 +192,8 @@ export interface CommandState {
    * conversations); undefined while they are still to run.
    */
   answered?: string
+  /** Results of the read tool in this request's messages, in order. */
+  reads?: ReadResult[]
 }
 
 export type Decision =
@@ -195,10 +204,12 @@ export type Decision =
       withEvidence?: true
     }
   | { kind: 'command'; tool: string; args: { command: string } }
+  | { kind: 'read'; tool: string; args: { path: string } }
 
 /** The tool a decision calls. */
 export function toolFor(decision: Decision): string {
-  if (decision.kind === 'command') return decision.tool
+  if (decision.kind === 'command' || decision.kind === 'read')
+    return decision.tool
   return decision.kind === 'vote' ? 'vote' : 'new_answer'
 }
 
@@ -276,6 +287,20 @@ export function decide(
   const agent = script.agents?.[model] ?? script.default ?? {}
   let answer = commands.answered ?? agent.answer ?? `Answer from ${model}.`
   if (!hasVoteTool) return finalPresentation(agent, answer, commands)
+  if (agent.reads?.length && commands.answered === undefined) {
+    const tool = readToolName(commands.toolNames)
+    const done = commands.reads ?? []
+    const next = agent.reads[done.length]
+    if (tool && next !== undefined)
+      return { kind: 'read', tool, args: { path: next } }
+    if (tool)
+      return {
+        kind: 'new_answer',
+        args: { content: answerWithQuotes(answer, done) },
+        withEvidence: true
+      }
+    answer = `${answer}\n\nFiles not read: no read tool offered (tools: ${commands.toolNames.join(', ') || 'none'}).`
+  }
   if (agent.commands?.length && commands.answered === undefined) {
     const blocked = commandsBlocked(commands)
     const tool = commandToolName(commands.toolNames)

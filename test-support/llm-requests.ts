@@ -3,6 +3,7 @@
 // MassGen's command tool it carries, and the reply it gave. Tests assert on
 // these records.
 import { commandResults, type CommandResult } from './llm-commands.ts'
+import { readResults, type ReadResult } from './llm-reads.ts'
 import {
   findLabels,
   messageText,
@@ -15,6 +16,7 @@ import {
 export type ReplyKind =
   | 'new_answer'
   | 'command'
+  | 'read'
   | 'vote'
   | 'final'
   | 'http500'
@@ -43,6 +45,8 @@ export interface RecordedRequest {
    * conversation so far, so later requests repeat earlier results).
    */
   commandResults: CommandResult[]
+  /** Results of the read tool in the messages (llm-reads.ts). */
+  readResults: ReadResult[]
   reply: ReplyKind
   /** The tool we called in the reply (for tool calls). */
   replyTool?: string
@@ -91,6 +95,7 @@ export function recordRequest(
     messageCount: messages.length,
     roles: messages.map((m) => m.role ?? ''),
     commandResults: commandResults(messages),
+    readResults: readResults(messages),
     reply: 'not_found'
   }
 }

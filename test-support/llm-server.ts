@@ -195,12 +195,17 @@ export async function startLlmServer(
       {
         toolNames: record.toolNames,
         results: record.commandResults,
-        answered: answered.get(model)
+        answered: answered.get(model),
+        reads: record.readResults
       }
     )
     const { kind, args } = decision
     const name = toolFor(decision)
-    if (decision.kind !== 'command' && decision.withEvidence) {
+    if (
+      decision.kind !== 'command' &&
+      decision.kind !== 'read' &&
+      decision.withEvidence
+    ) {
       // later conversations of this agent answer without running them again
       answered.set(model, decision.args.content ?? '')
     }

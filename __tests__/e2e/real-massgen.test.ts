@@ -85,7 +85,10 @@ async function consensusRun(
       'massgen-command': massgenBinary(),
       'comment-tag': 'real-two',
       'max-duration': '900',
-      docker: 'false'
+      docker: 'false',
+      // A read-only local-mode review has no command tool by default
+      // (agent-commands: auto); this run proves where commands run.
+      'agent-commands': 'true'
     }
   })
   // The command tool is needed until A's commands have run.

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { parse, stringify } from 'yaml'
 import { buildConfig, configRelativePath } from '../../src/plan/config.js'
 import { selectAgents, parseModels } from '../../src/inputs/models.js'
+import { agentCommandsOn } from '../../src/plan/plan.js'
 
 const keys = { openai: 'sk-secret-openai', google: 'AIza-secret' }
 const agents = selectAgents(parseModels('openai/gpt-5.4 gemini/g3'), keys, {
@@ -14,7 +15,28 @@ const base = {
   dockerNetwork: 'auto' as const,
   baseUrl: undefined,
   maxDurationSeconds: 900,
-  contextPaths: [{ path: '/repo', permission: 'read' as const }]
+  contextPaths: [{ path: '/repo', permission: 'read' as const }],
+  agentCommands: true,
+  readServer: {
+    node: '/opt/node/bin/node',
+    script: '/action/dist/fs-server/index.js'
+  }
+}
+const readServer = {
+  name: 'filesystem',
+  type: 'stdio',
+  command: '/opt/node/bin/node',
+  args: ['/action/dist/fs-server/index.js', '/repo'],
+  allowed_tools: [
+    'read_text_file',
+    'read_multiple_files',
+    'list_directory',
+    'list_directory_with_sizes',
+    'directory_tree',
+    'search_files',
+    'get_file_info',
+    'list_allowed_directories'
+  ]
 }
 
 describe('buildConfig', () => {
@@ -64,6 +86,17 @@ describe('buildConfig', () => {
     })
     expect(openai?.backend.command_line_docker_network_mode).toBe('none')
     expect(openai?.backend.command_line_docker_credentials).toBeUndefined()
+    // With commands (and for Codex, whose CLI ignores allowed_tools): MassGen's setup.
+    expect(codex?.backend.mcp_servers).toBeUndefined()
+    expect(openai?.backend.mcp_servers).toBeUndefined()
+    const readOnly = buildConfig({
+      ...base,
+      agents: coding,
+      agentCommands: false,
+      docker: false
+    })
+    expect(readOnly.agents[0]?.backend.mcp_servers).toBeUndefined()
+    expect(readOnly.agents[1]?.backend.mcp_servers).toEqual([readServer])
     const bridged = buildConfig({
       ...base,
       agents: coding,
@@ -83,6 +116,48 @@ describe('buildConfig', () => {
       ).toEqual([])
       expect(agent.backend.enable_code_based_tools).toBeUndefined()
     }
+  })
+  it("without commands an agent has only the read server on the context paths: no command tool, no Docker fields, none of MassGen's file servers", () => {
+    const config = buildConfig({
+      ...base,
+      docker: false,
+      agentCommands: false,
+      contextPaths: [
+        { path: '/repo', permission: 'read' },
+        { path: '/run/pr-context', permission: 'read' }
+      ]
+    })
+    expect(config.agents[0]?.backend).toEqual({
+      type: 'openai',
+      model: 'gpt-5.4',
+      cwd: 'workspaces/agent_a',
+      enable_mcp_command_line: false,
+      exclude_file_operation_mcps: true,
+      mcp_servers: [
+        { ...readServer, args: [...readServer.args, '/run/pr-context'] }
+      ]
+    })
+  })
+  it('agent-commands auto: on in Docker mode or with a writable context path, off for a read-only local-mode review', () => {
+    const on = (docker: boolean, contextPermission: 'read' | 'write') =>
+      agentCommandsOn({ agentCommands: 'auto', docker, contextPermission })
+    expect(on(true, 'read')).toBe(true)
+    expect(on(false, 'write')).toBe(true)
+    expect(on(false, 'read')).toBe(false)
+    expect(
+      agentCommandsOn({
+        agentCommands: true,
+        docker: false,
+        contextPermission: 'read'
+      })
+    ).toBe(true)
+    expect(
+      agentCommandsOn({
+        agentCommands: false,
+        docker: true,
+        contextPermission: 'write'
+      })
+    ).toBe(false)
   })
   it('puts base_url on endpoint backends only', () => {
     const mixed = selectAgents(parseModels('vllm/m openai/o'), keys, {

@@ -286,7 +286,7 @@ describe('actions cache', () => {
     )
     expect(layout.requirement).toBe('massgen[docker]==0.1.97')
     expect(layout.cacheKey).toMatch(
-      /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.12\.4-linux-aarch64-ubuntu24-lock[0-9a-f]{8}$/
+      /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.12\.4-linux-aarch64-ubuntu24-lock[0-9a-f]{8}-pruned1$/
     )
     const base = venvLayout('/opt/tc', '0.1.98', false, python)
     expect(base.cacheKey).toBe(
@@ -321,13 +321,24 @@ describe('fresh install', () => {
       {
         paths: [dir],
         key: expect.stringMatching(
-          /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.11\.7-linux-x86_64-lock[0-9a-f]{8}$/
+          /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.11\.7-linux-x86_64-lock[0-9a-f]{8}-pruned1$/
         )
       }
     ])
     const uv = path.join(root, `uv-${UV_VERSION}`, 'bin', 'uv')
     const install = calls.find((c) => c.command === uv && c.args[0] === 'pip')
     expect(install?.args).toContain('massgen[docker]==0.1.97')
+    // Then what MassGen never uses in the action's runs goes (install-prune.ts).
+    const uninstall = calls.find(
+      (c) => c.command === uv && c.args[1] === 'uninstall'
+    )
+    expect(uninstall?.args).toEqual(
+      expect.arrayContaining(['github-copilot-sdk', 'sphinx', 'pyarrow'])
+    )
+    // In the temporary folder, before the marker and the rename.
+    expect(uninstall?.args[uninstall.args.indexOf('--python') + 1]).toMatch(
+      /\/massgen\/\.tmp-[^/]+\/bin\/python$/
+    )
     expect(install?.args).toContain('--compile-bytecode')
     // Held to the checked versions; the constraints file is gone afterwards.
     const constraint = install?.args[install.args.indexOf('--constraint') + 1]

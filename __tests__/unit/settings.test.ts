@@ -132,8 +132,17 @@ describe('readSettings', () => {
     [{ 'comment-tag': 'a b' }, /'comment-tag'/],
     [{ 'issue-number': '0' }, /'issue-number'/],
     [{ 'max-duration': '1e9' }, /'max-duration'/],
-    [{ 'massgen-command': 'massgen "oops' }, /'massgen-command'.*unbalanced/]
+    [{ 'massgen-command': 'massgen "oops' }, /'massgen-command'.*unbalanced/],
+    [
+      { 'agent-commands': 'sometimes' },
+      /Input 'agent-commands': got 'sometimes', expected 'auto', 'true' or 'false'/
+    ]
   ])('rejects %j', (inputs, message) => {
     expect(() => read(inputs)).toThrow(message)
+  })
+  it("agent-commands: 'auto' unless set, 'true'/'false' (any case) as booleans", () => {
+    expect(read({}).agentCommands).toBe('auto')
+    expect(read({ 'agent-commands': ' TRUE ' }).agentCommands).toBe(true)
+    expect(read({ 'agent-commands': 'false' }).agentCommands).toBe(false)
   })
 })

@@ -54,6 +54,12 @@ function read(inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
   })
 }
 
+/** The bundled read server, as execute hands it to the plan. */
+const READ_SERVER = {
+  node: '/opt/node/bin/node',
+  script: '/action/dist/fs-server/index.js'
+}
+
 const generated = () =>
   buildConfig({
     agents: selectAgents(
@@ -69,7 +75,9 @@ const generated = () =>
     dockerNetwork: 'auto',
     baseUrl: undefined,
     maxDurationSeconds: 900,
-    contextPaths: [{ path: '/repo', permission: 'read' }]
+    contextPaths: [{ path: '/repo', permission: 'read' }],
+    agentCommands: true,
+    readServer: READ_SERVER
   }) as unknown as Record<string, unknown>
 
 describe('parseUserConfig', () => {
@@ -525,7 +533,8 @@ describe('OpenRouter', () => {
       question: 'q',
       configFile: '/c.yaml',
       extraContextPaths: [],
-      baseEnv: { OPENROUTER_API_KEY: 'stale', PATH: '/bin' }
+      baseEnv: { OPENROUTER_API_KEY: 'stale', PATH: '/bin' },
+      readServer: READ_SERVER
     })
     expect(plan.env.OPENROUTER_API_KEY).toBe('sk-or-v1-SECRETVALUE123')
     expect(JSON.stringify(plan.config)).not.toContain('sk-or-v1')
@@ -549,18 +558,22 @@ describe('planRun with a user config', () => {
       question: 'Is it safe?',
       configFile: '/c.yaml',
       extraContextPaths: [],
-      baseEnv: {}
+      baseEnv: {},
+      readServer: READ_SERVER
     })
     expect(plan.agents.map((a) => a.id)).toEqual(['reviewer'])
     const written = parse(JSON.stringify(plan.config)) as {
       agents: { system_message: string; backend: Record<string, unknown> }[]
       orchestrator: Record<string, unknown>
     }
+    // A read-only local-mode review: the read server, no command tool.
     expect(written.agents[0]?.backend).toMatchObject({
       temperature: 0.1,
-      cwd: 'workspaces/reviewer',
-      command_line_execution_mode: 'local'
+      cwd: 'workspaces/reviewer'
     })
+    expect(written.agents[0]?.backend).not.toHaveProperty(
+      'command_line_execution_mode'
+    )
     expect(written.agents[0]?.system_message).toContain('Cite file:line.')
     expect(written.orchestrator.max_new_answers_per_agent).toBe(2)
     expect(JSON.stringify(plan.config)).not.toContain('Is it safe?')
@@ -579,7 +592,8 @@ describe('planRun with a user config', () => {
         question: 'q',
         configFile: '/c.yaml',
         extraContextPaths: [],
-        baseEnv: {}
+        baseEnv: {},
+        readServer: READ_SERVER
       })
     ).toThrow(
       /refused:\n {2}- agents\.0\.system_message: references \$\{OPENAI_API_KEY\}[\s\S]*holds the value of an API key/
@@ -615,7 +629,8 @@ describe("the README's config examples", () => {
         question: 'q',
         configFile: '/c.yaml',
         extraContextPaths: [],
-        baseEnv: {}
+        baseEnv: {},
+        readServer: READ_SERVER
       })
       expect(plan.overridden).toEqual([])
       if (process.env.README_CONFIG_DUMP)

@@ -45,7 +45,8 @@ export const Inputs = {
   Exclude: 'exclude',
   Review: 'review',
   FailOn: 'fail-on',
-  MinAgreement: 'min-agreement'
+  MinAgreement: 'min-agreement',
+  AgentCommands: 'agent-commands'
 } as const
 
 export const Outputs = {

@@ -50,6 +50,14 @@ const rules = {
     `whole seconds from 1 to ${MAX_DURATION_LIMIT}`
   ],
   contextPermission: [z.enum(['read', 'write']), "'read' or 'write'"],
+  agentCommands: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['auto', 'true', 'false'])),
+    "'auto', 'true' or 'false'"
+  ],
   dockerNetwork: [
     z.enum(DOCKER_NETWORKS),
     "'auto', 'none', 'bridge' or 'host'"
@@ -210,7 +218,10 @@ export function readSettings(source: InputSource): Settings {
     exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
     review: check('review', Inputs.Review, 'off') ?? 'off',
     failOn: check('failOn', Inputs.FailOn, 'never') ?? 'never',
-    minAgreement: check('minAgreement', Inputs.MinAgreement, '1') ?? 1
+    minAgreement: check('minAgreement', Inputs.MinAgreement, '1') ?? 1,
+    agentCommands: readAgentCommands(
+      check('agentCommands', Inputs.AgentCommands, 'auto')
+    )
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings
@@ -244,6 +255,12 @@ function readGlobs(input: string, text: string, errors: string[]): string[] {
       )
   }
   return globs
+}
+
+function readAgentCommands(
+  value: 'auto' | 'true' | 'false' | undefined
+): Settings['agentCommands'] {
+  return value === undefined || value === 'auto' ? 'auto' : value === 'true'
 }
 
 function readUploadLogs(

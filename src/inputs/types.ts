@@ -93,6 +93,8 @@ export interface Settings {
   failOn: 'blocker' | 'concern' | 'never'
   /** `min-agreement`: agents needed for a finding to be posted inline and to count. */
   minAgreement: number
+  /** MassGen's command tool for the agents; `auto`: plan.ts agentCommandsOn. */
+  agentCommands: boolean | 'auto'
 }
 
 export const RUN_MODES = ['full', 'quick', 'fast'] as const

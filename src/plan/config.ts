@@ -2,6 +2,11 @@
 import { z } from 'zod'
 import { ENDPOINT_BACKENDS } from '../inputs/models.js'
 import {
+  READ_TOOLS,
+  readServerEntry,
+  type ReadServerLaunch
+} from './read-tools.js'
+import {
   BACKENDS,
   type AgentPlan,
   type Backend,
@@ -29,7 +34,20 @@ const backendSchema = z
       .strict()
       .optional(),
     enable_code_based_tools: z.boolean().optional(),
-    exclude_file_operation_mcps: z.boolean().optional()
+    exclude_file_operation_mcps: z.boolean().optional(),
+    mcp_servers: z
+      .array(
+        z
+          .object({
+            name: z.literal('filesystem'),
+            type: z.literal('stdio'),
+            command: z.string().startsWith('/'),
+            args: z.array(z.string().startsWith('/')).min(2),
+            allowed_tools: z.array(z.enum(READ_TOOLS))
+          })
+          .strict()
+      )
+      .optional()
   })
   // `strict` keeps an `api_key` (or any unknown field) from ever being written.
   .strict()
@@ -88,6 +106,10 @@ export interface ConfigOptions {
   baseUrl: string | undefined
   maxDurationSeconds: number
   contextPaths: { path: string; permission: ContextPermission }[]
+  /** The agents get MassGen's command tool (docs/massgen-time.md: its price). */
+  agentCommands: boolean
+  /** The bundled filesystem server the agents read the context paths with. */
+  readServer: ReadServerLaunch
 }
 
 /** Folder (relative to MassGen's cwd) each agent works in. */
@@ -105,10 +127,29 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
         ? { base_url: options.baseUrl }
         : {}),
       cwd: agentWorkspace(agent.id),
-      enable_mcp_command_line: true,
-      ...(options.docker
-        ? dockerFields(agent, options.dockerImage, options.dockerNetwork)
-        : localFields())
+      enable_mcp_command_line: options.agentCommands,
+      ...(!options.agentCommands
+        ? {}
+        : options.docker
+          ? dockerFields(agent, options.dockerImage, options.dockerNetwork)
+          : { command_line_execution_mode: 'local' as const }),
+      // No MassGen file servers (its Python workspace_tools, its npx
+      // filesystem server): the bundled one below reads the context paths.
+      exclude_file_operation_mcps: true,
+      // With commands the agents read through them, and MassGen's setup stays
+      // as it was (its Docker-mode tests). Codex and Claude Code start MCP
+      // servers through their own CLI (in the container in Docker mode, where
+      // the runner's Node is not) and ignore allowed_tools: MassGen's setup.
+      ...(IN_CONTAINER_CLIENTS.includes(agent.backend) || options.agentCommands
+        ? {}
+        : {
+            mcp_servers: [
+              readServerEntry(
+                options.readServer,
+                options.contextPaths.map((c) => c.path)
+              )
+            ]
+          })
     }
   }))
   return massgenConfigSchema.parse({
@@ -133,20 +174,6 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
     },
     ui: { display_type: 'simple', logging_enabled: true }
   })
-}
-
-/**
- * The same tools as in Docker mode: the command tool and the filesystem
- * server's reading tools, without the Python servers for file operations
- * (workspace_tools): MassGen starts each MCP server anew every round and waits
- * at most 30 s for it, so on a busy 2-core runner every extra server is a
- * chance for the command tool to be missing from a round.
- */
-function localFields() {
-  return {
-    command_line_execution_mode: 'local' as const,
-    exclude_file_operation_mcps: true
-  }
 }
 
 /**
@@ -176,8 +203,7 @@ function dockerFields(agent: AgentPlan, image: string, network: DockerNetwork) {
     ...(needsKey
       ? { command_line_docker_credentials: { env_vars: [...agent.keyEnvVars] } }
       : {}),
-    enable_code_based_tools: true,
-    exclude_file_operation_mcps: true
+    enable_code_based_tools: true
   }
 }
 

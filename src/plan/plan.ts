@@ -22,6 +22,7 @@ import {
   valuesFoundIn,
   withInstructions
 } from './user-config.js'
+import type { ReadServerLaunch } from './read-tools.js'
 
 export interface RunPlan {
   agents: AgentPlan[]
@@ -42,6 +43,8 @@ export interface PlanInput {
   extraContextPaths: string[]
   /** The action's own environment, filtered into the child's. */
   baseEnv: NodeJS.ProcessEnv
+  /** The bundled filesystem server the agents read with (read-tools.ts). */
+  readServer: ReadServerLaunch
 }
 
 /** Every variable that may carry an API key; only the child gets them. */
@@ -84,6 +87,8 @@ export function planRun(input: PlanInput): RunPlan {
     dockerNetwork: settings.dockerNetwork,
     baseUrl: settings.baseUrl,
     maxDurationSeconds: settings.maxDurationSeconds,
+    agentCommands: agentCommandsOn(settings),
+    readServer: input.readServer,
     contextPaths: [
       { path: settings.contextPath, permission: settings.contextPermission },
       ...input.extraContextPaths.map((path) => ({
@@ -105,6 +110,19 @@ export function planRun(input: PlanInput): RunPlan {
     args: massgenArgs(input.configFile, input.question, settings),
     env: childEnv(input.baseEnv, settings.keys, agents)
   }
+}
+
+/**
+ * `agent-commands: auto`: on where the commands are isolated in a container
+ * (Docker mode) or must change files (`context-permission: write`); off in
+ * a read-only local-mode review, where MassGen's command server would cost
+ * most of the run's time (docs/massgen-time.md).
+ */
+export function agentCommandsOn(
+  settings: Pick<Settings, 'agentCommands' | 'docker' | 'contextPermission'>
+): boolean {
+  if (settings.agentCommands !== 'auto') return settings.agentCommands
+  return settings.docker || settings.contextPermission === 'write'
 }
 
 /**

@@ -35,6 +35,11 @@ import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
 import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
 import { gatherContext, type RunContext } from '../plan/run-context.js'
+import {
+  bundledReadServer,
+  readServerFolders,
+  type ReadServerLaunch
+} from '../plan/read-tools.js'
 import { Inputs } from '../inputs/constants.js'
 import { validateWithMassgen } from '../plan/validate-config.js'
 
@@ -56,7 +61,11 @@ export async function execute(
     workDir,
     reviewedHead
   )
-  const { plan, configFile } = writeConfig(settings, context, workDir)
+  const { plan, configFile, readServer } = writeConfig(
+    settings,
+    context,
+    workDir
+  )
   const ran = {
     question: decision.question,
     configFile,
@@ -93,11 +102,17 @@ export async function execute(
     publish: (snapshot) => publish(renderProgress(snapshot, progressCtx(dest)))
   })
   const logBase = path.join(workDir, '.massgen', 'massgen_logs')
-  const launch = await launchFor(settings, workDir, runner, {
-    command: installation.command,
-    args: [...installation.prefixArgs, ...plan.args],
-    env: withMassgenOnPath(plan.env, installation.command)
-  })
+  const launch = await launchFor(
+    settings,
+    workDir,
+    runner,
+    readServerFolders(readServer),
+    {
+      command: installation.command,
+      args: [...installation.prefixArgs, ...plan.args],
+      env: withMassgenOnPath(plan.env, installation.command)
+    }
+  )
   const { outcome, costAtStop } = await watchMassgen(settings, runner, {
     launch,
     workDir,
@@ -120,14 +135,16 @@ function writeConfig(
   settings: Settings,
   context: RunContext,
   workDir: string
-): { plan: RunPlan; configFile: string } {
+): { plan: RunPlan; configFile: string; readServer: ReadServerLaunch } {
   const configFile = path.join(workDir, configRelativePath(new Date()))
+  const readServer = bundledReadServer()
   const plan = planRun({
     settings,
     question: context.question,
     configFile,
     extraContextPaths: context.extraContextPaths,
-    baseEnv: process.env
+    baseEnv: process.env,
+    readServer
   })
   plan.warnings.forEach((w) => core.warning(w))
   if (plan.overridden.length > 0) {
@@ -143,7 +160,7 @@ function writeConfig(
   core.info(
     `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
   )
-  return { plan, configFile }
+  return { plan, configFile, readServer }
 }
 
 /** Docker first (its checks fail in a second, before a long install), then MassGen. */
@@ -334,6 +351,8 @@ async function launchFor(
   settings: Settings,
   workDir: string,
   runner: ProcessRunner,
+  /** Folders the sandbox shows read-only besides MassGen's own. */
+  toolPaths: string[],
   launch: Launch
 ): Promise<Launch> {
   if (settings.docker) return withOpenUmask(launch)
@@ -353,6 +372,7 @@ async function launchFor(
         writable: settings.contextPermission === 'write'
       }
     ],
+    toolPaths,
     env: process.env,
     log: core
   })

@@ -290,6 +290,8 @@ export interface Launch {
 export interface SandboxRequest {
   workDir: string
   contextPaths: BoundPath[]
+  /** More installed tools MassGen starts (the agents' read server, its Node). */
+  toolPaths?: string[]
   env: NodeJS.ProcessEnv
   log: { info(message: string): void }
 }
@@ -323,7 +325,10 @@ export async function sandboxLaunch(
     runnerTemp: request.env.RUNNER_TEMP,
     workDir: request.workDir,
     contextPaths: request.contextPaths,
-    toolPaths: toolPathsFor(launch.command, launch.env.PATH),
+    toolPaths: [
+      ...toolPathsFor(launch.command, launch.env.PATH),
+      ...(request.toolPaths ?? [])
+    ],
     canEnter: canEnterFolder
   })
   const pathVar = launch.env.PATH ?? '/usr/bin:/bin'

@@ -20,6 +20,7 @@ import {
 import type { PythonInfo } from './python.js'
 import { bootstrapUv, UV_VERSION } from './uv.js'
 import type { ProcessRunner } from '../../run/process.js'
+import { prunedFor } from './prune.js'
 
 const INSTALL_TIMEOUT_MS = 20 * 60_000
 /** Temporary install folders older than this are left over from a killed run. */
@@ -86,6 +87,16 @@ export async function installFresh(
           layout.requirement
         ])
       )
+      await prune(layout, log, (names) =>
+        run(uv, [
+          'pip',
+          'uninstall',
+          '--quiet',
+          '--python',
+          path.join(temp, 'bin', 'python'),
+          ...names
+        ])
+      )
     } else {
       installer = 'pip'
       log.info(`MassGen: installing ${layout.requirement} with pip`)
@@ -107,6 +118,16 @@ export async function installFresh(
           '--quiet',
           ...constrain,
           layout.requirement
+        ])
+      )
+      await prune(layout, log, (names) =>
+        run(path.join(temp, 'bin', 'python'), [
+          '-m',
+          'pip',
+          'uninstall',
+          '--yes',
+          '--quiet',
+          ...names
         ])
       )
       // pip writes the folder's absolute path into each script's first line.
@@ -142,6 +163,23 @@ export async function installFresh(
   } finally {
     fs.rmSync(constraints, { force: true })
   }
+}
+
+/** Removes what MassGen never uses in the action's runs (install-prune.ts). */
+async function prune(
+  layout: VenvLayout,
+  log: InstallLog,
+  uninstall: (names: string[]) => ReturnType<ProcessRunner['exec']>
+) {
+  const version = layout.requirement.split('==')[1] ?? ''
+  const names = prunedFor(version, layout.lock !== undefined)
+  if (names.length === 0) return
+  const run = await uninstall(names)
+  // A leftover only costs disk space: the install stays good.
+  if (run.exitCode !== 0)
+    log.warning(
+      `MassGen: removing ${names.length} unused packages failed (${describeExit(run)}); the install is kept as it is.`
+    )
 }
 
 async function must(

@@ -7,6 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { PythonInfo } from './python.js'
 import { LOCKED_PYTHONS, MASSGEN_LOCKS } from './lock.js'
+import { pruneTag } from './prune.js'
 
 /** Bump to make every cached install stale (layout or marker change). */
 export const LAYOUT_VERSION = 1
@@ -48,7 +49,8 @@ export function venvLayout(
     : ''
   const cacheKey =
     `massgen-action-v${LAYOUT_VERSION}-massgen-${version}-${extras}` +
-    `-py${python.version}-${python.os}-${python.arch}${image}${locked}`
+    `-py${python.version}-${python.os}-${python.arch}${image}${locked}` +
+    pruneTag(version, lock !== undefined)
   return {
     root,
     name,

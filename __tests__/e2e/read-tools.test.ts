@@ -1,0 +1,111 @@
+// The agents read the repository through the read tools the action gives
+// them (src/read-tools.ts: the bundled filesystem server, read tools only),
+// with the REAL MassGen and the bundled action, in the default local mode
+// (`agent-commands: auto` leaves MassGen's command server out there).
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { describe, expect, it, jest } from '@jest/globals'
+import { parse } from 'yaml'
+import { openTempDir, runAction } from '../../test-support/run-action.js'
+import { commentsOn, event, loopbackServers } from './helpers.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
+
+jest.setTimeout(240_000)
+
+const loopback = loopbackServers()
+
+const QUOTE = 'The parser keeps a 4 KiB window; see docs/parser.md.'
+const SECRET = 'outside-the-repository-7f3a9c'
+
+describe('agents read the repository through their tools (local mode, default config)', () => {
+  it('a scripted agent reads a repository file and its answer, posted, quotes it; attack: a repository symlink points at a file outside the context paths — fails', async () => {
+    const workspace = openTempDir('read-tools-repo-')
+    fs.writeFileSync(path.join(workspace, 'NOTES.md'), `${QUOTE}\n`)
+    // A file the runner can read but the agents must not: outside every
+    // context path, reached through a link in the repository.
+    const outside = openTempDir('read-tools-outside-')
+    fs.writeFileSync(path.join(outside, 'secret.txt'), `${SECRET}\n`)
+    fs.chmodSync(path.join(outside, 'secret.txt'), 0o644)
+    fs.symlinkSync(
+      path.join(outside, 'secret.txt'),
+      path.join(workspace, 'leak.md')
+    )
+    const server = await loopback.llm({
+      agentIds: ['agent_a', 'agent_b'],
+      agents: {
+        'model-a': {
+          answer: 'A read the notes.',
+          reads: [
+            path.join(workspace, 'NOTES.md'),
+            path.join(workspace, 'leak.md')
+          ],
+          voteFor: 'agent_a'
+        },
+        'model-b': { answer: 'B read nothing.', voteFor: 'agent_a' }
+      }
+    })
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: loopback.github().url,
+      workspace,
+      inputs: {
+        query: 'What does the parser keep?',
+        models: 'vllm/model-a vllm/model-b',
+        'base-url': server.url,
+        'massgen-command': massgenBinary(),
+        'comment-tag': 'read-tools',
+        'max-duration': '600',
+        docker: 'false'
+      }
+    })
+    const offered = [...new Set(server.requests.flatMap((r) => r.toolNames))]
+    expect(offered).toContain('mcp__filesystem__read_text_file')
+    // Read tools only; no command server in a read-only local-mode review.
+    expect(offered.filter((n) => n.startsWith('mcp__')).sort()).toEqual(
+      [
+        'directory_tree',
+        'get_file_info',
+        'list_allowed_directories',
+        'list_directory',
+        'list_directory_with_sizes',
+        'read_multiple_files',
+        'read_text_file',
+        'search_files'
+      ].map((t) => `mcp__filesystem__${t}`)
+    )
+    expect(run.outputs.status).toBe('success')
+    expect(run.outputs.winner).toBe('agent_a')
+
+    const reads = server.requests
+      .filter((r) => r.model === 'model-a')
+      .flatMap((r) => r.readResults)
+    const [notes, leak] = [
+      reads.find((r) => r.path.endsWith('NOTES.md')),
+      reads.find((r) => r.path.endsWith('leak.md'))
+    ]
+    expect(notes?.content).toContain(QUOTE)
+    // The server resolves the link and refuses a target outside its folders.
+    expect(leak?.content).toMatch(/denied|outside allowed/i)
+    expect(leak?.content).not.toContain(SECRET)
+
+    const comment = commentsOn(loopback.github(), 42).find((b) =>
+      b.includes('tag=read-tools')
+    )
+    expect(comment).toContain(QUOTE)
+    expect(comment).not.toContain(SECRET)
+    expect(run.outputs.answer).toContain(QUOTE)
+
+    // The pull request's context folder is readable too: it is one of the
+    // read server's folders in the config MassGen ran with.
+    const config = parse(
+      fs.readFileSync(run.outputs['config-file'] ?? '', 'utf8')
+    ) as {
+      agents: { backend: { mcp_servers: { args: string[] }[] } }[]
+    }
+    const folders = config.agents[0]?.backend.mcp_servers[0]?.args.slice(1)
+    expect(folders?.[0]).toBe(workspace)
+    expect(folders?.some((f) => path.basename(f) === 'pr-context')).toBe(true)
+    expect(run.exitCode).toBe(0)
+  })
+})
