@@ -31,55 +31,61 @@ function toThreadComment(c: RawComment): ThreadComment {
 }
 
 /** The comments of an issue or pull request written before `beforeId`. */
-export async function readIssueComments(
+export function readIssueComments(
   { octokit, owner, repo }: ThreadTarget,
   issueNumber: number,
   beforeId: number
 ): Promise<ThreadComment[]> {
-  const found: ThreadComment[] = []
-  let pages = 0
-  try {
-    for await (const page of octokit.paginate.iterator(
-      octokit.rest.issues.listComments,
-      { owner, repo, issue_number: issueNumber, per_page: 100 }
-    )) {
-      for (const c of page.data as RawComment[])
-        if (c.id < beforeId) found.push(toThreadComment(c))
-      if (++pages >= MAX_PAGES) break
-    }
-  } catch (e) {
-    throw toGitHubError(e, `Listing the comments of #${issueNumber}`)
-  }
-  return found
+  return collect(
+    octokit.paginate.iterator(octokit.rest.issues.listComments, {
+      owner,
+      repo,
+      issue_number: issueNumber,
+      per_page: 100
+    }),
+    (c) => c.id < beforeId,
+    `Listing the comments of #${issueNumber}`
+  )
 }
 
 /** The comments of one review-comment thread written before `beforeId`. */
-export async function readReviewThread(
+export function readReviewThread(
   { octokit, owner, repo }: ThreadTarget,
   pullNumber: number,
   threadId: number,
   beforeId: number
 ): Promise<ThreadComment[]> {
+  return collect(
+    octokit.paginate.iterator(octokit.rest.pulls.listReviewComments, {
+      owner,
+      repo,
+      pull_number: pullNumber,
+      per_page: 100
+    }),
+    (c) =>
+      (c.id === threadId || c.in_reply_to_id === threadId) && c.id < beforeId,
+    `Listing the review comments of pull request #${pullNumber}`
+  ).then((thread) => thread.sort((a, b) => a.id - b.id))
+}
+
+/** The comments `keep` accepts, from at most MAX_PAGES pages. */
+async function collect(
+  pages: AsyncIterable<{ data: unknown }>,
+  keep: (c: RawComment) => boolean,
+  what: string
+): Promise<ThreadComment[]> {
   const found: ThreadComment[] = []
-  let pages = 0
+  let count = 0
   try {
-    for await (const page of octokit.paginate.iterator(
-      octokit.rest.pulls.listReviewComments,
-      { owner, repo, pull_number: pullNumber, per_page: 100 }
-    )) {
-      for (const c of page.data as RawComment[]) {
-        const inThread = c.id === threadId || c.in_reply_to_id === threadId
-        if (inThread && c.id < beforeId) found.push(toThreadComment(c))
-      }
-      if (++pages >= MAX_PAGES) break
+    for await (const page of pages) {
+      for (const c of page.data as RawComment[])
+        if (keep(c)) found.push(toThreadComment(c))
+      if (++count >= MAX_PAGES) break
     }
   } catch (e) {
-    throw toGitHubError(
-      e,
-      `Listing the review comments of pull request #${pullNumber}`
-    )
+    throw toGitHubError(e, what)
   }
-  return found.sort((a, b) => a.id - b.id)
+  return found
 }
 
 /** A reply in the thread whose first comment is `threadId`. */

@@ -57,26 +57,14 @@ export async function postComment(
   dest: Destination,
   body: string
 ): Promise<string | undefined> {
-  if (!dest.github || !dest.issueNumber || !dest.settings.comment)
-    return undefined
-  try {
-    const posted = await dest.github.upsertStickyComment(
-      dest.issueNumber,
-      dest.settings.commentTag,
-      body
-    )
-    return posted.url
-  } catch (error) {
-    const detail =
-      error instanceof GitHubError
-        ? `${error.kind}: ${error.message}`
-        : String(error)
-    core.warning(
-      `Could not post the comment on #${dest.issueNumber} (${redactSecrets(detail, dest.secrets)}). ` +
-        `The job summary still has the report.`
-    )
-    return undefined
-  }
+  const issue = dest.issueNumber
+  if (!dest.github || !issue || !dest.settings.comment) return undefined
+  const github = dest.github
+  return posted(
+    () => github.upsertStickyComment(issue, dest.settings.commentTag, body),
+    `post the comment on #${issue}`,
+    dest.secrets
+  )
 }
 
 /** The report as a reply in the review-comment thread, when there is one. */
@@ -85,21 +73,30 @@ export async function postReply(
   body: string
 ): Promise<string | undefined> {
   if (!dest.github || !dest.reply || !dest.settings.comment) return undefined
+  const github = dest.github
   const { pullNumber, threadId } = dest.reply
+  return posted(
+    () => github.replyToReviewThread(pullNumber, threadId, body),
+    `reply in the review thread on #${pullNumber}`,
+    dest.secrets
+  )
+}
+
+/** A write whose failure is a warning: the job summary still has the report. */
+async function posted(
+  write: () => Promise<{ url: string }>,
+  what: string,
+  secrets: string[]
+): Promise<string | undefined> {
   try {
-    const posted = await dest.github.replyToReviewThread(
-      pullNumber,
-      threadId,
-      body
-    )
-    return posted.url
+    return (await write()).url
   } catch (error) {
     const detail =
       error instanceof GitHubError
         ? `${error.kind}: ${error.message}`
         : String(error)
     core.warning(
-      `Could not reply in the review thread on #${pullNumber} (${redactSecrets(detail, dest.secrets)}). ` +
+      `Could not ${what} (${redactSecrets(detail, secrets)}). ` +
         `The job summary still has the report.`
     )
     return undefined
