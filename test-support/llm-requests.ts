@@ -108,9 +108,17 @@ export function commandResultsOf(
   requests: RecordedRequest[],
   model: string
 ): CommandResult[] {
+  // A conversation where MassGen could not reach its command server ends the
+  // attempt ("not connected"); the agent tries again in its next one. Each
+  // command's result is the last one it got, in the order first asked (a
+  // Map keeps the order of first insertion).
   const seen = new Set<string>()
-  return requests
-    .filter((r) => r.model === model)
-    .flatMap((r) => r.commandResults)
-    .filter((c) => !seen.has(c.callId) && seen.add(c.callId))
+  const latest = new Map<string, CommandResult>()
+  for (const r of requests.filter((q) => q.model === model))
+    for (const result of r.commandResults) {
+      if (seen.has(result.callId)) continue
+      seen.add(result.callId)
+      latest.set(result.command, result)
+    }
+  return [...latest.values()]
 }

@@ -183,9 +183,12 @@ describe('real MassGen with the user config', () => {
       type: 'openrouter',
       model: 'model-a',
       temperature: 0.2,
-      cwd: 'workspaces/reviewer_one',
-      command_line_execution_mode: 'local'
+      cwd: 'workspaces/reviewer_one'
     })
+    // A read-only local-mode review: the bundled read server, no command tool.
+    expect(ran.agents[0]?.backend).not.toHaveProperty(
+      'command_line_execution_mode'
+    )
     expect(ran.agents[1]?.backend).toMatchObject({
       type: 'vllm',
       base_url: server.url,
