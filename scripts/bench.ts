@@ -5,14 +5,16 @@
 // is measured in one run, side by side, and printed as ONE table; the machine
 // is noisy, so figures are medians and ratios, never pass/fail.
 //
-//   npm run bench              overhead, report latency, scale, memory, warm setup (~1-2 min)
+//   npm run bench              overhead, report latency, time to consensus per
+//                              config, install size, scale, memory, warm setup
+//                              (several minutes)
 //   npm run bench -- --cold    also cold pip and cold uv installs (minutes, needs PyPI)
 //   npm run bench -- --runs 5  repetitions of the real-MassGen run (default 3)
 //   npm run bench -- --only docker --docker-stop
 //                              Docker mode vs local mode only; --docker-stop
 //                              adds runs of a bundle patched not to kill the
 //                              containers at MassGen's result line
-//   --only real|setup|scale|docker runs one part (a development aid);
+//   --only real|configs|setup|scale|docker runs one part (a development aid);
 //   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
 //
 // Run by Node 24 directly (it strips the types). Method and results:
@@ -26,6 +28,7 @@ import { printTable, type Row } from './bench/format.ts'
 import { measurer, timingWrapper, type Measure } from './bench/measure.ts'
 import {
   coldRows,
+  configRows,
   dockerVsLocalRows,
   fakeRows,
   realRows,
@@ -34,6 +37,7 @@ import {
 } from './bench/rows.ts'
 import {
   coldInstalls,
+  configComparison,
   dockerVsLocal,
   fakeRuns,
   realRuns,
@@ -41,7 +45,7 @@ import {
   warmSetup
 } from './bench/sections.ts'
 
-type Part = 'real' | 'setup' | 'scale' | 'docker'
+type Part = 'real' | 'configs' | 'setup' | 'scale' | 'docker'
 
 interface Flags {
   cold: boolean
@@ -82,6 +86,9 @@ async function measureAll(
   const real = want('real')
     ? await realRuns(measure, wrapper, flags.runs, say)
     : []
+  const configs = want('configs')
+    ? await configComparison(measure, wrapper, flags.runs, say)
+    : undefined
   const setup = want('setup') ? await warmSetup(measure, say) : undefined
   const fake = want('scale') ? await fakeRuns(measure, wrapper, say) : {}
   const docker = want('docker')
@@ -97,6 +104,7 @@ async function measureAll(
   return [
     startupRow(bare, bundle),
     ...realRows(real, flags.runs),
+    ...(configs ? configRows(configs) : []),
     ...fakeRows(fake),
     ...setupRows(setup?.local, setup?.script ?? []),
     ...(docker ? dockerVsLocalRows(docker) : []),

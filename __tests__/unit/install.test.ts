@@ -454,6 +454,14 @@ describe('lock', () => {
     expect(lockFor('0.1.90', '3.11')).toBeUndefined()
   })
 
+  it('is a constraints file: one pinned name==version a line, each name once', () => {
+    const lines = (lockFor('0.1.97', '3.11') ?? '').trimEnd().split('\n')
+    expect(lines.length).toBeGreaterThan(200)
+    for (const line of lines) expect(line).toMatch(/^[a-z0-9._-]+==[^\s=]+$/)
+    const names = lines.map((line) => line.split('==')[0])
+    expect(new Set(names).size).toBe(names.length)
+  })
+
   it('resolves freely, and says so, for a release without a lock', async () => {
     const { runner, calls } = fakeRunner()
     const opts = options({ version: '0.1.90', cache: fakeCache().cache })

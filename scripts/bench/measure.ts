@@ -65,10 +65,45 @@ export type Measure = (options: MeasureOptions) => Promise<Measured>
 const TIMES_FILE = '.bench-massgen-times'
 
 /**
+ * Rewrites the config MassGen was given (the `--config` argument) into
+ * another one, by BENCH_CONFIG_VARIANT; run with the virtualenv's Python,
+ * which has PyYAML. `previous` is the action's default before
+ * docs/massgen-time.md (MassGen's own file servers through npx and its
+ * Python command server in local mode), `floor` is MassGen without any tool
+ * (no `cwd`: no MCP server).
+ */
+const CONFIG_VARIANTS_PY = `import sys, yaml
+variant, args = sys.argv[1], sys.argv[2:]
+path = args[args.index('--config') + 1]
+config = yaml.safe_load(open(path))
+TOOL_KEYS = ('cwd', 'mcp_servers', 'enable_mcp_command_line',
+             'exclude_file_operation_mcps', 'enable_code_based_tools')
+for agent in config['agents']:
+    backend = agent['backend']
+    for key in list(backend):
+        if key in TOOL_KEYS or key.startswith('command_line_'):
+            del backend[key]
+    if variant == 'previous':
+        backend.update(cwd='workspaces/' + agent['id'],
+                       enable_mcp_command_line=True,
+                       command_line_execution_mode='local',
+                       exclude_file_operation_mcps=True)
+    elif variant != 'floor':
+        sys.exit('bench-config.py: unknown variant ' + variant)
+if variant == 'floor':
+    for key in ('snapshot_storage', 'agent_temporary_workspace'):
+        config['orchestrator'].pop(key, None)
+with open(path, 'w') as f:
+    yaml.safe_dump(config, f)
+`
+
+/**
  * A wrapper that runs MassGen (its arguments) and writes its start and end
- * (ms) to $PWD/.bench-massgen-times. Local mode's sandbox runs MassGen as
- * nobody when the bench is root; it sees the wrapper's folder read-only only
- * when that folder is open to all, and can write only MassGen's cwd.
+ * (ms) to $PWD/.bench-massgen-times; with BENCH_CONFIG_VARIANT set it first
+ * rewrites MassGen's config (bench-config.py beside it, CONFIG_VARIANTS_PY).
+ * Local mode's sandbox runs MassGen as nobody when the bench is root; it
+ * sees the wrapper's folder read-only only when that folder is open to all,
+ * and can write only MassGen's cwd.
  */
 export function timingWrapper(): { wrapper: string; remove: () => void } {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-bench-bin-'))
@@ -78,6 +113,11 @@ export function timingWrapper(): { wrapper: string; remove: () => void } {
   const script = [
     '#!/bin/sh',
     `# start/end (ms) of the wrapped command, to $PWD/${TIMES_FILE}`,
+    '# BENCH_CONFIG_VARIANT rewrites the config first (bench-config.py),',
+    '# outside the timed span.',
+    'if [ -n "$BENCH_CONFIG_VARIANT" ]; then',
+    '  "$(dirname "$1")/python" "$(dirname "$0")/bench-config.py" "$BENCH_CONFIG_VARIANT" "$@" || exit 99',
+    'fi',
     'start=$(date +%s%3N)',
     'PATH="$(dirname "$1"):$PATH" "$@"',
     'rc=$?',
@@ -86,6 +126,13 @@ export function timingWrapper(): { wrapper: string; remove: () => void } {
     ''
   ]
   fs.writeFileSync(wrapper, script.join('\n'), { mode: 0o755 })
+  fs.writeFileSync(
+    path.join(home, 'bin', 'bench-config.py'),
+    CONFIG_VARIANTS_PY,
+    {
+      mode: 0o644
+    }
+  )
   return {
     wrapper,
     remove: () => fs.rmSync(home, { recursive: true, force: true })

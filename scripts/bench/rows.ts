@@ -1,6 +1,11 @@
 // The bench's table rows, from what the sections measured.
 import type { Measured } from './measure.ts'
-import type { DockerVsLocal, FakeRuns } from './sections.ts'
+import type {
+  ConfigComparison,
+  ConfigKind,
+  DockerVsLocal,
+  FakeRuns
+} from './sections.ts'
 import { heap, med, mib, ms, ratio, s, spread, type Row } from './format.ts'
 
 type Key = keyof Measured
@@ -199,6 +204,50 @@ export function coldRows(measured: Row[] | undefined): Row[] {
       'setup, cold uv, `[docker]`, `prepareMassgen` — recorded',
       '59.6 s',
       'docs/setup-speed.md',
+      ''
+    ]
+  ]
+}
+
+const LABELS: Record<ConfigKind, string> = {
+  default: '**default config** (read server, no commands in local mode)',
+  previous:
+    '  previous default (MassGen file servers via npx + Python command server)',
+  floor: '  MassGen floor (no tools, no `cwd`)'
+}
+
+/** Time to consensus per config, as a ratio to MassGen's floor; install size. */
+export function configRows(results: ConfigComparison): Row[] {
+  const floor = medOf(results.floor, 'massgenMs')
+  const row = (kind: ConfigKind): Row => {
+    const runs = results[kind]
+    const median = medOf(runs, 'massgenMs')
+    const tools = runs[0]?.mcpTools ?? []
+    const commands = tools.some((t) => t.endsWith('execute_command'))
+    const failed = runs.filter((r) => r.status !== 'success').length
+    const label =
+      kind === 'default'
+        ? `**time to consensus**, 2 scripted agents, MassGen wall (median of ${runs.length}, interleaved): ${LABELS.default}`
+        : LABELS[kind]
+    return [
+      label,
+      `${s(median)} (×${ratio(median, floor)} floor)`,
+      `${spread(each(runs, 'massgenMs'), s)}; load ${runs.map((r) => r.load.toFixed(1)).join(', ')}; ` +
+        `${tools.length} MCP tools${commands ? ' incl. commands' : ''}` +
+        (failed ? `; ${failed} run(s) did not succeed` : ''),
+      kind === 'default' ? '≤ 15 s quiet' : ''
+    ]
+  }
+  const gb = (bytes: number) => `${(bytes / 1e9).toFixed(2)} GB`
+  const { size } = results
+  return [
+    row('default'),
+    row('previous'),
+    row('floor'),
+    [
+      'install size: the MassGen virtualenv in use / after the install removes unused packages',
+      `${gb(size.bytes)} / ${gb(size.bytes - size.prunable)}`,
+      `${size.names} distributions, ${gb(size.prunable)} (src/prepare/install/prune.ts); ${size.venv}`,
       ''
     ]
   ]

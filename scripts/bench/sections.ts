@@ -1,6 +1,7 @@
 // What the bench measures, one function per part of its table.
 import { execFileSync, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import type { LlmScript } from '../../test-support/llm-server.ts'
 import { startLlmServer } from '../../test-support/llm-server.ts'
@@ -9,6 +10,8 @@ import {
   virtualenvFolders
 } from '../../test-support/massgen-binary.ts'
 import { FAKE_MASSGEN, NODE24, ROOT } from '../../test-support/run-action.ts'
+import { lockText } from '../../src/prepare/install/lock.ts'
+import { prunedFor } from '../../src/prepare/install/prune.ts'
 import type { Measure, Measured } from './measure.ts'
 import type { Row } from './format.ts'
 
@@ -110,6 +113,116 @@ export async function warmSetup(
     execFileSync('bash', [SETUP_SCRIPT], { stdio: 'ignore' })
   )
   return { local, script }
+}
+
+export type ConfigKind = 'default' | 'previous' | 'floor'
+
+/** A time-to-consensus run: the MCP tools the agents were offered, the load. */
+export interface ConfigRun extends Measured {
+  mcpTools: string[]
+  load: number
+}
+
+export interface InstallSize {
+  venv: string
+  bytes: number
+  /** What the install's prune step removes (src/prepare/install/prune.ts). */
+  prunable: number
+  names: number
+}
+
+export type ConfigComparison = Record<ConfigKind, ConfigRun[]> & {
+  size: InstallSize
+}
+
+/**
+ * The same scripted two-agent consensus (LLM time ~0) with the action's
+ * default config, the previous default and MassGen's floor (the wrapper's
+ * BENCH_CONFIG_VARIANT), runs interleaved, `runs` of each: MassGen's own
+ * wall time (the wrapper) is the time to consensus. Plus the size of the
+ * virtualenv, and of what the install removes from it.
+ */
+export async function configComparison(
+  measure: Measure,
+  wrapper: string,
+  runs: number,
+  say: (line: string) => void
+): Promise<ConfigComparison> {
+  const massgen = massgenBinary()
+  const kinds: ConfigKind[] = ['default', 'previous', 'floor']
+  const results: Record<ConfigKind, ConfigRun[]> = {
+    default: [],
+    previous: [],
+    floor: []
+  }
+  for (let i = 0; i < runs; i++)
+    for (const kind of kinds) {
+      say(`time to consensus: ${kind} config, run ${i + 1}/${runs}`)
+      const llm = await startLlmServer(twoAgents())
+      const run = await measure({
+        inputs: {
+          query: QUESTION,
+          models: 'vllm/model-a vllm/model-b',
+          'base-url': llm.url,
+          'openai-api-key': BENCH_KEY,
+          'massgen-command': `${wrapper} ${massgen}`,
+          'max-duration': '600'
+        },
+        env: kind === 'default' ? {} : { BENCH_CONFIG_VARIANT: kind },
+        pathExtra: virtualenvFolders(massgen)
+      })
+      const offered = new Set(llm.requests.flatMap((r) => r.toolNames))
+      const mcpTools = [...offered].filter((n) => n.startsWith('mcp__'))
+      results[kind].push({ ...run, mcpTools, load: os.loadavg()[0] ?? 0 })
+      await llm.close()
+    }
+  return { ...results, size: installSize(massgen) }
+}
+
+/** Bytes of a file or folder tree, by du. */
+function diskBytes(file: string): number {
+  const out = execFileSync('du', ['-sk', file], { encoding: 'utf8' })
+  return Number(out.trim().split('\t')[0]) * 1024
+}
+
+/**
+ * Each distribution's files (its RECORD) and their bytecode; prints the
+ * total bytes of the distributions named in argv.
+ */
+const DISTRIBUTION_BYTES_PY = `import sys, os, importlib.metadata as md
+total = 0
+for name in sys.argv[1:]:
+    try: dist = md.distribution(name)
+    except md.PackageNotFoundError: continue
+    for f in dist.files or []:
+        p = str(f.locate())
+        if p.endswith('.py'):
+            d, b = os.path.split(p)
+            cache = os.path.join(d, '__pycache__')
+            if os.path.isdir(cache):
+                for c in os.listdir(cache):
+                    if c.startswith(b[:-3] + '.'):
+                        try: total += os.path.getsize(os.path.join(cache, c))
+                        except OSError: pass
+        try: total += os.path.getsize(p)
+        except OSError: pass
+print(total)`
+
+/**
+ * du of the virtualenv, and the bytes of the distributions a fresh install
+ * removes (0 when the virtualenv in use was already pruned).
+ */
+function installSize(massgen: string): InstallSize {
+  const venv = path.dirname(path.dirname(massgen))
+  const names = prunedFor('0.1.97', true)
+  const prunable = Number(
+    execFileSync(
+      path.join(venv, 'bin', 'python'),
+      ['-c', DISTRIBUTION_BYTES_PY, ...names],
+      { encoding: 'utf8' }
+    ).trim()
+  )
+  return { venv, bytes: diskBytes(venv), prunable, names: names.length }
 }
 
 export interface FakeRuns {
@@ -321,19 +434,12 @@ export function coldInstalls(work: string, say: (line: string) => void): Row[] {
   return [uvRow, pipRow]
 }
 
-/** The action's lock for MassGen 0.1.97 as a pip constraints file, if found. */
+/** The action's lock for MassGen 0.1.97 (Python 3.11) as a pip constraints file. */
 function lockConstraints(work: string): string | undefined {
-  const lock = fs.readFileSync(
-    path.join(ROOT, 'src', 'prepare', 'install', 'lock.ts'),
-    'utf8'
-  )
-  const block =
-    /^# BEGIN massgen 0\.1\.97$[\s\S]*?^# END massgen 0\.1\.97$/m.exec(
-      lock
-    )?.[0]
-  if (!block) return undefined
+  const lock = lockText('0.1.97', '3.11')
+  if (!lock) return undefined
   const constraints = path.join(work, 'constraints.txt')
-  fs.writeFileSync(constraints, block)
+  fs.writeFileSync(constraints, lock)
   return constraints
 }
 

@@ -5,11 +5,10 @@
 // install ('installed'). A fresh install uses uv (bootstrapped from PyPI with
 // pip, pinned) and falls back to plain pip; it is built in a temporary folder
 // beside its final place, marked complete, then renamed into place, so a
-// killed install never looks finished. scripts/setup-massgen.sh builds the
-// same folder with the same marker: keep the two in step.
+// killed install never looks finished. scripts/setup-massgen.sh runs this
+// same function (scripts/setup-massgen.ts) for the tests, the bench and CI.
 //
-// The parts live beside it (install-*.ts); everything they export is
-// re-exported here, so importers need only this module.
+// The parts live beside it (install/*.ts).
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { findExecutable } from './executable.js'

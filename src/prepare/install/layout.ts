@@ -1,12 +1,12 @@
 // Where an install lives and how a finished one is recognised: the folder
 // and cache key name the release, extras, Python and runner image, and a
 // marker written last says the install completed. scripts/setup-massgen.sh
-// builds the same folder with the same marker: keep the two in step.
+// runs this same code (prepareMassgen), so both find the same folder.
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { PythonInfo } from './python.js'
-import { LOCKED_PYTHONS, MASSGEN_LOCKS } from './lock.js'
+import { lockText } from './lock.js'
 import { pruneTag } from './prune.js'
 
 /** Bump to make every cached install stale (layout or marker change). */
@@ -24,7 +24,7 @@ export interface VenvLayout {
   extras: string
   /** What pip/uv is asked for, e.g. `massgen[docker]==0.1.97`. */
   requirement: string
-  /** Constraints (src/massgen-lock.ts) for this release and Python, if any. */
+  /** Constraints (lock.ts) for this release and Python, if any. */
   lock: string | undefined
   cacheKey: string
 }
@@ -67,9 +67,7 @@ export function lockFor(
   version: string,
   pythonMinor: string
 ): string | undefined {
-  const text = MASSGEN_LOCKS[version]
-  if (!text || !LOCKED_PYTHONS.includes(pythonMinor)) return undefined
-  return text.trim() + '\n'
+  return lockText(version, pythonMinor)
 }
 
 export function markerText(version: string, extras: string, installer: string) {

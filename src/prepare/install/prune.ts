@@ -14,21 +14,49 @@
 // ImportError`) and serve features the action never configures:
 // github-copilot-sdk (the `copilot` backend: 3.2 s of 12 s of imports) and
 // dspy (question paraphrasing), with what only they need.
-// The bash twin (scripts/setup-massgen.sh) reads the block below.
 
-export const PRUNED: Record<string, string> = {
-  '0.1.97': `
-# BEGIN prune 0.1.97
-accessible-pygments ag2 alabaster autogen-agentchat autogen-core babel
-beautifulsoup4 cerebras-cloud-sdk datasets dill docutils dspy fast-depends
-github-copilot-sdk httptools imagesize iniconfig multiprocess pluggy pyarrow
-pyautogen pydata-sphinx-theme pytest pytest-textual-snapshot roman-numerals
-snowballstemmer soupsieve sphinx sphinx-book-theme sphinx-rtd-theme
-sphinxcontrib-applehelp sphinxcontrib-devhelp sphinxcontrib-htmlhelp
-sphinxcontrib-jquery sphinxcontrib-jsmath sphinxcontrib-qthelp
-sphinxcontrib-serializinghtml syrupy uvloop
-# END prune 0.1.97
-`
+export const PRUNED: Record<string, string[]> = {
+  '0.1.97': [
+    'accessible-pygments',
+    'ag2',
+    'alabaster',
+    'autogen-agentchat',
+    'autogen-core',
+    'babel',
+    'beautifulsoup4',
+    'cerebras-cloud-sdk',
+    'datasets',
+    'dill',
+    'docutils',
+    'dspy',
+    'fast-depends',
+    'github-copilot-sdk',
+    'httptools',
+    'imagesize',
+    'iniconfig',
+    'multiprocess',
+    'pluggy',
+    'pyarrow',
+    'pyautogen',
+    'pydata-sphinx-theme',
+    'pytest',
+    'pytest-textual-snapshot',
+    'roman-numerals',
+    'snowballstemmer',
+    'soupsieve',
+    'sphinx',
+    'sphinx-book-theme',
+    'sphinx-rtd-theme',
+    'sphinxcontrib-applehelp',
+    'sphinxcontrib-devhelp',
+    'sphinxcontrib-htmlhelp',
+    'sphinxcontrib-jquery',
+    'sphinxcontrib-jsmath',
+    'sphinxcontrib-qthelp',
+    'sphinxcontrib-serializinghtml',
+    'syrupy',
+    'uvloop'
+  ]
 }
 
 /**
@@ -36,13 +64,7 @@ sphinxcontrib-serializinghtml syrupy uvloop
  * dependencies were locked (another resolution may need them).
  */
 export function prunedFor(version: string, locked: boolean): string[] {
-  const block = PRUNED[version]
-  if (!block || !locked) return []
-  return block
-    .split('\n')
-    .filter((line) => line && !line.startsWith('#'))
-    .flatMap((line) => line.split(/\s+/))
-    .filter(Boolean)
+  return locked ? (PRUNED[version] ?? []) : []
 }
 
 /** Part of the cache key: a pruned install is a different cache entry. */

@@ -5,10 +5,7 @@ import type { ProcessRunner } from '../../run/process.js'
 
 const PROBE_TIMEOUT_MS = 60_000
 
-/**
- * Prints version, platform, machine and executable, one per line. The same
- * one-liner is in scripts/setup-massgen.sh: both must name folders alike.
- */
+/** Prints version, platform, machine and executable, one per line. */
 export const PYTHON_PROBE =
   'import sys, platform; ' +
   "print('%d.%d.%d' % sys.version_info[:3]); " +
