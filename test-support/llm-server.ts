@@ -65,6 +65,8 @@ export interface StartOptions {
   host?: string
   /** Keep the raw request body in each record. */
   keepBodies?: boolean
+  /** How delays are waited (delayMs, chunkDelayMs); tests record them. */
+  sleep?: (ms: number) => Promise<void>
 }
 
 function sleep(ms: number): Promise<void> {
@@ -90,6 +92,7 @@ export async function startLlmServer(
   // model -> the answer it gave once its commands had run
   const answered = new Map<string, string>()
   let closing = false
+  const wait = options.sleep ?? sleep
 
   async function writeSlowly(
     res: http.ServerResponse,
@@ -99,7 +102,7 @@ export async function startLlmServer(
     for (const piece of pieces) {
       if (closing || res.destroyed) return
       res.write(piece)
-      if (delay > 0) await sleep(delay)
+      if (delay > 0) await wait(delay)
     }
     res.end()
   }
@@ -135,7 +138,7 @@ export async function startLlmServer(
     }
 
     const agent = script.agents?.[model] ?? script.default ?? {}
-    if (agent.delayMs) await sleep(agent.delayMs)
+    if (agent.delayMs) await wait(agent.delayMs)
     if (closing) {
       res.destroy()
       return
