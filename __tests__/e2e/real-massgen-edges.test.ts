@@ -24,7 +24,6 @@ describe('real MassGen edges', () => {
         'model-b': { fail: 'hang' }
       }
     })
-    const started = Date.now()
     const run = await runAction({
       eventName: 'pull_request',
       payload: event('pull_request.opened'),
@@ -45,8 +44,11 @@ describe('real MassGen edges', () => {
       commentsOn(github(), 42).find((b) => b.includes('tag=real-timeout')) ?? ''
     expect(comment).toMatch(/timeout/i)
     expect(comment).toContain('Fast partial answer from A.')
-    // max-duration plus the grace, plus start-up and reporting.
-    expect(Date.now() - started).toBeLessThan(200_000)
+    // Stopped by a deadline (MassGen's orchestrator timeout or the action's
+    // own), not by the test's timeout: the reason says which.
+    expect(run.summary).toMatch(
+      /orchestrator timeout \(60 s\) ended the run|did not finish within max-duration \(60 s\)/
+    )
   })
 
   it('a hostile question passes through verbatim: nothing injected, nobody pinged', async () => {

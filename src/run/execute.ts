@@ -131,6 +131,7 @@ export async function execute(
     logBase,
     maxDurationSeconds: settings.maxDurationSeconds,
     abort: abort.signal,
+    log: (message) => core.info(message),
     onStart: (pid) => {
       core.saveState(State.MassgenPid, String(pid))
       core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')
