@@ -10,6 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { inflateRawSync } from 'node:zlib'
+import { trackServer } from './live.ts'
 
 const SERVICE = '/twirp/github.actions.results.api.v1.ArtifactService/'
 
@@ -329,7 +330,7 @@ export async function startArtifactServer(
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : 0
   base = `http://127.0.0.1:${port}`
-  return {
+  return trackServer<ArtifactServer>({
     url: base,
     artifacts,
     requests,
@@ -339,7 +340,7 @@ export async function startArtifactServer(
         server.closeAllConnections()
         server.close(() => resolve())
       })
-  }
+  })
 }
 
 /**

@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { HttpError, type Ctx, type Reply } from './github-replies.ts'
 import { compiled, R } from './github-routes.ts'
+import { trackServer } from './live.ts'
 import {
   defaultState,
   DOCS,
@@ -161,7 +162,7 @@ export async function startGitHubServer(
   const address = server.address()
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`
 
-  return {
+  return trackServer<GitHubServer>({
     url: base,
     state,
     requests,
@@ -175,7 +176,7 @@ export async function startGitHubServer(
         server.closeAllConnections()
         server.close(() => resolve())
       })
-  }
+  })
 }
 
 // CLI: node test-support/github-server.ts --port N [--state FILE] [--dump FILE]

@@ -31,6 +31,7 @@ import {
   recordRequest,
   type RecordedRequest
 } from './llm-requests.ts'
+import { trackServer } from './live.ts'
 
 export { textChunks, toolCallChunks } from './llm-chunks.ts'
 export {
@@ -242,7 +243,7 @@ export async function startLlmServer(
     )
   })
   const port = (server.address() as AddressInfo).port
-  return {
+  return trackServer<LlmServer>({
     url: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
@@ -251,7 +252,7 @@ export async function startLlmServer(
       for (const s of sockets) s.destroy()
       return new Promise((resolve) => server.close(() => resolve()))
     }
-  }
+  })
 }
 
 async function main(argv: string[]): Promise<void> {

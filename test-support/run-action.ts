@@ -7,6 +7,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { State } from '../src/inputs/constants.js'
+import { liveMarker } from './live.js'
 
 export const ROOT = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -153,13 +154,18 @@ function runNode(
     hideDockerenv && fs.existsSync('/.dockerenv')
       ? [WITHOUT_DOCKERENV, [NODE24, script]]
       : [NODE24, [script]]
+  // A group of its own and a marker in its environment: a test that times
+  // out gets the step and all it started killed (test-support/live.ts).
+  const live = liveMarker()
   return new Promise((resolve) => {
     const child = spawn(command, args, {
-      env,
+      env: { ...env, ...live.env },
       cwd,
+      detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(user ? { uid: user.uid, gid: user.gid } : {})
     })
+    live.track(child)
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c) => (stdout += c))

@@ -12,6 +12,7 @@ import {
   githubWithPull,
   inBatches,
   KEYS,
+  processesWithMarker,
   prRun,
   ROOT,
   stackTraces,
@@ -56,26 +57,6 @@ const scenario = (s: string, env: Record<string, string> = {}) => ({
   FAKE_MASSGEN_SCENARIO: s,
   ...env
 })
-
-/** Processes (other than zombies) whose environment holds the marker. */
-function processesWithMarker(marker: string): number[] {
-  const pids: number[] = []
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-      if (/^\d+ \(.*\) Z/.test(stat)) continue
-      if (
-        fs
-          .readFileSync(`/proc/${pid}/environ`, 'latin1')
-          .includes(`RELIABILITY_MARKER=${marker}`)
-      )
-        pids.push(Number(pid))
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return pids
-}
 
 const FAULTS: Fault[] = [
   {
