@@ -23,7 +23,7 @@ import {
   type Outcome,
   type RunResult
 } from '../../src/inputs/types.js'
-import { detailsBalance, read } from '../unit/markdown-oracle.js'
+import { detailsBalance, unclosedFence } from '../unit/markdown-oracle.js'
 import { tally, tempDir } from './support.js'
 
 /** fc.assert with the case count added to the tally. */
@@ -456,7 +456,7 @@ describe('the posted report', () => {
       const posted = `${stickyMarker(t)}\n${md}`
       expect([...posted].length).toBeLessThanOrEqual(65_536)
       expect(posted.length).toBeLessThanOrEqual(65_536)
-      expect(read(md).unclosedFence).toBeUndefined()
+      expect(unclosedFence(md)).toBeUndefined()
       expect(detailsBalance(md)).toBe(0)
       for (const s of SECRETS) expect(posted).not.toContain(s)
     })
