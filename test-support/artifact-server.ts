@@ -130,9 +130,9 @@ export async function startArtifactServer(
       status,
       data: { code, msg }
     })
-    const runId = String(body.workflow_run_backend_id ?? '')
-    const jobId = String(body.workflow_job_run_backend_id ?? '')
-    const name = String(body.name ?? '')
+    const runId = scalar(body.workflow_run_backend_id)
+    const jobId = scalar(body.workflow_job_run_backend_id)
+    const name = scalar(body.name)
     if (!runId || !jobId || !name)
       return twirpError(400, 'invalid_argument', 'missing backend ids or name')
     const same = (a: StoredArtifact) =>
@@ -173,7 +173,7 @@ export async function startArtifactServer(
         status: 200,
         data: {
           ok: true,
-          signed_upload_url: `${base}/blobs/actions-results/${id}/${encodeURIComponent(name)}.zip?${query}`
+          signed_upload_url: `${base}/blobs/actions-results/${id}/${encodeURIComponent(name)}.zip?${query.toString()}`
         }
       }
     }
@@ -389,4 +389,11 @@ export function readZip(zip: Buffer): Map<string, Buffer> {
     files.set(name, content)
   }
   return files
+}
+
+/** A JSON string or number as text; anything else is missing (''). */
+function scalar(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number'
+    ? String(value)
+    : ''
 }

@@ -187,7 +187,9 @@ async function cli(argv: string[]): Promise<void> {
   }
   const stateFile = arg('--state')
   const dump = arg('--dump')
-  const initial = stateFile ? JSON.parse(readFileSync(stateFile, 'utf8')) : {}
+  const initial: Partial<ServerState> = stateFile
+    ? (JSON.parse(readFileSync(stateFile, 'utf8')) as Partial<ServerState>)
+    : {}
   const server = await startGitHubServer(initial, Number(arg('--port') ?? 0))
   process.stdout.write(`GITHUB_API_URL=${server.url}\n`)
   const stop = async (): Promise<void> => {

@@ -74,7 +74,7 @@ describe('real MassGen', () => {
     expect(run.outputs.answer).toContain(
       'Answer B: the new parser is 2x faster.'
     )
-    const votes = JSON.parse(run.outputs.votes ?? '[]')
+    const votes = JSON.parse(run.outputs.votes ?? '[]') as unknown
     expect(votes).toEqual([
       expect.objectContaining({
         agent: 'agent_a',

@@ -405,12 +405,7 @@ describe('the posted report', () => {
   const agent: fc.Arbitrary<AgentResult> = fc.record(
     {
       id,
-      backend: fc.constantFrom(
-        'openai',
-        'gemini',
-        'claude',
-        'grok'
-      ) as fc.Arbitrary<AgentResult['backend']>,
+      backend: fc.constantFrom('openai', 'gemini', 'claude', 'grok'),
       model: fc.constantFrom('gpt-5.4', 'm|x', '<b>'),
       status: fc.constantFrom('voted', 'answered', 'error'),
       votesReceived: fc.nat(3),

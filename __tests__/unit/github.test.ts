@@ -61,13 +61,12 @@ async function setup(
 function recordTimers(): number[] {
   const delays: number[] = []
   const realSetTimeout = globalThis.setTimeout
-  jest.spyOn(globalThis, 'setTimeout').mockImplementation(((
-    callback: () => void,
-    ms?: number
-  ) => {
-    delays.push(ms ?? 0)
-    return realSetTimeout(callback, ms)
-  }) as typeof setTimeout)
+  jest
+    .spyOn(globalThis, 'setTimeout')
+    .mockImplementation((callback: () => void, ms?: number) => {
+      delays.push(ms ?? 0)
+      return realSetTimeout(callback, ms)
+    })
   return delays
 }
 

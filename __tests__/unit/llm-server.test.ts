@@ -93,7 +93,9 @@ function parseSse(text: string): { chunks: Chunk[]; done: boolean } {
     .map((b) => b.slice(6))
   return {
     done: datas.at(-1) === '[DONE]',
-    chunks: datas.filter((d) => d !== '[DONE]').map((d) => JSON.parse(d))
+    chunks: datas
+      .filter((d) => d !== '[DONE]')
+      .map((d) => JSON.parse(d) as Chunk)
   }
 }
 

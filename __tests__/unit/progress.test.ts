@@ -73,7 +73,7 @@ describe('toSnapshot', () => {
   })
 
   it('fills what an early status.json lacks: starting, 0 %, our own clock', () => {
-    const s = toSnapshot({} as MassgenStatus, AGENTS, 7.5)
+    const s = toSnapshot({}, AGENTS, 7.5)
     expect(s).toMatchObject({
       phase: 'starting',
       completionPercentage: 0,

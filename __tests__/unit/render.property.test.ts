@@ -117,12 +117,7 @@ function runResult(
   const agentArb: fc.Arbitrary<AgentResult> = fc.record(
     {
       id: short,
-      backend: fc.constantFrom(
-        'openai',
-        'gemini',
-        'claude',
-        'grok'
-      ) as fc.Arbitrary<AgentResult['backend']>,
+      backend: fc.constantFrom('openai', 'gemini', 'claude', 'grok'),
       model: short,
       answerLabel: short,
       status: short,
