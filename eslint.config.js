@@ -23,9 +23,9 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked
   },
-  // Run by Node 24 directly, with '.ts' imports: its own tsconfig.
+  // Scripts run by Node 24 directly, with '.ts' imports: their own tsconfig.
   {
-    files: ['scripts/demo.ts'],
+    files: ['scripts/**/*.ts'],
     languageOptions: {
       parserOptions: {
         projectService: false,

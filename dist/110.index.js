@@ -21514,7 +21514,6 @@ __webpack_require__.d(__webpack_exports__, {
   tv: () => (/* reexport */ AnonymousCredential),
   cn: () => (/* reexport */ BufferScheduler),
   g8: () => (/* reexport */ StorageBrowserPolicyFactory),
-  Ot: () => (/* reexport */ StorageCRC64Calculator),
   WC: () => (/* reexport */ StorageRetryPolicyFactory),
   Z3: () => (/* reexport */ StorageSharedKeyCredential),
   u7: () => (/* reexport */ UserDelegationKeyCredential),
@@ -21523,13 +21522,10 @@ __webpack_require__.d(__webpack_exports__, {
   Zj: () => (/* reexport */ storageCorrectContentLengthPolicy),
   mf: () => (/* reexport */ storageRequestFailureDetailsParserPolicy),
   Cj: () => (/* reexport */ storageRetryPolicy),
-  Re: () => (/* reexport */ storageSharedKeyCredentialPolicy),
-  GO: () => (/* reexport */ structuredMessageDecodingBrowser),
-  wl: () => (/* reexport */ structuredMessageDecodingStream),
-  G: () => (/* reexport */ structuredMessageEncoding)
+  Re: () => (/* reexport */ storageSharedKeyCredentialPolicy)
 });
 
-// UNUSED EXPORTS: AnonymousCredentialPolicy, BaseRequestPolicy, Credential, CredentialPolicy, NewRetryPolicyFactory, StorageBrowserPolicy, StorageRetryPolicy, StorageRetryPolicyType, StorageSharedKeyCredentialPolicy, allocBuffer, bufferFromArrayBuffer, createBlobFromData, getBufferLength, isBuffer, storageBrowserPolicyName, storageCorrectContentLengthPolicyName, storageRequestFailureDetailsParserPolicyName, storageRetryPolicyName, storageSharedKeyCredentialPolicyName
+// UNUSED EXPORTS: AnonymousCredentialPolicy, BaseRequestPolicy, Credential, CredentialPolicy, NewRetryPolicyFactory, StorageBrowserPolicy, StorageCRC64Calculator, StorageRetryPolicy, StorageRetryPolicyType, StorageSharedKeyCredentialPolicy, allocBuffer, bufferFromArrayBuffer, createBlobFromData, getBufferLength, isBuffer, storageBrowserPolicyName, storageCorrectContentLengthPolicyName, storageRequestFailureDetailsParserPolicyName, storageRetryPolicyName, storageSharedKeyCredentialPolicyName, structuredMessageDecodingBrowser, structuredMessageDecodingStream, structuredMessageEncoding
 
 // EXTERNAL MODULE: external "events"
 var external_events_ = __webpack_require__(24434);
@@ -25064,7 +25060,7 @@ var SMRegion;
     SMRegion[SMRegion["SegmentContent"] = 4] = "SegmentContent";
     SMRegion[SMRegion["Completed"] = 5] = "Completed";
 })(SMRegion || (SMRegion = {}));
-class StructuredMessageEncoding {
+class StructuredMessageEncoding_StructuredMessageEncoding {
     pushData;
     contentLength;
     messageLength;
@@ -25194,7 +25190,7 @@ class StructuredMessageEncoding {
 
 function isNodeReadableStream(source) {
     return (source !== null &&
-        source instanceof external_node_stream_ &&
+        source instanceof Stream &&
         typeof source._read === "function" &&
         typeof source._readableState === "object" &&
         typeof source.pipe === "function");
@@ -25235,7 +25231,7 @@ async function structuredMessageEncoding(source, contentLength) {
         };
     }
     if (typeof source === "string") {
-        const s = new external_node_stream_.Readable();
+        const s = new Readable();
         s._read = () => { };
         s.push(source);
         s.push(null);
@@ -25247,7 +25243,7 @@ async function structuredMessageEncoding(source, contentLength) {
         };
     }
     if (source instanceof ArrayBuffer) {
-        const stream = external_node_stream_.Readable.from(Buffer.from(source));
+        const stream = Readable.from(Buffer.from(source));
         const encodingMessage = await new StructuredMessageEncodingStream(stream, contentLength, {});
         return {
             body: encodingMessage,
@@ -25255,7 +25251,7 @@ async function structuredMessageEncoding(source, contentLength) {
         };
     }
     if (source instanceof Buffer) {
-        const stream = external_node_stream_.Readable.from(source);
+        const stream = Readable.from(source);
         const encodingMessage = await new StructuredMessageEncodingStream(stream, contentLength, {});
         return {
             body: encodingMessage,
@@ -25263,7 +25259,7 @@ async function structuredMessageEncoding(source, contentLength) {
         };
     }
     if (ArrayBuffer.isView(source)) {
-        const stream = external_node_stream_.Readable.from(Buffer.from(source.buffer, source.byteOffset, source.byteLength));
+        const stream = Readable.from(Buffer.from(source.buffer, source.byteOffset, source.byteLength));
         const encodingMessage = await new StructuredMessageEncodingStream(stream, contentLength, {});
         return {
             body: encodingMessage,
@@ -25314,7 +25310,7 @@ class StructuredMessageEncodingStream extends external_node_stream_.Readable {
     constructor(source, contentLength, options) {
         super({ highWaterMark: options.highWaterMark });
         this.source = source;
-        this.encodingMethods = new StructuredMessageEncoding((dataToHandle) => {
+        this.encodingMethods = new StructuredMessageEncoding_StructuredMessageEncoding((dataToHandle) => {
             if (!this.push(dataToHandle)) {
                 source.pause();
             }

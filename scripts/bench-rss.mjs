@@ -1,4 +1,4 @@
-// Preloaded into the action's Node process by scripts/bench.mjs
+// Preloaded into the action's Node process by scripts/bench.ts
 // (`node --import scripts/bench-rss.mjs dist/index.js`): at exit it writes the
 // process's own peak RSS, the peaks of its V8 heap and of its off-heap memory
 // (sampled every 50 ms), and its start and end times to BENCH_RSS_FILE.

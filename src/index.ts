@@ -5,13 +5,12 @@ import * as core from '@actions/core'
 import { State } from './inputs/constants.js'
 import { run } from './main.js'
 import { post } from './post.js'
+import { errorText } from './shared/text.js'
 
 if (core.getState(State.IsPost) === 'true') {
   await post().catch((error: unknown) => {
     // The post step reports problems but never fails the job a second time.
-    core.warning(
-      `Post step: ${error instanceof Error ? error.message : String(error)}`
-    )
+    core.warning(`Post step: ${errorText(error)}`)
   })
 } else {
   core.saveState(State.IsPost, 'true')

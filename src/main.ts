@@ -4,14 +4,16 @@ import { context } from '@actions/github'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { Outputs, State } from './inputs/constants.js'
+import { Inputs, Outputs, State } from './inputs/constants.js'
 import { uploadLogs } from './report/artifact.js'
 import { revokeContainerWrite } from './prepare/container-write-access.js'
 import { removeLeftoverContainers } from './prepare/docker.js'
 import { execute } from './run/execute.js'
-import { createGitHub, runUrl, type GitHubApi } from './github/api.js'
+import { createGitHub, type GitHubApi } from './github/api.js'
+import { runUrl } from './github/run-url.js'
 import { intake, IntakeError, type Intake } from './event/intake.js'
-import { ModelsError, selectAgents } from './inputs/models.js'
+import { ModelsError } from './inputs/models.js'
+import { planAgents } from './plan/plan.js'
 import { createProcessRunner, type ProcessRunner } from './run/process.js'
 import { localModeRefusal } from './event/local-mode.js'
 import { reactionsFor } from './event/reactions.js'
@@ -24,9 +26,10 @@ import {
 } from './safety/git-credentials.js'
 import { redactSecrets } from './safety/redact.js'
 import {
-  commentBudget,
   deliverReport,
+  reportContext,
   postComment,
+  postReply,
   writeSummary,
   type Destination
 } from './report/report.js'
@@ -39,6 +42,9 @@ import {
 } from './inputs/settings.js'
 import { readTrigger } from './event/trigger.js'
 import type { RunResult, Settings, Trigger } from './inputs/types.js'
+import { readConversation } from './plan/conversation-read.js'
+import { gateFailure, reviewRun, setReviewOutputs } from './review/review.js'
+import { errorText } from './shared/text.js'
 
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
 const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
@@ -57,25 +63,9 @@ function withinSeconds<T>(
 export async function run(
   runner: ProcessRunner = createProcessRunner()
 ): Promise<void> {
-  const source: InputSource = {
-    getInput: (name) => core.getInput(name),
-    env: process.env,
-    workspace: process.env.GITHUB_WORKSPACE || process.cwd()
-  }
-  // Masked before anything can print them.
-  for (const key of Object.values(readKeys(source)))
-    if (key) core.setSecret(key)
-  let settings: Settings
-  try {
-    settings = readSettings(source)
-  } catch (error) {
-    return failBeforeRun(error)
-  }
-  if (settings.githubToken) core.setSecret(settings.githubToken)
-  const secrets = [
-    ...Object.values(settings.keys),
-    settings.githubToken
-  ].filter((s): s is string => Boolean(s))
+  const inputs = readInputs()
+  if (!inputs) return
+  const { settings, secrets } = inputs
   let github: GitHubApi | undefined
   const gh = () => (github ??= openGitHub(settings))
   const trigger = readTrigger(
@@ -83,50 +73,19 @@ export async function run(
     context.payload,
     process.env.GITHUB_ACTOR ?? ''
   )
-  let decision: Intake
-  try {
-    decision = await intake(settings, trigger, gh)
-  } catch (error) {
-    return failBeforeRun(error)
-  }
-  if (decision.action === 'skip')
-    return skip(decision.reason, decision.quiet, settings)
-  const refusal = localModeRefusal(settings, context.eventName, trigger)
-  if (refusal) return refuse(refusal, settings)
-  try {
-    // Pure check of models against keys, before anything costly happens.
-    selectAgents(settings.models, settings.keys, settings)
-  } catch (error) {
-    return failBeforeRun(error)
-  }
-
-  const dest: Destination = {
-    github:
-      decision.issueNumber && settings.comment && settings.githubToken
-        ? gh()
-        : undefined,
-    issueNumber: decision.issueNumber,
-    settings,
-    runUrl: runUrl(process.env),
-    secrets
-  }
-  if (decision.issueNumber && settings.comment && !settings.githubToken) {
-    core.warning(
-      `Input 'github-token' is empty, so no comment can be posted on #${decision.issueNumber}; ` +
-        'the report is in the job summary only.'
+  const decision = await decide(settings, trigger, gh)
+  if (!decision) return
+  const dest = destinationFor(settings, decision, gh, secrets)
+  const head = await verifyHead(settings, trigger, decision, dest, gh)
+  if (head === 'stopped') return
+  if (decision.conversation) {
+    decision.context = await readConversation(
+      settings.githubToken ? gh() : undefined,
+      decision.conversation,
+      settings.commentTag,
+      core
     )
   }
-  const head = await resolveHead(settings, trigger, decision, gh).catch(
-    (error: unknown) => error as Error
-  )
-  if (head instanceof Error) {
-    return failBeforeRun(
-      new IntakeError(
-        `Could not check the pull request's head commit: ${redactSecrets(head.message, secrets)}`
-      )
-    )
-  }
-  if (head?.ok === false) return refuseMovedHead(head.reason, settings, dest)
   // Before any agent can read the context path.
   const credentials = await takeGitCredentials(settings.contextPath, core)
   for (const value of credentials.secrets) {
@@ -142,19 +101,163 @@ export async function run(
 
   let result: RunResult
   try {
-    // On comments the head came from the API: the context must be that commit.
-    const reviewed = trigger.kind === 'comment' ? head?.sha : undefined
-    result = await execute(settings, decision, dest, workDir, runner, reviewed)
+    result = await execute(
+      settings,
+      decision,
+      dest,
+      workDir,
+      runner,
+      head,
+      settings.review === 'inline' && settings.githubToken ? gh() : undefined
+    )
   } catch (error) {
     result = failedBefore(decision.question, error, started)
   }
+  await cleanUpRun(settings, runner, workDir, credentials, secrets)
+  await finish(result, { settings, dest, workDir, secrets, gh })
+  await reactions.finish(result.outcome)
+  if (result.outcome !== 'success')
+    core.setFailed(`MassGen run ${result.outcome}: ${result.reason ?? ''}`)
+  // The gate: only now, with the report out, the review posted and the outputs set.
+  const gate = gateFailure(result.review, settings)
+  if (gate) core.setFailed(gate)
+}
+
+/** The inputs, read and checked; keys masked before anything can print them. */
+function readInputs(): { settings: Settings; secrets: string[] } | undefined {
+  const source: InputSource = {
+    getInput: (name) => core.getInput(name),
+    env: process.env,
+    workspace: process.env.GITHUB_WORKSPACE || process.cwd()
+  }
+  for (const key of Object.values(readKeys(source)))
+    if (key) core.setSecret(key)
+  let settings: Settings
+  try {
+    settings = readSettings(source)
+  } catch (error) {
+    failBeforeRun(error)
+    return undefined
+  }
+  if (settings.githubToken) core.setSecret(settings.githubToken)
+  const secrets = [
+    ...Object.values(settings.keys),
+    settings.githubToken
+  ].filter((s): s is string => Boolean(s))
+  return { settings, secrets }
+}
+
+/**
+ * Whether this event runs at all: the trigger and permission gate (intake),
+ * local mode's refusal of untrusted events, and the models against the keys,
+ * all before anything costly. Undefined when it was skipped or refused.
+ */
+async function decide(
+  settings: Settings,
+  trigger: Trigger,
+  gh: () => GitHubApi
+): Promise<Extract<Intake, { action: 'run' }> | undefined> {
+  let decision: Intake
+  try {
+    decision = await intake(settings, trigger, gh)
+  } catch (error) {
+    failBeforeRun(error)
+    return undefined
+  }
+  if (decision.action === 'skip') {
+    await skip(decision.reason, decision.quiet, settings)
+    return undefined
+  }
+  const refusal = localModeRefusal(settings, context.eventName, trigger)
+  if (refusal) {
+    await refuse(refusal, settings)
+    return undefined
+  }
+  try {
+    planAgents(settings)
+  } catch (error) {
+    failBeforeRun(error)
+    return undefined
+  }
+  return decision
+}
+
+/** Where the report goes: the sticky comment (or a thread reply) and the summary. */
+function destinationFor(
+  settings: Settings,
+  decision: Extract<Intake, { action: 'run' }>,
+  gh: () => GitHubApi,
+  secrets: string[]
+): Destination {
+  if (decision.issueNumber && settings.comment && !settings.githubToken) {
+    core.warning(
+      `Input '${Inputs.GithubToken}' is empty, so no comment can be posted on #${decision.issueNumber}; ` +
+        'the report is in the job summary only.'
+    )
+  }
+  return {
+    github:
+      (decision.issueNumber || decision.replyTo) &&
+      settings.comment &&
+      settings.githubToken
+        ? gh()
+        : undefined,
+    issueNumber: decision.issueNumber,
+    reply: decision.replyTo,
+    settings,
+    runUrl: runUrl(process.env),
+    secrets
+  }
+}
+
+/**
+ * On comments the head came from the API: the context must be that commit.
+ * 'stopped' when the head moved (reported) or could not be checked.
+ */
+async function verifyHead(
+  settings: Settings,
+  trigger: Trigger,
+  decision: Extract<Intake, { action: 'run' }>,
+  dest: Destination,
+  gh: () => GitHubApi
+  // The literal names the sentinel for readers; to the types it is a string.
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents
+): Promise<string | undefined | 'stopped'> {
+  const head = await resolveHead(settings, trigger, decision, gh).catch(
+    (error: unknown) => error as Error
+  )
+  if (head instanceof Error) {
+    failBeforeRun(
+      new IntakeError(
+        `Could not check the pull request's head commit: ${redactSecrets(head.message, dest.secrets)}`
+      )
+    )
+    return 'stopped'
+  }
+  if (head?.ok === false) {
+    await refuseMovedHead(head.reason, settings, dest)
+    return 'stopped'
+  }
+  return trigger.kind === 'comment' || trigger.kind === 'review_comment'
+    ? head?.sha
+    : undefined
+}
+
+/** MassGen and its containers are gone: take back what the run was lent. */
+async function cleanUpRun(
+  settings: Settings,
+  runner: ProcessRunner,
+  workDir: string,
+  credentials: Awaited<ReturnType<typeof takeGitCredentials>>,
+  secrets: string[]
+): Promise<void> {
   if (settings.docker) {
     await removeLeftoverContainers(runner, workDir, core)
     // Only once no container of the run is left to race the revoke, and
     // before the credentials go back into the checkout.
     await revokeContainerWrite(runner, workDir, core)
   }
-  // MassGen and its containers are gone: no agent reads the config any more.
+  // No agent reads the config any more.
   if (credentials.files.length > 0) {
     await restoreGitCredentials(credentials.files, core, credentials).catch(
       (error: unknown) =>
@@ -164,10 +267,39 @@ export async function run(
     )
     core.saveState(State.GitCredentials, '')
   }
+}
+
+/** Logs artifact, review, report and outputs, then no key left on disk. */
+async function finish(
+  result: RunResult,
+  run: {
+    settings: Settings
+    dest: Destination
+    workDir: string
+    secrets: string[]
+    gh: () => GitHubApi
+  }
+): Promise<void> {
+  const { settings, dest, workDir, secrets } = run
   if (result.logDir && settings.uploadLogs) {
     dest.artifactUrl = await attachLogs(result.logDir, result, settings, dest)
   }
+  // Before the report, so the sticky comment can link the review.
+  const review = await reviewRun(
+    result,
+    settings,
+    settings.githubToken ? run.gh() : undefined,
+    secrets,
+    dest.runUrl
+  ).catch((error: unknown) => {
+    core.warning(
+      `The review step failed: ${redactSecrets(String(error), secrets)}`
+    )
+    return undefined
+  })
+  if (review) result.review = review
   await deliverReport(result, dest, workDir)
+  await setReviewOutputs(review, workDir, secrets)
   const scrub = await scrubSecrets(workDir, secrets)
   if (scrub.scrubbed.length > 0) {
     core.warning(
@@ -175,9 +307,6 @@ export async function run(
         'they were redacted on disk, and every posted text was redacted too.'
     )
   }
-  await reactions.finish(result.outcome)
-  if (result.outcome !== 'success')
-    core.setFailed(`MassGen run ${result.outcome}: ${result.reason ?? ''}`)
 }
 
 /**
@@ -221,7 +350,10 @@ async function resolveHead(
   gh: () => GitHubApi
 ): Promise<HeadVerdict | undefined> {
   let verdict: HeadVerdict | undefined
-  if (trigger.kind === 'comment' && decision.pullRequest) {
+  if (
+    (trigger.kind === 'comment' || trigger.kind === 'review_comment') &&
+    decision.pullRequest
+  ) {
     verdict = checkHead({
       head: await gh().getPullHead(decision.pullRequest),
       commentCreatedAt: trigger.createdAt,
@@ -245,16 +377,9 @@ async function refuseMovedHead(
   dest: Destination
 ): Promise<void> {
   await skip(reason, false, settings)
-  const tag = settings.commentTag
-  await postComment(
+  await (dest.reply ? postReply : postComment)(
     dest,
-    renderSkipped(reason, {
-      target: 'comment',
-      tag,
-      runUrl: dest.runUrl,
-      secrets: dest.secrets,
-      maxChars: commentBudget(tag)
-    })
+    renderSkipped(reason, reportContext(dest, 'comment'))
   )
 }
 
@@ -263,7 +388,7 @@ function failedBefore(
   error: unknown,
   started: number
 ): RunResult {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorText(error)
   core.error(message)
   return {
     outcome: error instanceof ModelsError ? 'config-error' : 'failed',
@@ -317,22 +442,16 @@ async function skip(
   core.saveState(State.Reported, 'true')
   if (quiet) return core.info(`Nothing to do: ${reason}`)
   core.notice(`MassGen run skipped: ${reason}`)
-  const ctx = {
-    target: 'summary' as const,
-    tag: settings.commentTag,
+  const dest: Destination = {
+    github: undefined,
+    issueNumber: undefined,
+    settings,
     runUrl: runUrl(process.env),
-    secrets: [],
-    maxChars: 64_000
+    secrets: []
   }
   await writeSummary(
-    {
-      github: undefined,
-      issueNumber: undefined,
-      settings,
-      runUrl: ctx.runUrl,
-      secrets: []
-    },
-    renderSkipped(reason, ctx)
+    dest,
+    renderSkipped(reason, reportContext(dest, 'summary'))
   )
 }
 
@@ -349,7 +468,7 @@ function failBeforeRun(error: unknown): void {
     error instanceof IntakeError ||
     error instanceof ModelsError
       ? error.message
-      : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`
+      : `Unexpected error: ${errorText(error)}`
   core.setOutput(Outputs.Status, 'config-error')
   core.saveState(State.Reported, 'true')
   core.setFailed(message)

@@ -3,17 +3,19 @@
 // make the sticky comment and the summary say so. Never silent.
 import * as core from '@actions/core'
 import * as path from 'node:path'
-import { State } from './inputs/constants.js'
+import { Defaults, Inputs, State } from './inputs/constants.js'
 import { revokeContainerWrite } from './prepare/container-write-access.js'
 import { removeLeftoverContainers } from './prepare/docker.js'
-import { createGitHub, runUrl } from './github/api.js'
+import { createGitHub } from './github/api.js'
+import { runUrl } from './github/run-url.js'
 import { discoverLogDir, readRunFiles } from './results/log-files.js'
+import { agentsFromStatus } from './results/results.js'
 import { createProcessRunner } from './run/process.js'
 import { isSameProcess } from './run/process-identity.js'
 import { renderCancelled } from './report/render.js'
 import {
-  commentBudget,
   postComment,
+  reportContext,
   writeSummary,
   type Destination
 } from './report/report.js'
@@ -24,6 +26,7 @@ import {
 } from './safety/git-credentials.js'
 import { readKeys } from './inputs/settings.js'
 import type { RunResult } from './inputs/types.js'
+import { errorText } from './shared/text.js'
 
 export async function post(): Promise<void> {
   if (
@@ -46,20 +49,19 @@ export async function post(): Promise<void> {
     await removeLeftoverContainers(runner, workDir, core)
     await revokeContainerWrite(runner, workDir, core)
   }
+  const token =
+    core.getInput(Inputs.GithubToken) || process.env.GITHUB_TOKEN || ''
   const credentials = parseCredentialState(core.getState(State.GitCredentials))
   if (credentials.length > 0) {
-    const token =
-      core.getInput('github-token') || process.env.GITHUB_TOKEN || ''
     await restoreGitCredentials(credentials, core, { token }).catch(
       (error: unknown) =>
         core.warning(
-          `Could not put the checkout's credentials back: ${error instanceof Error ? error.message : String(error)}`
+          `Could not put the checkout's credentials back: ${errorText(error)}`
         )
     )
   }
-  const tag = core.getState(State.CommentTag) || 'massgen'
+  const tag = core.getState(State.CommentTag) || Defaults.CommentTag
   const issueNumber = Number(core.getState(State.IssueNumber)) || undefined
-  const token = core.getInput('github-token') || process.env.GITHUB_TOKEN || ''
   const secrets = [
     ...Object.values(
       readKeys({ getInput: core.getInput, env: process.env, workspace: '' })
@@ -78,22 +80,21 @@ export async function post(): Promise<void> {
     issueNumber,
     settings: {
       comment: true,
-      jobSummary: core.getInput('job-summary') !== 'false',
+      jobSummary: core.getInput(Inputs.JobSummary) !== 'false',
       commentTag: tag
     },
     runUrl: runUrl(process.env),
     secrets
   }
   const partial = partialResult(workDir)
-  const ctx = (target: 'comment' | 'summary') => ({
-    target,
-    tag,
-    runUrl: dest.runUrl,
-    secrets,
-    maxChars: target === 'comment' ? commentBudget(tag) : 1024 * 1023
-  })
-  await writeSummary(dest, renderCancelled(partial, ctx('summary')))
-  await postComment(dest, renderCancelled(partial, ctx('comment')))
+  await writeSummary(
+    dest,
+    renderCancelled(partial, reportContext(dest, 'summary'))
+  )
+  await postComment(
+    dest,
+    renderCancelled(partial, reportContext(dest, 'comment'))
+  )
   // The run died before its own scrub: no key value stays on disk.
   if (workDir) await scrubSecrets(workDir, secrets)
 }
@@ -131,29 +132,11 @@ function partialResult(workDir: string): Partial<RunResult> {
   // The agents are the ones status.json names: the plan did not survive.
   const withAnswers = readRunFiles(logDir, undefined)
   const status = withAnswers.status
-  const ids = Object.keys(status?.agents ?? {})
   return {
     logDir,
     phase: status?.coordination?.phase,
     votes: status?.results?.votes ?? {},
     elapsedSeconds: status?.meta?.elapsed_seconds,
-    agents: ids.map((id) => {
-      const s = status?.agents?.[id]
-      return {
-        id,
-        status: s?.status ?? 'unknown',
-        answerCount: s?.answer_count ?? 0,
-        votesReceived: 0,
-        ...(s?.latest_answer_label
-          ? { answerLabel: s.latest_answer_label }
-          : {}),
-        ...(s?.vote_cast?.voted_for_agent
-          ? { votedFor: s.vote_cast.voted_for_agent }
-          : {}),
-        ...(withAnswers.answers[id] !== undefined
-          ? { answer: withAnswers.answers[id] }
-          : {})
-      }
-    })
+    agents: agentsFromStatus(withAnswers)
   }
 }

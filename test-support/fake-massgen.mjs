@@ -17,7 +17,8 @@ const keyVars = [
   'GOOGLE_API_KEY',
   'GEMINI_API_KEY',
   'ANTHROPIC_API_KEY',
-  'XAI_API_KEY'
+  'XAI_API_KEY',
+  'OPENROUTER_API_KEY'
 ]
 
 if (process.env.FAKE_MASSGEN_RECORD) {

@@ -10,6 +10,7 @@ import {
   userJson,
   type Handler
 } from './github-replies.ts'
+import { reviewCommentRoutes } from './github-review-comments.ts'
 import {
   BODY_LIMIT,
   DOCS,
@@ -18,6 +19,7 @@ import {
   type ServerState,
   type ServerUser
 } from './github-state.ts'
+import { reviewRoutes } from './github-reviews.ts'
 
 function findComment(s: ServerState, id: string): ServerComment {
   const c = s.comments.find((x) => x.id === Number(id))
@@ -250,6 +252,29 @@ export const routes: [string, Handler][] = [
 
 routes.push(
   [
+    `GET ${R}/contents/{path}`,
+    (s, c) => {
+      const file = decodeURIComponent(c.params[0] ?? '')
+      const ref = c.query.get('ref') ?? ''
+      const text = s.files?.[ref]?.[file]
+      if (text === undefined) throw new HttpError(404, 'Not Found')
+      const content = Buffer.from(text, 'utf8').toString('base64')
+      return {
+        status: 200,
+        data: {
+          type: 'file',
+          encoding: 'base64',
+          size: Buffer.byteLength(text, 'utf8'),
+          name: file,
+          path: file,
+          sha: '0'.repeat(40),
+          // GitHub wraps the base64 every 60 characters.
+          content: content.replace(/.{60}/g, '$&\n')
+        }
+      }
+    }
+  ],
+  [
     `GET ${R}/commits/{ref}`,
     (s, c) => {
       const ref = c.params[0] ?? ''
@@ -293,6 +318,9 @@ routes.push(
     }
   ]
 )
+
+routes.push(...reviewCommentRoutes)
+routes.push(...reviewRoutes)
 
 export const compiled = routes.map(([key, handler]) => {
   const [method, template] = key.split(' ') as [string, string]

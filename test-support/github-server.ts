@@ -31,9 +31,13 @@ export {
   type ServerFile,
   type ServerPull,
   type ServerReaction,
+  type ServerReview,
+  type ServerReviewComment,
   type ServerState,
   type ServerUser
 } from './github-state.ts'
+
+export { addReviewComment } from './github-review-comments.ts'
 
 export interface RecordedRequest {
   method: string

@@ -63,6 +63,8 @@ export interface ServerState {
   /** Issue numbers that exist (pull numbers exist too). */
   issues: number[]
   comments: ServerComment[]
+  /** Pull request review comments (threads on diff lines). */
+  reviewComments: ServerReviewComment[]
   reactions: ServerReaction[]
   /**
    * Collaborator roles by login; an unknown login answers 404. A custom
@@ -73,7 +75,51 @@ export interface ServerState {
     Role | { role_name: string; permission: 'admin' | 'write' | 'read' }
   >
   pulls: Record<string, ServerPull>
+  /**
+   * Repository files by commit, for GET /contents/{path}?ref=: e.g.
+   * `{ [baseSha]: { '.gitattributes': '...' } }`. Absent: 404.
+   */
+  files?: Record<string, Record<string, string>>
+  /** Pull-request reviews (github-reviews.ts), pending ones included. */
+  reviews: ServerReview[]
   nextId: number
+}
+export interface ServerReview {
+  id: number
+  pullNumber: number
+  user: ServerUser
+  body: string
+  /** PENDING (no event given), COMMENTED, APPROVED or CHANGES_REQUESTED. */
+  state: string
+  /** The event the request asked for, as sent (undefined: pending). */
+  event: string | undefined
+  commitId: string
+  submittedAt: string | null
+}
+/**
+ * A review comment: posted in a review (github-reviews.ts) or in a thread
+ * (github-review-comments.ts), one shape for both.
+ */
+export interface ServerReviewComment {
+  id: number
+  /** The review it was posted in; null for one put straight into the state. */
+  reviewId: number | null
+  pullNumber: number
+  user: ServerUser
+  path: string
+  /** Line on the `side` of the diff (null for an outdated comment). */
+  line: number | null
+  side: 'LEFT' | 'RIGHT'
+  startLine: number | null
+  startSide: 'LEFT' | 'RIGHT' | null
+  body: string
+  commitId: string
+  /** The diff hunk GitHub shows above the comment. */
+  diffHunk?: string
+  /** The thread's first comment, for replies. */
+  inReplyToId?: number
+  createdAt: string
+  updatedAt?: string
 }
 export interface Fault {
   status: number
@@ -137,11 +183,13 @@ export function defaultState(): ServerState {
     app: { id: 15368, slug: 'github-actions', name: 'GitHub Actions' },
     issues: [1],
     comments: [],
+    reviewComments: [],
     reactions: [],
     // The maintainer the event fixtures and the sample pull request name:
     // the permission gate lets their pull request events through.
     permissions: { 'alice-maintainer': 'maintain' },
     pulls: {},
+    reviews: [],
     nextId: 1000
   }
 }

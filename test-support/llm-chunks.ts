@@ -18,14 +18,27 @@ function chunk(
   return `data: ${JSON.stringify(payload)}\n\n`
 }
 
-function usageChunk(id: string, model: string): string {
+/**
+ * `cost`: USD reported with the usage, as OpenRouter does; MassGen 0.1.97
+ * takes it as the request's cost (backend/base.py) instead of litellm's.
+ */
+function usage(cost?: number) {
+  return {
+    prompt_tokens: 100,
+    completion_tokens: 20,
+    total_tokens: 120,
+    ...(cost === undefined ? {} : { cost })
+  }
+}
+
+function usageChunk(id: string, model: string, cost?: number): string {
   const payload = {
     id,
     object: 'chat.completion.chunk',
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [],
-    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }
+    usage: usage(cost)
   }
   return `data: ${JSON.stringify(payload)}\n\n`
 }
@@ -35,7 +48,8 @@ export function toolCallChunks(
   model: string,
   name: string,
   args: Record<string, string>,
-  pieces = 2
+  pieces = 2,
+  cost?: number
 ): string[] {
   const id = `chatcmpl-${Math.random().toString(36).slice(2, 10)}`
   const callId = `call_${Math.random().toString(36).slice(2, 12)}`
@@ -75,19 +89,23 @@ export function toolCallChunks(
     )
   }
   out.push(chunk(id, model, {}, 'tool_calls'))
-  out.push(usageChunk(id, model))
+  out.push(usageChunk(id, model, cost))
   out.push('data: [DONE]\n\n')
   return out
 }
 
 /** SSE chunks for a plain text reply (no tool call). */
-export function textChunks(model: string, text: string): string[] {
+export function textChunks(
+  model: string,
+  text: string,
+  cost?: number
+): string[] {
   const id = `chatcmpl-${Math.random().toString(36).slice(2, 10)}`
   return [
     chunk(id, model, { role: 'assistant', content: '' }, null),
     chunk(id, model, { content: text }, null),
     chunk(id, model, {}, 'stop'),
-    usageChunk(id, model),
+    usageChunk(id, model, cost),
     'data: [DONE]\n\n'
   ]
 }
@@ -96,7 +114,8 @@ export function textChunks(model: string, text: string): string[] {
 export function completionJson(
   model: string,
   name: string,
-  args: Record<string, string>
+  args: Record<string, string>,
+  cost?: number
 ) {
   return {
     id: 'chatcmpl-nostream',
@@ -120,10 +139,6 @@ export function completionJson(
         }
       }
     ],
-    usage: {
-      prompt_tokens: 100,
-      completion_tokens: 20,
-      total_tokens: 120
-    }
+    usage: usage(cost)
   }
 }

@@ -38,6 +38,11 @@ export interface AgentScript {
   delayMs?: number
   /** Wait this long between SSE chunks (ms): slow streaming. */
   chunkDelayMs?: number
+  /**
+   * USD reported in each reply's usage (`usage.cost`, as OpenRouter sends
+   * it): MassGen's estimated cost then grows by this much per request.
+   */
+  costPerRequest?: number
   /** Split the tool-call arguments into this many chunks (default 2). */
   argumentChunks?: number
   fail?: FailureMode

@@ -177,7 +177,11 @@ export async function startLlmServer(
             })
             await writeSlowly(
               res,
-              textChunks(model, agent.text ?? 'I will just talk, no tools.'),
+              textChunks(
+                model,
+                agent.text ?? 'I will just talk, no tools.',
+                agent.costPerRequest
+              ),
               agent.chunkDelayMs ?? 0
             )
             return
@@ -209,7 +213,9 @@ export async function startLlmServer(
     record.replyArgs = args
     if (body.stream === false) {
       res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(completionJson(model, name, args)))
+      res.end(
+        JSON.stringify(completionJson(model, name, args, agent.costPerRequest))
+      )
       return
     }
     res.writeHead(200, {
@@ -219,7 +225,13 @@ export async function startLlmServer(
     })
     await writeSlowly(
       res,
-      toolCallChunks(model, name, args, agent.argumentChunks ?? 2),
+      toolCallChunks(
+        model,
+        name,
+        args,
+        agent.argumentChunks ?? 2,
+        agent.costPerRequest
+      ),
       agent.chunkDelayMs ?? 0
     )
   }

@@ -6,8 +6,9 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { State } from '../src/inputs/constants.js'
-import { liveMarker } from './live.js'
+// '.ts': scripts run this file with Node 24 directly (npm run demo, bench).
+import { State } from '../src/inputs/constants.ts'
+import { liveMarker } from './live.ts'
 
 export const ROOT = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -45,6 +46,9 @@ export interface ActionRun {
   exitCode: number | null
   stdout: string
   stderr: string
+  /** When the main step was spawned and when it closed (ms since epoch). */
+  spawnedAt: number
+  closedAt: number
   outputs: Record<string, string>
   state: Record<string, string>
   summary: string
@@ -91,6 +95,17 @@ export interface RunOptions {
    * container: this machine is one, and MassGen would then leave Docker mode.
    */
   hideDockerenv?: boolean
+  /** Node flags for both steps, before the bundle (e.g. `--import x.mjs`). */
+  nodeArgs?: string[]
+  /** Folders appended to PATH (local mode's sandbox binds PATH's folders). */
+  pathExtra?: string[]
+  /** Sees the main step's output as it arrives. */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void
+  /**
+   * Keep the main step's output in `stdout`/`stderr` (default true); the
+   * bench turns it off so that hundreds of MiB are read and dropped.
+   */
+  keepOutput?: boolean
 }
 
 /**
@@ -140,54 +155,80 @@ function handOver(dir: string, user: RunnerUser): void {
   }
 }
 
-function runNode(
-  script: string,
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-  cancelAfterMs?: number,
-  killAfterMs?: number,
-  user?: RunnerUser,
-  hideDockerenv?: boolean,
+/** How one step runs: the process, and what the runner does to it. */
+interface StepOptions {
+  script: string
+  env: NodeJS.ProcessEnv
+  cwd: string
+  nodeArgs?: string[]
+  cancelAfterMs?: number
+  killAfterMs?: number
   killOn?: Promise<unknown>
-): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  user?: RunnerUser
+  hideDockerenv?: boolean
+  onOutput?: RunOptions['onOutput']
+  keepOutput?: boolean
+}
+
+interface StepResult {
+  exitCode: number | null
+  stdout: string
+  stderr: string
+  spawnedAt: number
+  closedAt: number
+}
+
+function runNode(step: StepOptions): Promise<StepResult> {
+  const node = [...(step.nodeArgs ?? []), step.script]
   const [command, args] =
-    hideDockerenv && fs.existsSync('/.dockerenv')
-      ? [WITHOUT_DOCKERENV, [NODE24, script]]
-      : [NODE24, [script]]
+    step.hideDockerenv && fs.existsSync('/.dockerenv')
+      ? [WITHOUT_DOCKERENV, [NODE24, ...node]]
+      : [NODE24, node]
   // A group of its own and a marker in its environment: a test that times
   // out gets the step and all it started killed (test-support/live.ts).
   const live = liveMarker()
   return new Promise((resolve) => {
+    const spawnedAt = Date.now()
     const child = spawn(command, args, {
-      env: { ...env, ...live.env },
-      cwd,
+      env: { ...step.env, ...live.env },
+      cwd: step.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(user ? { uid: user.uid, gid: user.gid } : {})
+      ...(step.user ? { uid: step.user.uid, gid: step.user.gid } : {})
     })
     live.track(child)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => (stdout += c))
-    child.stderr.on('data', (c) => (stderr += c))
-    let timers: NodeJS.Timeout[] = []
-    if (cancelAfterMs !== undefined) {
-      // The runner's cancel: SIGINT, then SIGTERM 7.5 s later, then SIGKILL.
-      timers = [
-        setTimeout(() => child.kill('SIGINT'), cancelAfterMs),
-        setTimeout(() => child.kill('SIGTERM'), cancelAfterMs + 7500),
-        setTimeout(() => child.kill('SIGKILL'), cancelAfterMs + 10000)
-      ]
-    }
-    if (killAfterMs !== undefined)
-      timers.push(setTimeout(() => child.kill('SIGKILL'), killAfterMs))
+    const kept = { stdout: '', stderr: '' }
+    for (const stream of ['stdout', 'stderr'] as const)
+      child[stream].on('data', (chunk: Buffer) => {
+        step.onOutput?.(stream, chunk)
+        if (step.keepOutput !== false) kept[stream] += chunk.toString()
+      })
+    const timers = signalTimers(child, step.cancelAfterMs, step.killAfterMs)
     const kill = () => void child.kill('SIGKILL')
-    killOn?.then(kill, kill)
+    step.killOn?.then(kill, kill)
     child.on('close', (exitCode) => {
       timers.forEach(clearTimeout)
-      resolve({ exitCode, stdout, stderr })
+      resolve({ exitCode, ...kept, spawnedAt, closedAt: Date.now() })
     })
   })
+}
+
+/** The runner's cancel (SIGINT, SIGTERM 7.5 s later, then SIGKILL) or kill. */
+function signalTimers(
+  child: ReturnType<typeof spawn>,
+  cancelAfterMs?: number,
+  killAfterMs?: number
+): NodeJS.Timeout[] {
+  const timers: NodeJS.Timeout[] = []
+  if (cancelAfterMs !== undefined)
+    timers.push(
+      setTimeout(() => child.kill('SIGINT'), cancelAfterMs),
+      setTimeout(() => child.kill('SIGTERM'), cancelAfterMs + 7500),
+      setTimeout(() => child.kill('SIGKILL'), cancelAfterMs + 10000)
+    )
+  if (killAfterMs !== undefined)
+    timers.push(setTimeout(() => child.kill('SIGKILL'), killAfterMs))
+  return timers
 }
 
 export async function runAction(options: RunOptions): Promise<ActionRun> {
@@ -213,7 +254,12 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   const base: NodeJS.ProcessEnv = {
     // Node 24 first, as on a runner; node_modules/.bin gives MassGen the
     // filesystem MCP server it would otherwise fetch with npx.
-    PATH: `${path.dirname(NODE24)}:${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+    PATH: [
+      path.dirname(NODE24),
+      path.join(ROOT, 'node_modules', '.bin'),
+      process.env.PATH ?? '',
+      ...(options.pathExtra ?? [])
+    ].join(':'),
     HOME: process.env.HOME,
     LANG: 'C.UTF-8',
     CI: 'true',
@@ -248,16 +294,19 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     if (options.workspace) handOver(options.workspace, options.user)
   }
   const actionDir = options.actionDir ?? path.join(ROOT, 'dist')
-  const main = await runNode(
-    path.join(actionDir, 'index.js'),
-    { ...clean(base), GITHUB_STEP_SUMMARY: files.summary },
-    workspace,
-    options.cancelAfterMs,
-    options.killAfterMs,
-    options.user,
-    options.hideDockerenv,
-    options.killOn
-  )
+  const main = await runNode({
+    script: path.join(actionDir, 'index.js'),
+    env: { ...clean(base), GITHUB_STEP_SUMMARY: files.summary },
+    cwd: workspace,
+    nodeArgs: options.nodeArgs,
+    cancelAfterMs: options.cancelAfterMs,
+    killAfterMs: options.killAfterMs,
+    killOn: options.killOn,
+    user: options.user,
+    hideDockerenv: options.hideDockerenv,
+    onOutput: options.onOutput,
+    keepOutput: options.keepOutput
+  })
   const state = parseCommandFile(fs.readFileSync(files.state, 'utf8'))
   const run: ActionRun = {
     ...main,
@@ -270,16 +319,24 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     const stateEnv = Object.fromEntries(
       Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])
     )
-    const post = await runNode(
-      path.join(actionDir, 'index.js'),
-      { ...clean(base), ...stateEnv, GITHUB_STEP_SUMMARY: files.postSummary },
-      workspace,
-      undefined,
-      undefined,
-      options.user,
-      options.hideDockerenv
-    )
-    run.post = { ...post, summary: fs.readFileSync(files.postSummary, 'utf8') }
+    const post = await runNode({
+      script: path.join(actionDir, 'index.js'),
+      env: {
+        ...clean(base),
+        ...stateEnv,
+        GITHUB_STEP_SUMMARY: files.postSummary
+      },
+      cwd: workspace,
+      nodeArgs: options.nodeArgs,
+      user: options.user,
+      hideDockerenv: options.hideDockerenv
+    })
+    run.post = {
+      exitCode: post.exitCode,
+      stdout: post.stdout,
+      stderr: post.stderr,
+      summary: fs.readFileSync(files.postSummary, 'utf8')
+    }
   }
   return run
 }
@@ -326,7 +383,12 @@ export async function runPostStep(options: {
     ...options.env
   }
   fs.writeFileSync(env.GITHUB_STEP_SUMMARY as string, '')
-  return runNode(path.join(ROOT, 'dist', 'index.js'), clean(env), workspace)
+  const { exitCode, stdout, stderr } = await runNode({
+    script: path.join(ROOT, 'dist', 'index.js'),
+    env: clean(env),
+    cwd: workspace
+  })
+  return { exitCode, stdout, stderr }
 }
 
 function clean(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -4,7 +4,10 @@
 // with modes 0755/0644, as actions/checkout leaves it. The agents' commands
 // run as the image's user (uid 1000); MassGen mounts the repository
 // read-write for the winner's final presentation only, so the scripted
-// winner writes there (finalCommands).
+// winner writes there (finalCommands). While the agents compete it is
+// read-only (the agent's `commands` try), and `docker-network: bridge` gives
+// the container a network. The dying run starts first; the writing run
+// starts once the other has died.
 import { containersUnder } from './helpers.js'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -12,17 +15,13 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { commandResultsOf } from '../../test-support/llm-server.js'
+import { inLiveSlot } from '../../test-support/live-slot.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { runAction, type ActionRun } from '../../test-support/run-action.js'
-import {
-  event,
-  KEYS,
-  loopbackServers,
-  massgenBinary,
-  TEST_IMAGE
-} from '../e2e/helpers.js'
+import { event, KEYS, loopbackServers, TEST_IMAGE } from '../e2e/helpers.js'
 
 // Each run starts containers and MassGen's MCP servers: minutes when busy.
-jest.setTimeout(600_000)
+jest.setTimeout(900_000)
 
 const IMAGE = TEST_IMAGE
 /** The image's user: MassGen's images and the test image both use 1000. */
@@ -114,7 +113,10 @@ function asRunner(command: string): { status: number | null; out: string } {
 function writeRun(
   script: Parameters<typeof loopback.llm>[0],
   checkoutDir: string,
-  extra: { killOn?: (server: { requests: unknown[] }) => Promise<void> } = {}
+  extra: {
+    killOn?: (server: { requests: unknown[] }) => Promise<void>
+    inputs?: Record<string, string>
+  } = {}
 ) {
   return loopback.llm(script).then(async (server) => {
     const run = await runAction({
@@ -135,69 +137,113 @@ function writeRun(
         'context-permission': 'write',
         'comment-tag': 'docker-context-write',
         'max-duration': '600',
-        'upload-logs': 'false'
+        'upload-logs': 'false',
+        ...extra.inputs
       }
     })
     return { run, server }
   })
 }
 
+// The writing run: its checkout, the runner's own files the attack aims at,
+// and the ACLs of both before the run.
+const checkoutDir = runnerCheckout()
+const runner = runnerFiles()
+const runnerPaths = [
+  runner.secret,
+  runner.folder,
+  path.join(runner.folder, 'inside')
+]
+const before = aclsUnder(checkoutDir)
+const runnerBefore = aclsOf(...runnerPaths)
+const WRITE = [
+  `echo from-the-agent > ${checkoutDir}/agent-wrote.txt`,
+  `echo more >> ${checkoutDir}/README.md`,
+  `mkdir ${checkoutDir}/src/new`,
+  `echo x > ${checkoutDir}/src/new/file.c`
+].join(' && ')
+// The folder and the file that had ACLs become links to the runner's
+// files: restoring their ACLs by path would change those instead.
+const SWAP = [
+  `rm -r ${checkoutDir}/shared`,
+  `ln -s ${runner.folder} ${checkoutDir}/shared`,
+  `rm ${checkoutDir}/keep.txt`,
+  `ln -s ${runner.secret} ${checkoutDir}/keep.txt`
+].join(' && ')
+const FINAL_WRITE = `${WRITE}; echo write-exit=$?; id -u`
+const FINAL_SWAP = `${SWAP}; echo swap-exit=$?`
+// While the agents compete: a write to the checkout, and the networks seen.
+const COMPETING_WRITE = `touch ${checkoutDir}/agent-was-here 2>&1; echo context-write-exit=$?`
+const NETWORK = 'ls /sys/class/net | tr "\\n" " "; echo'
+
+/** The winner writes and swaps in its final presentation; bridge network. */
+async function writingRun() {
+  expect(fs.statSync(checkoutDir).uid).toBe(RUNNER_UID)
+  const { run, server } = await writeRun(
+    {
+      agentIds: ['agent_a', 'agent_b'],
+      agents: {
+        'model-a': {
+          answer: 'A will write.',
+          commands: [COMPETING_WRITE, NETWORK],
+          finalCommands: [FINAL_WRITE, FINAL_SWAP],
+          voteFor: 'agent_a'
+        },
+        'model-b': { answer: 'B writes nothing.', voteFor: 'agent_a' }
+      }
+    },
+    checkoutDir,
+    { inputs: { 'docker-network': 'bridge' } }
+  )
+  const results = commandResultsOf(server.requests, 'model-a')
+  const outputOf = (command: string) => {
+    const result = results.find((r) => r.command === command)
+    return `${result?.stdout ?? ''}${result?.stderr ?? ''}`
+  }
+  return { run, outputOf }
+}
+
+// The dying run: its own checkout, and its ACLs before the run.
+const dyingCheckout = runnerCheckout()
+const dyingBefore = aclsUnder(dyingCheckout)
+
+/** Killed while the agents wait on their model: the grant is in force. */
+async function dyingRun(release: () => void): Promise<ActionRun> {
+  const { run } = await writeRun(
+    { default: { delayMs: 600_000 } },
+    dyingCheckout,
+    {
+      killOn: (server) =>
+        new Promise<void>((resolve) => {
+          const polling = setInterval(() => {
+            if (server.requests.length === 0) return
+            clearInterval(polling)
+            release()
+            resolve()
+          }, 200)
+        }),
+      inputs: { 'comment-tag': 'docker-context-write-dies' }
+    }
+  )
+  return run
+}
+
+let writing: Awaited<ReturnType<typeof writingRun>>
+let died: ActionRun
+beforeAll(async () => {
+  // The dying run takes the live slot (live-slot.ts) only until it dies.
+  ;[died, writing] = await Promise.all([
+    inLiveSlot(dyingRun),
+    inLiveSlot(writingRun)
+  ])
+}, 900_000)
+
 describe("Docker mode, 'context-permission: write', a checkout the image's user does not own", () => {
-  const checkoutDir = runnerCheckout()
-  const runner = runnerFiles()
-  const runnerPaths = [
-    runner.secret,
-    runner.folder,
-    path.join(runner.folder, 'inside')
-  ]
-  const before = aclsUnder(checkoutDir)
-  const runnerBefore = aclsOf(...runnerPaths)
-  const WRITE = [
-    `echo from-the-agent > ${checkoutDir}/agent-wrote.txt`,
-    `echo more >> ${checkoutDir}/README.md`,
-    `mkdir ${checkoutDir}/src/new`,
-    `echo x > ${checkoutDir}/src/new/file.c`
-  ].join(' && ')
-  // The folder and the file that had ACLs become links to the runner's
-  // files: restoring their ACLs by path would change those instead.
-  const SWAP = [
-    `rm -r ${checkoutDir}/shared`,
-    `ln -s ${runner.folder} ${checkoutDir}/shared`,
-    `rm ${checkoutDir}/keep.txt`,
-    `ln -s ${runner.secret} ${checkoutDir}/keep.txt`
-  ].join(' && ')
-  let run: ActionRun
-  let results: string[]
-
-  beforeAll(async () => {
-    expect(fs.statSync(checkoutDir).uid).toBe(RUNNER_UID)
-    const done = await writeRun(
-      {
-        agentIds: ['agent_a', 'agent_b'],
-        agents: {
-          'model-a': {
-            answer: 'A will write.',
-            finalCommands: [
-              `${WRITE}; echo write-exit=$?; id -u`,
-              `${SWAP}; echo swap-exit=$?`
-            ],
-            voteFor: 'agent_a'
-          },
-          'model-b': { answer: 'B writes nothing.', voteFor: 'agent_a' }
-        }
-      },
-      checkoutDir
-    )
-    run = done.run
-    results = commandResultsOf(done.server.requests, 'model-a').map(
-      (r) => `${r.stdout ?? ''}${r.stderr ?? ''}`
-    )
-  })
-
   it("the image's user (uid 1000) writes the checkout owned by uid 1001 (mode 0755); afterwards every file's ACL is as before, and the runner's user can change what the agent made", () => {
+    const { run, outputOf } = writing
     expect(run.outputs.status).toBe('success')
-    expect(results[0]).toContain('write-exit=0')
-    expect(results[0]).toMatch(new RegExp(`^${IMAGE_UID}$`, 'm'))
+    expect(outputOf(FINAL_WRITE)).toContain('write-exit=0')
+    expect(outputOf(FINAL_WRITE)).toMatch(new RegExp(`^${IMAGE_UID}$`, 'm'))
     expect(run.stdout).toContain(
       `Gave uid ${IMAGE_UID} (the user of ${IMAGE}) write access to ${checkoutDir} with POSIX ACLs`
     )
@@ -235,8 +281,19 @@ describe("Docker mode, 'context-permission: write', a checkout the image's user 
     expect(containersUnder(run.dir)).toEqual([])
   })
 
+  it('while the agents compete, MassGen still mounts the repository read-only (write access is for the final presentation)', () => {
+    const competing = writing.outputOf(COMPETING_WRITE)
+    expect(competing).toMatch(/Read-only file system/)
+    expect(competing).not.toContain('context-write-exit=0')
+    expect(fs.existsSync(path.join(checkoutDir, 'agent-was-here'))).toBe(false)
+  })
+
+  it("docker-network 'bridge' gives the container a network", () => {
+    expect(writing.outputOf(NETWORK)).toMatch(/\beth0\b/)
+  })
+
   it("attack: the agent replaces a folder and a file that had ACLs with links to the runner's own files, so that restoring the ACLs would change those — fails", () => {
-    expect(results[1]).toContain('swap-exit=0')
+    expect(writing.outputOf(FINAL_SWAP)).toContain('swap-exit=0')
     expect(
       fs.lstatSync(path.join(checkoutDir, 'keep.txt')).isSymbolicLink()
     ).toBe(true)
@@ -246,30 +303,13 @@ describe("Docker mode, 'context-permission: write', a checkout the image's user 
 })
 
 describe("Docker mode, 'context-permission: write', the main step dies", () => {
-  it('the post step takes the ACLs back', async () => {
-    const checkoutDir = runnerCheckout()
-    const before = aclsUnder(checkoutDir)
-    const { run } = await writeRun(
-      { default: { delayMs: 600_000 } },
-      checkoutDir,
-      {
-        // Killed while the agents wait on their model: the grant is in force.
-        killOn: (server) =>
-          new Promise<void>((resolve) => {
-            const polling = setInterval(() => {
-              if (server.requests.length === 0) return
-              clearInterval(polling)
-              resolve()
-            }, 200)
-          })
-      }
+  it('the post step takes the ACLs back', () => {
+    expect(died.stdout).toContain(`Gave uid ${IMAGE_UID}`)
+    expect(died.stdout).not.toContain('Took back')
+    expect(died.post?.stdout).toContain(
+      `Took back the write access of uid ${IMAGE_UID} to ${dyingCheckout}`
     )
-    expect(run.stdout).toContain(`Gave uid ${IMAGE_UID}`)
-    expect(run.stdout).not.toContain('Took back')
-    expect(run.post?.stdout).toContain(
-      `Took back the write access of uid ${IMAGE_UID} to ${checkoutDir}`
-    )
-    expect(aclsUnder(checkoutDir)).toEqual(before)
-    expect(containersUnder(run.dir)).toEqual([])
+    expect(aclsUnder(dyingCheckout)).toEqual(dyingBefore)
+    expect(containersUnder(died.dir)).toEqual([])
   })
 })

@@ -50,6 +50,32 @@ function prRun(
 }
 
 describe('fake massgen, pull_request event', () => {
+  it('a relative massgen-command is found in the workspace and run from there', async () => {
+    // Checked against the workspace, then once spawned from the run's own
+    // folder: it must be resolved once, not looked up again (ENOENT).
+    const workspace = openTempDir('relative-command-')
+    fs.mkdirSync(path.join(workspace, 'tools'))
+    const script = path.join(workspace, 'tools', 'massgen')
+    fs.writeFileSync(script, `#!/bin/sh\nexec node ${FAKE_MASSGEN} "$@"\n`)
+    fs.chmodSync(script, 0o755)
+    const run = await runAction({
+      eventName: 'workflow_dispatch',
+      workspace,
+      inputs: {
+        query: 'Is the parser change safe?',
+        models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
+        'openai-api-key': KEYS.openai,
+        'gemini-api-key': KEYS.google,
+        'massgen-command': './tools/massgen',
+        'max-duration': '5',
+        comment: 'false'
+      },
+      env: { FAKE_MASSGEN_SCENARIO: 'success' }
+    })
+    expect(run.outputs.status).toBe('success')
+    expect(run.stdout).toContain(`using massgen-command "${script}"`)
+  })
+
   it('success: comment, summary and outputs carry the winner', async () => {
     const record = path.join(openTempDir('rec-'), 'record.json')
     const run = await prRun('success', {}, { FAKE_MASSGEN_RECORD: record })

@@ -1,6 +1,5 @@
 // Shared set-up for end-to-end runs of dist/index.js under Node 24.
 import { secretForms } from '../../src/safety/redact.js'
-import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import {
@@ -105,27 +104,6 @@ export function expectNoKeyLeak(
   keys: string[] = Object.values(KEYS)
 ): void {
   expect(findKeyLeaks(run, server, keys)).toEqual([])
-}
-
-/**
- * The real MassGen installed by scripts/setup-massgen.sh (its last line):
- * the base install, or with the [docker] extra that Docker mode needs.
- */
-export function massgenBinary(extras: 'base' | 'docker' = 'base'): string {
-  const cached = extras === 'base' ? 'MASSGEN_BIN' : 'MASSGEN_DOCKER_BIN'
-  if (process.env[cached]) return process.env[cached]
-  const out = execFileSync(
-    'bash',
-    [path.join(ROOT, 'scripts', 'setup-massgen.sh')],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, MASSGEN_EXTRAS: extras },
-      stdio: ['ignore', 'pipe', 'inherit']
-    }
-  )
-  const bin = out.trim().split('\n').pop() ?? ''
-  process.env[cached] = bin
-  return bin
 }
 
 /** The local runtime image of the Docker-mode tests (.ci/run builds it). */

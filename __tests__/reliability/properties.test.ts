@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parseCommand } from '../../src/event/command.js'
-import { stickyMarker } from '../../src/github/api.js'
+import { stickyMarker } from '../../src/github/sticky-marker.js'
 import { LogReader, readRunFiles } from '../../src/results/log-files.js'
 import {
   ModelsError,

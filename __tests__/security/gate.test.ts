@@ -90,7 +90,8 @@ const readerEvents: Array<[string, string, unknown]> = [
     {
       action: 'created',
       pull_request: { number: 42 },
-      comment: { id: 5, body: 'nice', user: user('bob-reader') },
+      // A thread command: other review comments are not for the action.
+      comment: { id: 5, body: '/massgen go', user: user('bob-reader') },
       sender: user('bob-reader')
     }
   ],

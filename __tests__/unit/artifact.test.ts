@@ -7,13 +7,13 @@ import { pipeline } from 'node:stream/promises'
 import {
   artifactName,
   artifactUrl,
-  redactingStream,
   selectLogFiles,
   stageLogs,
   uploadLogs,
   WINNING_ANSWER_FILE,
   type ArtifactUploader
 } from '../../src/report/artifact.js'
+import { redactingStream } from '../../src/safety/redact.js'
 
 const SECRET = 'sk-testSECRETvalue0123456789abcdef'
 const TOKEN = 'ghs_tokenVALUE00000000000000000000000'

@@ -124,7 +124,7 @@ describe('buildConfig', () => {
 })
 
 describe('configRelativePath', () => {
-  it("follows the seed's naming", () => {
+  it("follows MassGen's own naming of the config file", () => {
     expect(configRelativePath(new Date(Date.UTC(2026, 10, 30, 4, 5, 6)))).toBe(
       '.massgen-quality/sessions/run_20261130_040506/configs/run_20261130_040506.yaml'
     )

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { checkTriggerAllowed, isAllowedBot } from '../../src/event/gate.js'
-import { GitHubError, type Permission } from '../../src/github/api.js'
+import { type Permission } from '../../src/github/api.js'
+import { GitHubError } from '../../src/github/errors.js'
 import type { Trigger } from '../../src/inputs/types.js'
 
 function permissions(roles: Record<string, Permission | Error>) {

@@ -6,16 +6,12 @@ import {
   it,
   jest
 } from '@jest/globals'
-import {
-  createGitHub,
-  cutDiff,
-  GitHubError,
-  runAttempt,
-  runUrl,
-  stickyMarker,
-  type GitHubApi,
-  type GitHubOptions
-} from '../../src/github/api.js'
+import { createGitHub, type GitHubApi } from '../../src/github/api.js'
+import { cutDiff } from '../../src/github/pull.js'
+import { GitHubError } from '../../src/github/errors.js'
+import { runAttempt, runUrl } from '../../src/github/run-url.js'
+import { stickyMarker } from '../../src/github/sticky-marker.js'
+import { type GitHubOptions } from '../../src/github/client.js'
 import {
   addComment,
   BODY_LIMIT,

@@ -473,6 +473,30 @@ const CASES: BadInput[] = [
     inputs: { 'pr-diff-max-bytes': '10' },
     input: 'pr-diff-max-bytes',
     form: /expected bytes from 1000 to 10000000/
+  },
+  {
+    name: 'max-cost: $5',
+    inputs: { 'max-cost': '$5' },
+    input: 'max-cost',
+    form: /expected a positive amount in US dollars such as '2\.50' \(empty: no cap\)/
+  },
+  {
+    name: 'max-cost: 0',
+    inputs: { 'max-cost': '0' },
+    input: 'max-cost',
+    form: /expected a positive amount in US dollars/
+  },
+  {
+    name: 'include: a negation',
+    inputs: { include: 'src/**\n!src/gen/**' },
+    input: 'include',
+    form: /is a negation, which include does not take.*expected globs separated by newlines or commas/
+  },
+  {
+    name: 'exclude: an empty negation',
+    inputs: { exclude: '*.snap, !' },
+    input: 'exclude',
+    form: /is an empty pattern \(expected globs separated by newlines or commas/
   }
 ]
 

@@ -2,17 +2,18 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import {
-  MARKER_FILE,
-  MassgenInstallError,
-  UV_VERSION,
-  markerText,
   prepareMassgen,
-  lockFor,
-  tail,
-  venvLayout,
-  type CacheStore,
   type PrepareOptions
 } from '../../src/prepare/massgen.js'
+import {
+  MARKER_FILE,
+  markerText,
+  lockFor,
+  venvLayout
+} from '../../src/prepare/install/layout.js'
+import { MassgenInstallError, tail } from '../../src/prepare/install/output.js'
+import { UV_VERSION } from '../../src/prepare/install/uv.js'
+import { type CacheStore } from '../../src/prepare/install/cache.js'
 import type { ExecResult, ProcessRunner } from '../../src/run/process.js'
 
 interface Call {

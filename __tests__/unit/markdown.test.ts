@@ -2,10 +2,10 @@ import {
   escapeTableCell,
   fenceFor,
   neutralizeMentions,
-  redactSecrets,
   safeMarkdown,
   truncateMarkdown
 } from '../../src/safety/markdown.js'
+import { redactSecrets } from '../../src/safety/redact.js'
 import {
   detailsBalance,
   liveBrackets,

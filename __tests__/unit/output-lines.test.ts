@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
 import {
   foldOutputLine,
-  isInside,
   stripAnsi,
   type OutputHints
 } from '../../src/run/output-lines.js'
+import { isInside } from '../../src/shared/paths.js'
 
 const where = { cwd: '/w', logBase: '/w/.massgen/massgen_logs' }
 const fold = (lines: string[]) =>

@@ -133,16 +133,19 @@ describe('readTrigger', () => {
   })
 
   it('names the comment author of comment events other than issue_comment', () => {
+    // pull_request_review_comment is a command event of its own (conversation.test.ts).
     expect(
-      readTrigger('pull_request_review_comment', {
-        pull_request: { number: 5 },
+      readTrigger('commit_comment', {
         comment: { user: { login: 'mallory', type: 'User' } },
-        sender: { login: 'mallory', type: 'User' }
+        sender: { login: 'alice', type: 'User' }
       })
     ).toMatchObject({
       kind: 'event',
-      issueNumber: 5,
-      actors: [{ login: 'mallory', isBot: false }]
+      issueNumber: undefined,
+      actors: [
+        { login: 'alice', isBot: false },
+        { login: 'mallory', isBot: false }
+      ]
     })
   })
 

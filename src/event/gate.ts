@@ -4,6 +4,7 @@
 // permission), or be named in allowed-users; bots only when allow-listed.
 import type { GitHubApi, Permission } from '../github/api.js'
 import type { Actor, Settings, Trigger } from '../inputs/types.js'
+import { errorText } from '../shared/text.js'
 
 export type GateResult = { allowed: true } | { allowed: false; reason: string }
 
@@ -34,6 +35,7 @@ function actorsOf(trigger: Trigger): Actor[] {
     case 'comment':
       return [{ login: trigger.author, isBot: trigger.authorIsBot }]
     case 'event':
+    case 'review_comment':
       return trigger.actors
     default:
       return []
@@ -87,7 +89,7 @@ async function checkActor(
     permission = await github.getPermission(who)
   } catch (e) {
     // Fail closed: no run unless write access is shown.
-    const why = e instanceof Error ? e.message : String(e)
+    const why = errorText(e)
     return {
       allowed: false,
       reason: `could not check ${who}'s permission: ${why}`

@@ -1,11 +1,16 @@
 // Decides from the event whether to run, on which issue, with which question.
 import { Inputs } from '../inputs/constants.js'
-import { parseCommand } from './command.js'
+import { parseCommand, stripInvisible } from './command.js'
+import type { ConversationRequest } from '../plan/conversation.js'
 import { checkTriggerAllowed } from './gate.js'
 import type { GitHubApi } from '../github/api.js'
 import { ModelsError, selectAgents } from '../inputs/models.js'
 import { MAX_QUERY_BYTES } from '../inputs/settings.js'
-import type { Settings, Trigger } from '../inputs/types.js'
+import type {
+  ReviewCommentTrigger,
+  Settings,
+  Trigger
+} from '../inputs/types.js'
 
 export type Intake =
   | { action: 'skip'; reason: string; quiet: boolean }
@@ -18,6 +23,15 @@ export type Intake =
       pullRequest: number | undefined
       /** The comment that asked for the run, for reactions. */
       commentId: number | undefined
+      /** The conversation to read for the agents before the run. */
+      conversation?: ConversationRequest
+      /** That conversation as text for the agents, once read (main.ts). */
+      context?: string
+      /**
+       * A review-comment thread the report goes to as a reply, instead of
+       * the sticky comment (which keeps the pull request's main report).
+       */
+      replyTo?: { pullNumber: number; threadId: number }
     }
 
 export class IntakeError extends Error {}
@@ -34,6 +48,8 @@ export async function intake(
       return commentIntake(settings, trigger, github)
     case 'pull_request':
       return pullRequestIntake(settings, trigger, github)
+    case 'review_comment':
+      return reviewCommentIntake(settings, trigger, github)
     case 'event': {
       const gate = await checkTriggerAllowed(github(), trigger, settings)
       if (!gate.allowed)
@@ -64,6 +80,8 @@ async function pullRequestIntake(
   trigger: Extract<Trigger, { kind: 'pull_request' }>,
   github: () => GitHubApi
 ): Promise<Intake> {
+  const label = labelSkip(settings, trigger)
+  if (label) return label
   if (
     trigger.eventName === 'pull_request_target' &&
     trigger.fromFork &&
@@ -87,13 +105,37 @@ async function pullRequestIntake(
 }
 
 /**
+ * With `label-trigger` set, a `labeled` event runs only for that label
+ * (GitHub label names are case-insensitive); other actions are unchanged.
+ */
+export function labelSkip(
+  settings: Pick<Settings, 'labelTrigger'>,
+  trigger: Extract<Trigger, { kind: 'pull_request' }>
+): Intake | undefined {
+  if (!settings.labelTrigger || trigger.labeled === undefined) return undefined
+  const wanted = settings.labelTrigger.trim().toLowerCase()
+  if (trigger.labeled.trim().toLowerCase() === wanted) return undefined
+  // The name is anyone's with triage access: one line, cut, in quotes.
+  const shown = JSON.stringify(
+    stripInvisible(trigger.labeled).replace(/\s+/g, ' ').slice(0, 60)
+  )
+  return {
+    action: 'skip',
+    reason:
+      `The label added, ${shown}, is not the '${Inputs.LabelTrigger}' label ` +
+      `'${settings.labelTrigger}'; only adding that label starts a run.`,
+    quiet: true
+  }
+}
+
+/**
  * GitHub gives pull_request runs from forks and Dependabot no secrets: with
  * no key at all for the models asked for, that is a reason to skip, not a
  * failure (and not a matter of permission: nothing could run anyway).
  */
 function withoutSecrets(
   settings: Settings,
-  trigger: Extract<Trigger, { kind: 'pull_request' }>
+  trigger: { fromFork: boolean; authorIsBot?: boolean }
 ): boolean {
   if (Object.keys(settings.keys).length > 0) return false
   if (!trigger.fromFork && !trigger.authorIsBot) return false
@@ -141,6 +183,28 @@ async function commentIntake(
   const gate = await checkTriggerAllowed(github(), trigger, settings)
   if (!gate.allowed)
     return { action: 'skip', reason: gate.reason, quiet: false }
+  const question = commandQuestion(settings, command)
+  if (typeof question !== 'string') return question
+  return {
+    action: 'run',
+    question,
+    issueNumber: trigger.issueNumber,
+    pullRequest: trigger.isPullRequest ? trigger.issueNumber : undefined,
+    commentId: trigger.commentId,
+    // A command on an issue that has the action's report follows up on it.
+    conversation: {
+      kind: 'follow-up',
+      issueNumber: trigger.issueNumber,
+      commentId: trigger.commentId
+    }
+  }
+}
+
+/** The question of a command, or why there is none to run. */
+function commandQuestion(
+  settings: Settings,
+  command: ReturnType<typeof parseCommand>
+): string | Extract<Intake, { action: 'skip' }> {
   const question =
     command.kind === 'command' ? command.question : settings.query
   if (!question) {
@@ -162,12 +226,53 @@ async function commentIntake(
       quiet: false
     }
   }
+  return question
+}
+
+/**
+ * A command in a review-comment thread: gated like any comment, answered
+ * by a reply in the thread with the thread as context.
+ */
+async function reviewCommentIntake(
+  settings: Settings,
+  trigger: ReviewCommentTrigger,
+  github: () => GitHubApi
+): Promise<Intake> {
+  const command = parseCommand(trigger.body, settings.trigger)
+  if (command.kind === 'not-command') {
+    return {
+      action: 'skip',
+      reason: `The review comment does not start with '${settings.trigger}'.`,
+      quiet: true
+    }
+  }
+  const gate = await checkTriggerAllowed(github(), trigger, settings)
+  if (!gate.allowed)
+    return { action: 'skip', reason: gate.reason, quiet: false }
+  // Review comments on a fork's pull request run like pull_request: no secrets.
+  if (withoutSecrets(settings, trigger)) {
+    return { action: 'skip', reason: forkSkipReason(), quiet: false }
+  }
+  const question = commandQuestion(settings, command)
+  if (typeof question !== 'string') return question
   return {
     action: 'run',
     question,
-    issueNumber: trigger.issueNumber,
-    pullRequest: trigger.isPullRequest ? trigger.issueNumber : undefined,
-    commentId: trigger.commentId
+    issueNumber: undefined,
+    pullRequest: trigger.pullNumber,
+    commentId: undefined,
+    conversation: {
+      kind: 'review-thread',
+      pullNumber: trigger.pullNumber,
+      threadId: trigger.threadId,
+      commentId: trigger.commentId,
+      path: trigger.path,
+      line: trigger.line,
+      startLine: trigger.startLine,
+      side: trigger.side,
+      diffHunk: trigger.diffHunk
+    },
+    replyTo: { pullNumber: trigger.pullNumber, threadId: trigger.threadId }
   }
 }
 

@@ -56,7 +56,66 @@ function fromPullRequest(
     // A deleted fork leaves head.repo null: treat it as a fork.
     fromFork: head === undefined || head !== base,
     authorIsBot: isBot(user),
-    ...sha(record(pr.head)?.sha)
+    ...sha(record(pr.head)?.sha),
+    ...labelOf(event)
+  }
+}
+
+/** The label a `labeled` event adds; nothing for other actions. */
+function labelOf(event: Loose<PullRequestEvent> | undefined): {
+  labeled?: string
+} {
+  if (event?.action !== 'labeled') return {}
+  const name = record(record(event)?.label)?.name
+  return typeof name === 'string' ? { labeled: name } : { labeled: '' }
+}
+
+/**
+ * A new comment in a review-comment thread. Replies carry the thread's
+ * first comment as `in_reply_to_id`; the file, lines and hunk are the
+ * thread's, repeated on every reply.
+ */
+function fromReviewComment(payload: unknown, fallbackActor: string): Trigger {
+  const eventName = 'pull_request_review_comment'
+  const event = record(payload)
+  if (event?.action !== 'created') {
+    const action = typeof event?.action === 'string' ? event.action : 'unknown'
+    return ignored(
+      eventName,
+      `${eventName} "${action}" events are not commands; only new comments ("created") are`
+    )
+  }
+  const comment = record(event.comment)
+  const pr = record(event.pull_request)
+  const pullNumber = positiveInt(pr?.number)
+  const commentId = positiveInt(comment?.id)
+  if (!comment || !pr || pullNumber === undefined || !commentId) {
+    return ignored(eventName, 'the event payload has no review comment')
+  }
+  const base = fullName(pr.base)
+  const head = fullName(pr.head)
+  const text = (value: unknown) => (typeof value === 'string' ? value : '')
+  return {
+    kind: 'review_comment',
+    eventName,
+    pullNumber,
+    commentId,
+    threadId: positiveInt(comment.in_reply_to_id) ?? commentId,
+    actors: actorsOf(payload, fallbackActor),
+    body: text(comment.body),
+    ...(typeof comment.created_at === 'string' &&
+    !Number.isNaN(Date.parse(comment.created_at))
+      ? { createdAt: comment.created_at }
+      : {}),
+    path: text(comment.path),
+    // An outdated thread has no line on the current diff: its original one.
+    line: positiveInt(comment.line) ?? positiveInt(comment.original_line),
+    startLine:
+      positiveInt(comment.start_line) ??
+      positiveInt(comment.original_start_line),
+    side: typeof comment.side === 'string' ? comment.side : undefined,
+    diffHunk: text(comment.diff_hunk),
+    fromFork: head === undefined || head !== base
   }
 }
 
@@ -171,6 +230,8 @@ export function readTrigger(
       return fromPullRequest(eventName, payload, fallbackActor)
     case 'issue_comment':
       return fromComment(payload)
+    case 'pull_request_review_comment':
+      return fromReviewComment(payload, fallbackActor)
     case 'schedule':
     case 'workflow_dispatch':
       return {

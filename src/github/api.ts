@@ -4,6 +4,7 @@
 // re-exported here, so importers need only this module.
 import * as core from '@actions/core'
 import { createOctokit, type GitHubLog, type GitHubOptions } from './client.js'
+import { readFileAtRef } from './contents.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import {
   readPullHead,
@@ -11,18 +12,18 @@ import {
   type PullHead,
   type PullRequestContext
 } from './pull.js'
-import { createStickyComments, type StickyComment } from './sticky.js'
-
-export { WRITE_BURST, type GitHubLog, type GitHubOptions } from './client.js'
-export { GitHubError, type GitHubErrorKind } from './errors.js'
-export {
-  cutDiff,
-  type ChangedFile,
-  type PullHead,
-  type PullRequestContext
-} from './pull.js'
-export { runAttempt, runUrl } from './run-url.js'
-export { stickyMarker, type StickyComment } from './sticky.js'
+import {
+  createStickyComments,
+  type OwnReport,
+  type StickyComment
+} from './sticky.js'
+import {
+  readIssueComments,
+  readReviewThread,
+  replyInThread
+} from './threads.js'
+import type { FollowUp, ThreadComment } from '../plan/conversation.js'
+import { createReviews, type PostedText, type ReviewDraft } from './review.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
@@ -49,6 +50,37 @@ export interface GitHubApi {
   ): Promise<PullRequestContext>
   /** The head commit, its committer date and the head's force pushes. */
   getPullHead(number: number): Promise<PullHead>
+  /** A file's text at a commit; undefined when there is none. */
+  getFileAtRef(file: string, ref: string): Promise<string | undefined>
+  /**
+   * The action's own report on the issue (marker and author both checked)
+   * and the comments written before `beforeId`.
+   */
+  readFollowUp(
+    issueNumber: number,
+    tag: string,
+    beforeId: number
+  ): Promise<FollowUp>
+  /** The comments of a review-comment thread written before `beforeId`. */
+  readReviewThread(
+    pullNumber: number,
+    threadId: number,
+    beforeId: number
+  ): Promise<ThreadComment[]>
+  /** Replies in a review-comment thread (to its first comment). */
+  replyToReviewThread(
+    pullNumber: number,
+    threadId: number,
+    body: string
+  ): Promise<{ id: number; url: string }>
+  /** Review comments and review bodies already on a pull request. */
+  listReviewTexts(pullNumber: number): Promise<PostedText[]>
+  /** One review; ReviewRefused when GitHub answers 422. */
+  createReview(
+    pullNumber: number,
+    draft: ReviewDraft
+  ): Promise<{ id: number; url: string }>
+  deletePendingReview(pullNumber: number, reviewId: number): Promise<void>
 }
 
 const ROLES: Permission[] = [
@@ -78,6 +110,7 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
     log,
     botLogin: options.botLogin
   })
+  const reviews = createReviews({ octokit, owner, repo, log })
 
   return {
     owner,
@@ -139,6 +172,44 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
         maxDiffBytes
       ),
 
-    getPullHead: (number) => readPullHead({ octokit, owner, repo, log }, number)
+    getPullHead: (number) =>
+      readPullHead({ octokit, owner, repo, log }, number),
+
+    getFileAtRef: (file, ref) =>
+      readFileAtRef({ octokit, owner, repo, log }, file, ref),
+
+    async readFollowUp(issueNumber, tag, beforeId) {
+      const previous: OwnReport | undefined = await sticky.findOwn(
+        issueNumber,
+        tag
+      )
+      if (!previous) return { previous: undefined, since: [] }
+      const comments = await readIssueComments(
+        { octokit, owner, repo },
+        issueNumber,
+        beforeId
+      )
+      return {
+        previous: { body: previous.body, updatedAt: previous.updatedAt },
+        since: comments.filter((c) => c.id !== previous.id)
+      }
+    },
+
+    readReviewThread: (pullNumber, threadId, beforeId) =>
+      readReviewThread(
+        { octokit, owner, repo },
+        pullNumber,
+        threadId,
+        beforeId
+      ),
+
+    replyToReviewThread: (pullNumber, threadId, body) =>
+      replyInThread({ octokit, owner, repo }, pullNumber, threadId, body),
+
+    listReviewTexts: (pullNumber) => reviews.listPosted(pullNumber),
+    createReview: (pullNumber, draft) =>
+      reviews.createReview(pullNumber, draft),
+    deletePendingReview: (pullNumber, reviewId) =>
+      reviews.deletePendingReview(pullNumber, reviewId)
   }
 }

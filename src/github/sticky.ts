@@ -11,12 +11,15 @@ import {
   stickyMarker
 } from './sticky-marker.js'
 
-export { stickyMarker } from './sticky-marker.js'
-
 export interface StickyComment {
   id: number
   url: string
   body: string
+}
+
+/** A sticky comment the token itself wrote, for sure, and when it last changed. */
+export interface OwnReport extends StickyComment {
+  updatedAt: string
 }
 
 /** The body without its marker line, when it already starts with one. */
@@ -30,6 +33,7 @@ interface RawComment {
   id: number
   html_url: string
   body?: string | null
+  updated_at?: string
   user?: { login?: string; type?: string } | null
   performed_via_github_app?: { slug?: string } | null
 }
@@ -44,6 +48,12 @@ export interface StickyTarget {
 
 export interface StickyComments {
   find(issueNumber: number, tag: string): Promise<StickyComment | undefined>
+  /**
+   * The sticky comment only when the token is known to have written it
+   * (never another app's comment that carries the marker): what a
+   * follow-up may present to the agents as the action's own report.
+   */
+  findOwn(issueNumber: number, tag: string): Promise<OwnReport | undefined>
   upsert(
     issueNumber: number,
     tag: string,
@@ -51,146 +61,201 @@ export interface StickyComments {
   ): Promise<{ id: number; url: string }>
 }
 
-export function createStickyComments(target: StickyTarget): StickyComments {
-  const { octokit, owner, repo, log } = target
+/** What one client learns while it runs: who it writes as, what it wrote. */
+interface Session {
+  target: StickyTarget
+  /** Logins known to be the token's (its default bot, and learned from writes). */
+  known: Set<string>
+  identity: Promise<string | undefined> | undefined
+  /** The comment written last per issue and tag, updated without a listing. */
+  written: Map<string, number>
+}
 
-  // Who the token writes as. `GET /user` answers for PATs and user tokens;
-  // installation tokens (GITHUB_TOKEN, GitHub Apps) get 403 and no API tells
-  // them their own bot login, so then we match known bot logins, and logins
-  // learned from our own writes.
-  const known = new Set([
-    (target.botLogin ?? 'github-actions[bot]').toLowerCase()
-  ])
-  let identity: Promise<string | undefined> | undefined
-  const whoAmI = (): Promise<string | undefined> =>
-    (identity ??= octokit.rest.users.getAuthenticated().then(
+export function createStickyComments(target: StickyTarget): StickyComments {
+  const session: Session = {
+    target,
+    known: new Set([(target.botLogin ?? 'github-actions[bot]').toLowerCase()]),
+    identity: undefined,
+    written: new Map()
+  }
+  return {
+    async find(issueNumber, tag) {
+      const found = await findSticky(session, issueNumber, tag)
+      return found && { id: found.id, url: found.url, body: found.body }
+    },
+    async findOwn(issueNumber, tag) {
+      const found = await findSticky(session, issueNumber, tag)
+      if (found?.rank !== 1) return undefined
+      return {
+        id: found.id,
+        url: found.url,
+        body: found.body,
+        updatedAt: found.updatedAt
+      }
+    },
+    upsert: (issueNumber, tag, body) =>
+      upsertSticky(session, issueNumber, tag, body)
+  }
+}
+
+/**
+ * Who the token writes as. `GET /user` answers for PATs and user tokens;
+ * installation tokens (GITHUB_TOKEN, GitHub Apps) get 403 and no API tells
+ * them their own bot login, so then the known bot logins count, and logins
+ * learned from our own writes.
+ */
+function whoAmI(session: Session): Promise<string | undefined> {
+  return (session.identity ??= session.target.octokit.rest.users
+    .getAuthenticated()
+    .then(
       (r) => r.data.login.toLowerCase(),
       (e: unknown) => {
         if (statusOf(e) === 403 && !isRateLimit(e)) return undefined
         if (statusOf(e) === 404) return undefined
-        identity = undefined
+        session.identity = undefined
         throw toGitHubError(e, 'GET /user (who the token is)')
       }
     ))
-  const learn = (c: RawComment): void => {
-    if (c.user?.login) known.add(c.user.login.toLowerCase())
-  }
+}
 
-  /**
-   * 1: written by us for sure; 2: written by some GitHub App itself (an
-   * installation token whose bot login we could not learn); 0: not ours.
-   * Comments by people are never ours, whatever they contain.
-   */
-  const rank = (c: RawComment, me: string | undefined): number => {
-    const login = c.user?.login?.toLowerCase()
-    if (!login) return 0
-    if (me !== undefined) return login === me ? 1 : 0
-    if (known.has(login)) return 1
-    const app = c.performed_via_github_app?.slug?.toLowerCase()
-    return c.user?.type === 'Bot' && app && `${app}[bot]` === login ? 2 : 0
-  }
+function learn(session: Session, c: RawComment): void {
+  if (c.user?.login) session.known.add(c.user.login.toLowerCase())
+}
 
-  const find = async (issueNumber: number, tag: string) => {
-    const me = await whoAmI()
-    let best: (StickyComment & { rank: number }) | undefined
-    try {
-      await octokit.paginate(
-        octokit.rest.issues.listComments,
-        { owner, repo, issue_number: issueNumber, per_page: 100 },
-        (response, done) => {
-          for (const c of response.data as RawComment[]) {
-            const r = startsWithMarker(c.body ?? '', tag) ? rank(c, me) : 0
-            if (r && (!best || r < best.rank)) {
-              best = { id: c.id, url: c.html_url, body: c.body ?? '', rank: r }
+/**
+ * 1: written by us for sure; 2: written by some GitHub App itself (an
+ * installation token whose bot login we could not learn); 0: not ours.
+ * Comments by people are never ours, whatever they contain.
+ */
+function rank(session: Session, c: RawComment, me: string | undefined): number {
+  const login = c.user?.login?.toLowerCase()
+  if (!login) return 0
+  if (me !== undefined) return login === me ? 1 : 0
+  if (session.known.has(login)) return 1
+  const app = c.performed_via_github_app?.slug?.toLowerCase()
+  return c.user?.type === 'Bot' && app && `${app}[bot]` === login ? 2 : 0
+}
+
+async function findSticky(
+  session: Session,
+  issueNumber: number,
+  tag: string
+): Promise<(OwnReport & { rank: number }) | undefined> {
+  const { octokit, owner, repo } = session.target
+  const me = await whoAmI(session)
+  let best: (OwnReport & { rank: number }) | undefined
+  try {
+    await octokit.paginate(
+      octokit.rest.issues.listComments,
+      { owner, repo, issue_number: issueNumber, per_page: 100 },
+      (response, done) => {
+        for (const c of response.data as RawComment[]) {
+          const r = startsWithMarker(c.body ?? '', tag)
+            ? rank(session, c, me)
+            : 0
+          if (r && (!best || r < best.rank)) {
+            best = {
+              id: c.id,
+              url: c.html_url,
+              body: c.body ?? '',
+              updatedAt: c.updated_at ?? '',
+              rank: r
             }
           }
-          if (best?.rank === 1) done()
-          return []
         }
-      )
-    } catch (e) {
-      throw toGitHubError(e, `Listing the comments of #${issueNumber}`)
-    }
-    return best
-  }
-
-  const create = async (issueNumber: number, body: string) => {
-    try {
-      const { data } = await octokit.rest.issues.createComment({
-        owner,
-        repo,
-        issue_number: issueNumber,
-        body
-      })
-      learn(data)
-      return { id: data.id, url: data.html_url }
-    } catch (e) {
-      const what = `Commenting on #${issueNumber} of ${owner}/${repo}`
-      const err = toGitHubError(e, what, WRITE_HINT)
-      if (err.kind === 'not-found') {
-        err.message +=
-          '. The issue or pull request is gone, or hidden from the token'
+        if (best?.rank === 1) done()
+        return []
       }
-      throw err
-    }
+    )
+  } catch (e) {
+    throw toGitHubError(e, `Listing the comments of #${issueNumber}`)
   }
+  return best
+}
 
-  const written = new Map<string, number>()
-  const update = async (id: number, body: string) => {
-    const { data } = await octokit.rest.issues.updateComment({
+async function createComment(
+  session: Session,
+  issueNumber: number,
+  body: string
+): Promise<{ id: number; url: string }> {
+  const { octokit, owner, repo } = session.target
+  try {
+    const { data } = await octokit.rest.issues.createComment({
       owner,
       repo,
-      comment_id: id,
+      issue_number: issueNumber,
       body
     })
-    learn(data)
+    learn(session, data)
     return { id: data.id, url: data.html_url }
-  }
-
-  return {
-    async find(issueNumber, tag) {
-      const found = await find(issueNumber, tag)
-      return found && { id: found.id, url: found.url, body: found.body }
-    },
-
-    async upsert(issueNumber, tag, body) {
-      // The marker is the first line, and only there.
-      const text = `${stickyMarker(tag)}\n${defuseStickyMarkers(withoutMarker(body, tag))}`
-      // The comment this action wrote last for the tag: updated straight away,
-      // without listing the comments again (one request, not two or more).
-      const key = `${issueNumber}\u0000${tag}`
-      const remember = (c: { id: number; url: string }) => {
-        written.set(key, c.id)
-        return c
-      }
-      const known = written.get(key)
-      if (known !== undefined) {
-        try {
-          return remember(await update(known, text))
-        } catch (e) {
-          if (statusOf(e) !== 404) {
-            throw toGitHubError(e, `Updating comment ${known}`, WRITE_HINT)
-          }
-          written.delete(key) // deleted since: look for it again
-        }
-      }
-      const found = await find(issueNumber, tag)
-      if (!found) return remember(await create(issueNumber, text))
-      try {
-        return remember(await update(found.id, text))
-      } catch (e) {
-        // Deleted since we found it, or another app's comment we may not
-        // edit: a fresh comment is better than none.
-        const s = statusOf(e)
-        const foreign = s === 403 && found.rank === 2 && !isRateLimit(e)
-        if (s !== 404 && !foreign) {
-          throw toGitHubError(e, `Updating comment ${found.id}`, WRITE_HINT)
-        }
-        log.warning(
-          `Could not update comment ${found.id} (${s}); posting a new one`
-        )
-        return remember(await create(issueNumber, text))
-      }
+  } catch (e) {
+    const what = `Commenting on #${issueNumber} of ${owner}/${repo}`
+    const err = toGitHubError(e, what, WRITE_HINT)
+    if (err.kind === 'not-found') {
+      err.message +=
+        '. The issue or pull request is gone, or hidden from the token'
     }
+    throw err
+  }
+}
+
+async function updateComment(
+  session: Session,
+  id: number,
+  body: string
+): Promise<{ id: number; url: string }> {
+  const { octokit, owner, repo } = session.target
+  const { data } = await octokit.rest.issues.updateComment({
+    owner,
+    repo,
+    comment_id: id,
+    body
+  })
+  learn(session, data)
+  return { id: data.id, url: data.html_url }
+}
+
+async function upsertSticky(
+  session: Session,
+  issueNumber: number,
+  tag: string,
+  body: string
+): Promise<{ id: number; url: string }> {
+  // The marker is the first line, and only there.
+  const text = `${stickyMarker(tag)}\n${defuseStickyMarkers(withoutMarker(body, tag))}`
+  // The comment this action wrote last for the tag: updated straight away,
+  // without listing the comments again (one request, not two or more).
+  const key = `${issueNumber}\u0000${tag}`
+  const remember = (c: { id: number; url: string }) => {
+    session.written.set(key, c.id)
+    return c
+  }
+  const last = session.written.get(key)
+  if (last !== undefined) {
+    try {
+      return remember(await updateComment(session, last, text))
+    } catch (e) {
+      if (statusOf(e) !== 404) {
+        throw toGitHubError(e, `Updating comment ${last}`, WRITE_HINT)
+      }
+      session.written.delete(key) // deleted since: look for it again
+    }
+  }
+  const found = await findSticky(session, issueNumber, tag)
+  if (!found) return remember(await createComment(session, issueNumber, text))
+  try {
+    return remember(await updateComment(session, found.id, text))
+  } catch (e) {
+    // Deleted since we found it, or another app's comment we may not
+    // edit: a fresh comment is better than none.
+    const s = statusOf(e)
+    const foreign = s === 403 && found.rank === 2 && !isRateLimit(e)
+    if (s !== 404 && !foreign) {
+      throw toGitHubError(e, `Updating comment ${found.id}`, WRITE_HINT)
+    }
+    session.target.log.warning(
+      `Could not update comment ${found.id} (${s}); posting a new one`
+    )
+    return remember(await createComment(session, issueNumber, text))
   }
 }

@@ -9,6 +9,12 @@ export const Inputs = {
   GeminiApiKey: 'gemini-api-key',
   AnthropicApiKey: 'anthropic-api-key',
   XaiApiKey: 'xai-api-key',
+  OpenrouterApiKey: 'openrouter-api-key',
+  Config: 'config',
+  Mode: 'mode',
+  Instructions: 'instructions',
+  InstructionsFile: 'instructions-file',
+  Personas: 'personas',
   Docker: 'docker',
   DockerImage: 'docker-image',
   MaxDuration: 'max-duration',
@@ -21,6 +27,7 @@ export const Inputs = {
   CommentTag: 'comment-tag',
   JobSummary: 'job-summary',
   Trigger: 'trigger',
+  LabelTrigger: 'label-trigger',
   AllowedBots: 'allowed-bots',
   AllowedUsers: 'allowed-users',
   AllowForkPullRequestTarget: 'allow-fork-pull-request-target',
@@ -32,7 +39,13 @@ export const Inputs = {
   CacheMassgen: 'cache-massgen',
   LocalSandbox: 'local-sandbox',
   AcceptLocalModeRisk: 'accept-local-mode-risk',
-  DockerNetwork: 'docker-network'
+  DockerNetwork: 'docker-network',
+  MaxCost: 'max-cost',
+  Include: 'include',
+  Exclude: 'exclude',
+  Review: 'review',
+  FailOn: 'fail-on',
+  MinAgreement: 'min-agreement'
 } as const
 
 export const Outputs = {
@@ -49,7 +62,10 @@ export const Outputs = {
   Cost: 'cost',
   CommentUrl: 'comment-url',
   ArtifactUrl: 'artifact-url',
-  HeadSha: 'head-sha'
+  HeadSha: 'head-sha',
+  Verdict: 'verdict',
+  Findings: 'findings',
+  FindingsFile: 'findings-file'
 } as const
 
 /** Saved by the main step for the post step (core.saveState). */
@@ -82,13 +98,18 @@ export const Defaults = {
   PrDiffMaxBytes: 200_000
 } as const
 
-/** The seed's default models (seed/massgen-run-skill.md, "Step 1"). */
+/** The default models: one strong model per provider whose key is given (README, "Models"). */
 export const DefaultModels = {
   openai: 'gpt-5.4',
   gemini: 'gemini-3.1-pro-preview',
   claude: 'claude-opus-4-6',
   // MassGen 0.1.97's own default (backend/capabilities.py).
-  grok: 'grok-4.20-0309-reasoning'
+  grok: 'grok-4.20-0309-reasoning',
+  /**
+   * With only an OpenRouter key: the default OpenAI + Gemini pair under
+   * OpenRouter's `vendor/model` names (openrouter.ai/models).
+   */
+  openrouter: ['openai/gpt-5.4', 'google/gemini-3.1-pro-preview']
 } as const
 
 /** GitHub rejects issue comment bodies longer than this. */

@@ -1,4 +1,4 @@
-// Which agents run: `models` (or the seed's defaults) filtered by the keys present.
+// Which agents run: `models` (or the default models) filtered by the keys present.
 import { DefaultModels, Inputs } from './constants.js'
 import {
   BACKENDS,
@@ -18,7 +18,8 @@ export const BACKEND_PROVIDER: Record<Backend, Provider | undefined> = {
   claude: 'anthropic',
   claude_code: 'anthropic',
   grok: 'xai',
-  vllm: undefined
+  vllm: undefined,
+  openrouter: 'openrouter'
 }
 
 /** Environment variables MassGen reads each provider's key from. */
@@ -26,7 +27,8 @@ export const PROVIDER_ENV_VARS: Record<Provider, string[]> = {
   openai: ['OPENAI_API_KEY'],
   google: ['GOOGLE_API_KEY', 'GEMINI_API_KEY'],
   anthropic: ['ANTHROPIC_API_KEY'],
-  xai: ['XAI_API_KEY']
+  xai: ['XAI_API_KEY'],
+  openrouter: ['OPENROUTER_API_KEY']
 }
 
 /** The action input that supplies each provider's key. */
@@ -34,10 +36,11 @@ export const PROVIDER_INPUT: Record<Provider, string> = {
   openai: Inputs.OpenaiApiKey,
   google: Inputs.GeminiApiKey,
   anthropic: Inputs.AnthropicApiKey,
-  xai: Inputs.XaiApiKey
+  xai: Inputs.XaiApiKey,
+  openrouter: Inputs.OpenrouterApiKey
 }
 
-/** Coding agents run their tools in containers only (seed, "Step 1"). */
+/** Coding agents run their tools in containers only (README, "Models"). */
 export const DOCKER_ONLY_BACKENDS: readonly Backend[] = ['codex', 'claude_code']
 
 /** Backends that talk to the endpoint given in `base-url`. */
@@ -80,7 +83,7 @@ export function parseModels(text: string): ModelSpec[] {
   })
 }
 
-/** The seed's defaults: the OpenAI + Gemini pair (or the one available), plus Claude and Grok. */
+/** The default models: the OpenAI + Gemini pair (or the one available), plus Claude and Grok. */
 export function defaultModels(keys: ApiKeys): ModelSpec[] {
   const models: ModelSpec[] = []
   if (keys.openai)
@@ -90,6 +93,12 @@ export function defaultModels(keys: ApiKeys): ModelSpec[] {
   if (keys.anthropic)
     models.push({ backend: 'claude', model: DefaultModels.claude })
   if (keys.xai) models.push({ backend: 'grok', model: DefaultModels.grok })
+  // One OpenRouter key reaches every vendor: used for the defaults only when
+  // no vendor's own key is given, so a direct key is never routed around.
+  if (models.length === 0 && keys.openrouter) {
+    for (const model of DefaultModels.openrouter)
+      models.push({ backend: 'openrouter', model })
+  }
   return models
 }
 
@@ -113,7 +122,7 @@ export function selectAgents(
     throw new ModelsError(
       `No API key was given, so no default model can run. Set at least one of the inputs ` +
         `${Object.values(PROVIDER_INPUT).join(', ')} (or the environment variables ` +
-        `OPENAI_API_KEY, GOOGLE_API_KEY, ANTHROPIC_API_KEY, XAI_API_KEY), ` +
+        `OPENAI_API_KEY, GOOGLE_API_KEY, ANTHROPIC_API_KEY, XAI_API_KEY, OPENROUTER_API_KEY), ` +
         `or name a vllm endpoint in '${Inputs.Models}' with '${Inputs.BaseUrl}'.`
     )
   }

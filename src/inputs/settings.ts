@@ -5,7 +5,10 @@ import { z } from 'zod'
 import { Defaults, Inputs } from './constants.js'
 import { findExecutable } from '../prepare/executable.js'
 import { ModelsError, parseModels } from './models.js'
+import { globProblem, parseGlobList } from './globs.js'
 import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
+import { readUserInputs } from './user-inputs.js'
+import { showValue } from '../shared/text.js'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
@@ -63,6 +66,11 @@ const rules = {
     z.string().regex(/^\/?[A-Za-z0-9._-]{1,32}$/),
     "one word such as '/massgen'"
   ],
+  labelTrigger: [
+    // GitHub's limit on label names; no line breaks or other controls.
+    z.string().regex(/^[^\p{Cc}\p{Cf}]{1,50}$/u),
+    "a label name of at most 50 characters such as 'massgen-review', or empty to turn it off"
+  ],
   issueNumber: [wholeNumber(1, 2 ** 31 - 1), 'an issue or pull request number'],
   prDiffMaxBytes: [
     wholeNumber(1_000, 10_000_000),
@@ -80,6 +88,32 @@ const rules = {
     z.string().regex(/^[0-9a-f]{40}$/i),
     'a full 40-character commit SHA (the pull request head the workflow checked out)'
   ],
+  maxCost: [
+    z
+      .string()
+      .trim()
+      .regex(/^(\d{1,9}(\.\d{0,9})?|\.\d{1,9})$/)
+      .transform(Number)
+      .pipe(z.number().positive()),
+    "a positive amount in US dollars such as '2.50' (empty: no cap)"
+  ],
+  review: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['off', 'inline'])),
+    "'off' or 'inline'"
+  ],
+  failOn: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['blocker', 'concern', 'never'])),
+    "'blocker', 'concern' or 'never'"
+  ],
+  minAgreement: [wholeNumber(1, 64), 'a whole number of agents from 1 to 64'],
   baseUrl: [
     z.url({ protocol: /^https?$/ }),
     "an http(s) URL such as 'http://localhost:8000/v1'"
@@ -98,7 +132,9 @@ export function readSettings(source: InputSource): Settings {
     const [schema, expected] = rules[rule]
     const parsed = schema.safeParse(value)
     if (parsed.success) return parsed.data as z.output<(typeof rules)[K][0]>
-    errors.push(`Input '${name}': got '${clip(value)}', expected ${expected}`)
+    errors.push(
+      `Input '${name}': got '${showValue(value)}', expected ${expected}`
+    )
     return undefined
   }
   const flag = (name: string, fallback: boolean) =>
@@ -143,6 +179,9 @@ export function readSettings(source: InputSource): Settings {
       check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
     jobSummary: flag(Inputs.JobSummary, true),
     trigger: check('trigger', Inputs.Trigger, Defaults.Trigger) ?? '',
+    labelTrigger: raw(Inputs.LabelTrigger)
+      ? (check('labelTrigger', Inputs.LabelTrigger, '') ?? '')
+      : '',
     allowedBots: readLogins(raw(Inputs.AllowedBots), 'bots', errors),
     allowedUsers: readLogins(raw(Inputs.AllowedUsers), 'users', errors),
     allowForkPullRequestTarget: flag(Inputs.AllowForkPullRequestTarget, false),
@@ -162,10 +201,53 @@ export function readSettings(source: InputSource): Settings {
     localSandbox: flag(Inputs.LocalSandbox, true),
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
     dockerNetwork:
-      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto'
+      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto',
+    ...readUserInputs(
+      (name) => source.getInput(name),
+      source.workspace,
+      errors
+    ),
+    maxCost: raw(Inputs.MaxCost)
+      ? check('maxCost', Inputs.MaxCost, '')
+      : undefined,
+    include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
+    exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
+    review: check('review', Inputs.Review, 'off') ?? 'off',
+    failOn: check('failOn', Inputs.FailOn, 'never') ?? 'never',
+    minAgreement: check('minAgreement', Inputs.MinAgreement, '1') ?? 1
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings
+}
+
+/** At most this many globs per input: each is matched against every changed file. */
+const MAX_GLOBS = 200
+
+/** `include` / `exclude`: globs separated by newlines or commas (pr-filter.ts). */
+function readGlobs(input: string, text: string, errors: string[]): string[] {
+  const expected =
+    "globs separated by newlines or commas, e.g. 'src/**, docs/*.md' " +
+    "(in exclude, '!glob' gives a file back)"
+  const globs = parseGlobList(text)
+  if (globs.length > MAX_GLOBS)
+    errors.push(
+      `Input '${input}': ${globs.length} globs, expected at most ${MAX_GLOBS}`
+    )
+  for (const glob of globs) {
+    if (input === Inputs.Include && glob.startsWith('!')) {
+      errors.push(
+        `Input '${input}': '${showValue(glob)}' is a negation, which include does not take; ` +
+          `put it in '${Inputs.Exclude}' without the '!' (expected ${expected})`
+      )
+      continue
+    }
+    const problem = globProblem(glob)
+    if (problem)
+      errors.push(
+        `Input '${input}': '${showValue(glob)}' is ${problem} (expected ${expected})`
+      )
+  }
+  return globs
 }
 
 function readUploadLogs(
@@ -187,7 +269,8 @@ export function readKeys(source: InputSource): ApiKeys {
     openai: pick(Inputs.OpenaiApiKey, 'OPENAI_API_KEY'),
     google: pick(Inputs.GeminiApiKey, 'GOOGLE_API_KEY', 'GEMINI_API_KEY'),
     anthropic: pick(Inputs.AnthropicApiKey, 'ANTHROPIC_API_KEY'),
-    xai: pick(Inputs.XaiApiKey, 'XAI_API_KEY')
+    xai: pick(Inputs.XaiApiKey, 'XAI_API_KEY'),
+    openrouter: pick(Inputs.OpenrouterApiKey, 'OPENROUTER_API_KEY')
   }
   for (const k of Object.keys(keys) as (keyof ApiKeys)[]) {
     if (!keys[k]) delete keys[k]
@@ -208,7 +291,7 @@ function readQuery(source: InputSource, errors: string[]): string {
   const resolved = insideWorkspace(source.workspace, file)
   if (!resolved) {
     errors.push(
-      `Input '${Inputs.QueryFile}': '${clip(file)}' is outside the workspace ` +
+      `Input '${Inputs.QueryFile}': '${showValue(file)}' is outside the workspace ` +
         `(expected a file path inside ${source.workspace})`
     )
     return ''
@@ -216,11 +299,11 @@ function readQuery(source: InputSource, errors: string[]): string {
   try {
     const text = fs.readFileSync(resolved, 'utf8').trim()
     if (!text)
-      errors.push(`Input '${Inputs.QueryFile}': '${clip(file)}' is empty`)
+      errors.push(`Input '${Inputs.QueryFile}': '${showValue(file)}' is empty`)
     return checkQuerySize(text, Inputs.QueryFile, errors)
   } catch {
     errors.push(
-      `Input '${Inputs.QueryFile}': cannot read '${clip(file)}' (expected an existing ` +
+      `Input '${Inputs.QueryFile}': cannot read '${showValue(file)}' (expected an existing ` +
         `text file inside the workspace)`
     )
     return ''
@@ -269,17 +352,17 @@ function readLogins(
   for (const login of logins) {
     if (login.includes('*')) {
       errors.push(
-        `Input '${input}': '${clip(login)}' is a wildcard, which is not allowed: it would ` +
+        `Input '${input}': '${showValue(login)}' is a wildcard, which is not allowed: it would ` +
           `let anyone start runs on your keys (expected ${expected})`
       )
     } else if (kind === 'users' && /\[bot\]$/i.test(login)) {
       errors.push(
-        `Input '${input}': '${clip(login)}' is a bot; list bots in '${Inputs.AllowedBots}' ` +
+        `Input '${input}': '${showValue(login)}' is a bot; list bots in '${Inputs.AllowedBots}' ` +
           `(expected ${expected})`
       )
     } else if (!(kind === 'users' ? USER_LOGIN : BOT_LOGIN).test(login)) {
       errors.push(
-        `Input '${input}': got '${clip(login)}', expected ${expected}`
+        `Input '${input}': got '${showValue(login)}', expected ${expected}`
       )
     }
   }
@@ -313,7 +396,7 @@ function readContextPath(source: InputSource, errors: string[]): string {
     // Reported below.
   }
   errors.push(
-    `Input '${Inputs.ContextPath}': '${clip(given)}' does not exist ` +
+    `Input '${Inputs.ContextPath}': '${showValue(given)}' does not exist ` +
       `(expected a file or folder, absolute or relative to the workspace)`
   )
   return resolved
@@ -338,21 +421,24 @@ function readCommand(
   const expected = `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97')`
   if (/["']/.test(text.replace(/"[^"]*"|'[^']*'/g, ''))) {
     errors.push(
-      `Input '${Inputs.MassgenCommand}': unbalanced quote in '${clip(text)}' ${expected}`
+      `Input '${Inputs.MassgenCommand}': unbalanced quote in '${showValue(text)}' ${expected}`
     )
     return undefined
   }
   const words = splitCommand(text)
   // Checked here, before anything runs or is posted, not when MassGen starts.
   const first = words[0] ?? ''
-  if (!findExecutable(first, source.env, source.workspace)) {
+  const found = findExecutable(first, source.env, source.workspace)
+  if (!found) {
     errors.push(
-      `Input '${Inputs.MassgenCommand}': '${clip(first)}' is not an executable ` +
+      `Input '${Inputs.MassgenCommand}': '${showValue(first)}' is not an executable ` +
         `${first.includes('/') ? 'file' : 'on PATH'} ${expected}`
     )
     return undefined
   }
-  return words
+  // A path is resolved once, against the workspace it was checked in:
+  // MassGen starts from the run's own folder, where it would not resolve.
+  return first.includes('/') ? [found, ...words.slice(1)] : words
 }
 
 function insideWorkspace(workspace: string, file: string): string | undefined {
@@ -370,10 +456,4 @@ function insideWorkspace(workspace: string, file: string): string | undefined {
   } catch {
     return resolved
   }
-}
-
-/** Shows a bad value without flooding the log. Never called with key inputs. */
-function clip(value: string): string {
-  const oneLine = value.replace(/\s+/g, ' ')
-  return oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine
 }

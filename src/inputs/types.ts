@@ -1,5 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
+import type { ReviewReport } from '../review/types.js'
 
 export const BACKENDS = [
   'openai',
@@ -9,12 +10,13 @@ export const BACKENDS = [
   'codex',
   'claude_code',
   'chatcompletion',
-  'vllm'
+  'vllm',
+  'openrouter'
 ] as const
 export type Backend = (typeof BACKENDS)[number]
 
 /** A key holder. Each backend needs the key of one provider (vllm needs none). */
-export type Provider = 'openai' | 'google' | 'anthropic' | 'xai'
+export type Provider = 'openai' | 'google' | 'anthropic' | 'xai' | 'openrouter'
 
 /** Key values by provider. Only ever in memory and in the child's environment. */
 export type ApiKeys = Partial<Record<Provider, string>>
@@ -29,7 +31,7 @@ export type ContextPermission = 'read' | 'write'
 export interface Settings {
   /** The question, from `query` or the file named by `query-file` (empty when a comment supplies it). */
   query: string
-  /** Parsed `models`; empty means the seed's defaults from the keys present. */
+  /** Parsed `models`; empty means the default models of the keys present. */
   models: ModelSpec[]
   baseUrl: string | undefined
   keys: ApiKeys
@@ -47,6 +49,8 @@ export interface Settings {
   commentTag: string
   jobSummary: boolean
   trigger: string
+  /** `label-trigger`: adding this label to a pull request starts a run ('' = off). */
+  labelTrigger: string
   allowedBots: string[]
   /** Logins that may start runs without write access (never `*`). */
   allowedUsers: string[]
@@ -67,6 +71,47 @@ export interface Settings {
   acceptLocalModeRisk: boolean
   /** Network of the agents' containers in Docker mode. */
   dockerNetwork: DockerNetwork
+  /** `config`: the user's MassGen config (user-config.ts), if given. */
+  userConfig: UserConfigSource | undefined
+  /** `mode`: MassGen's `--quick` / `--fast` presets, or neither. */
+  mode: RunMode
+  /** `personas`: MassGen's `--personas` diversity mode, if given. */
+  personas: PersonaMode | undefined
+  /** `instructions` or the file of `instructions-file`: for every agent, every run. */
+  instructions: string
+  /** Workspace-relative paths of the files the run's setup came from (config, instructions). */
+  setupFiles: string[]
+  /** `max-cost` in USD: MassGen is stopped once its estimate reaches it. */
+  maxCost: number | undefined
+  /** `include`: globs a changed file must match to reach the agents (empty: all). */
+  include: string[]
+  /** `exclude`: globs left out after the defaults; `!glob` gives a file back. */
+  exclude: string[]
+  /** `review: inline` posts a pull-request review of the agents' findings. */
+  review: 'off' | 'inline'
+  /** `fail-on`: the verdict that fails the step after the report. */
+  failOn: 'blocker' | 'concern' | 'never'
+  /** `min-agreement`: agents needed for a finding to be posted inline and to count. */
+  minAgreement: number
+}
+
+export const RUN_MODES = ['full', 'quick', 'fast'] as const
+export type RunMode = (typeof RUN_MODES)[number]
+
+/** MassGen 0.1.97's `--personas` choices (cli/mode_flags.py). */
+export const PERSONA_MODES = [
+  'off',
+  'perspective',
+  'implementation',
+  'methodology'
+] as const
+export type PersonaMode = (typeof PERSONA_MODES)[number]
+
+/** The parsed `config` input and where it came from, for messages. */
+export interface UserConfigSource {
+  config: Record<string, unknown>
+  /** `inline` or the workspace-relative file path. */
+  origin: string
 }
 
 /** `auto`: `bridge` for the coding agents (they call their API from the container), `none` for the rest. */
@@ -95,6 +140,8 @@ export type Trigger =
       authorIsBot: boolean
       /** The head commit this event is for (40 hex), when the payload has one. */
       headSha?: string
+      /** The label's name, on a `labeled` event (untrusted: anyone with triage names labels). */
+      labeled?: string
     }
   | {
       kind: 'comment'
@@ -109,6 +156,7 @@ export type Trigger =
       /** When GitHub says the comment was made (ISO 8601), if the payload has it. */
       createdAt?: string
     }
+  | ReviewCommentTrigger
   | {
       /** schedule and workflow_dispatch: starting them already needs write access. */
       kind: 'manual'
@@ -133,6 +181,29 @@ export type Trigger =
       reason: string
     }
 
+/** A new comment in a pull request's review-comment thread (on a diff line). */
+export interface ReviewCommentTrigger {
+  kind: 'review_comment'
+  eventName: 'pull_request_review_comment'
+  pullNumber: number
+  commentId: number
+  /** The thread's first comment: replies go to it (GitHub takes no reply to a reply). */
+  threadId: number
+  /** The comment's author and the event's sender: each must be allowed. */
+  actors: Actor[]
+  /** Comment body as posted (untrusted). */
+  body: string
+  createdAt?: string
+  /** The file, lines and diff hunk the thread is on (written by the PR's author). */
+  path: string
+  line: number | undefined
+  startLine: number | undefined
+  side: string | undefined
+  diffHunk: string
+  /** Head repository differs from the base one (no secrets on such runs). */
+  fromFork: boolean
+}
+
 export interface AgentPlan {
   id: string
   backend: Backend
@@ -142,7 +213,13 @@ export interface AgentPlan {
 }
 
 export type Outcome =
-  'success' | 'failed' | 'timeout' | 'config-error' | 'skipped' | 'cancelled'
+  | 'success'
+  | 'failed'
+  | 'timeout'
+  | 'cost-limit'
+  | 'config-error'
+  | 'skipped'
+  | 'cancelled'
 
 export interface AgentResult {
   id: string
@@ -185,4 +262,21 @@ export interface RunResult {
   configErrors?: string[]
   /** The phase reached, for partial results. */
   phase?: string
+  /** Which `mode` ran (and `personas`, if set), for the report. */
+  mode?: RunMode
+  personas?: PersonaMode
+  /** `review: inline`: the findings and where they went. */
+  review?: ReviewReport
+  /** The pull request the run reviewed, as read before the run. */
+  pullRequest?: ReviewedPull
+}
+
+/** What the review step needs of the pull request, read before the run. */
+export interface ReviewedPull {
+  number: number
+  headSha: string
+  diff: string
+  diffTruncated: boolean
+  /** Changed files, removed ones left out. */
+  files: string[]
 }

@@ -40,7 +40,8 @@ export const massgenConfigSchema = z
       .array(
         z
           .object({
-            id: z.string().regex(/^[a-z0-9_]+$/),
+            // Also a folder name (agentWorkspace): no dots, no slashes.
+            id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
             backend: backendSchema
           })
           .strict()
@@ -180,7 +181,7 @@ function dockerFields(agent: AgentPlan, image: string, network: DockerNetwork) {
   }
 }
 
-/** File name per the seed: `.massgen-quality/sessions/run_<ts>/configs/run_<ts>.yaml`. */
+/** MassGen's own file naming (docs/massgen-0.1.97.md): `.massgen-quality/sessions/run_<ts>/configs/run_<ts>.yaml`. */
 export function configRelativePath(now: Date): string {
   const ts = timestamp(now)
   return `.massgen-quality/sessions/run_${ts}/configs/run_${ts}.yaml`

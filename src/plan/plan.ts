@@ -1,12 +1,34 @@
 // Pure planning: settings + question + where things go -> what to run.
-import { buildConfig, type MassgenConfig } from './config.js'
-import { PROVIDER_ENV_VARS, selectAgents } from '../inputs/models.js'
-import type { AgentPlan, ApiKeys, Provider, Settings } from '../inputs/types.js'
+import { buildConfig } from './config.js'
+import { Inputs } from '../inputs/constants.js'
+import {
+  PROVIDER_ENV_VARS,
+  selectAgents,
+  type AgentSelection
+} from '../inputs/models.js'
+import type {
+  AgentPlan,
+  ApiKeys,
+  PersonaMode,
+  Provider,
+  RunMode,
+  Settings
+} from '../inputs/types.js'
+import {
+  forbiddenReferences,
+  mergeUserConfig,
+  userAgentPlans,
+  UserConfigError,
+  valuesFoundIn,
+  withInstructions
+} from './user-config.js'
 
 export interface RunPlan {
   agents: AgentPlan[]
   warnings: string[]
-  config: MassgenConfig
+  /** User config values the action replaced, as `path (why)`. */
+  overridden: string[]
+  config: Record<string, unknown>
   /** Arguments after the MassGen command itself. */
   args: string[]
   env: NodeJS.ProcessEnv
@@ -28,13 +50,34 @@ export const KEY_ENV_VARS = [
   'CLAUDE_CODE_API_KEY'
 ]
 
-export function planRun(input: PlanInput): RunPlan {
-  const { settings } = input
-  const { agents, warnings } = selectAgents(settings.models, settings.keys, {
+/**
+ * The agents that run: the user's own (`config` with `agents`) or those of
+ * `models` (or the defaults) whose key is present. Pure; throws a
+ * ModelsError (a config error) when nothing can run.
+ */
+export function planAgents(settings: Settings): AgentSelection {
+  const own = settings.userConfig
+    ? userAgentPlans(settings.userConfig.config, {
+        keys: settings.keys,
+        docker: settings.docker,
+        baseUrl: settings.baseUrl,
+        modelsGiven: settings.models.length > 0
+      })
+    : undefined
+  if (own) return { agents: own, warnings: [] }
+  return selectAgents(settings.models, settings.keys, {
     docker: settings.docker,
     baseUrl: settings.baseUrl
   })
-  const config = buildConfig({
+}
+
+/** Every secret's variable a config may not reference (MassGen expands `${VAR}`). */
+const SECRET_VARS = (): string[] => [...KEY_ENV_VARS, ...RUNNER_ONLY_VARS]
+
+export function planRun(input: PlanInput): RunPlan {
+  const { settings } = input
+  const { agents, warnings } = planAgents(settings)
+  const generated = buildConfig({
     agents,
     docker: settings.docker,
     dockerImage: settings.dockerImage,
@@ -49,24 +92,76 @@ export function planRun(input: PlanInput): RunPlan {
       }))
     ]
   })
+  const merged = settings.userConfig
+    ? mergeUserConfig(generated, settings.userConfig.config)
+    : { config: generated, overridden: [] }
+  const config = withInstructions(merged.config, settings.instructions)
+  refuseSecrets(config, settings)
   return {
     agents,
     warnings,
+    overridden: merged.overridden,
     config,
-    args: massgenArgs(input.configFile, input.question),
+    args: massgenArgs(input.configFile, input.question, settings),
     env: childEnv(input.baseEnv, settings.keys, agents)
   }
 }
 
-export function massgenArgs(configFile: string, question: string): string[] {
+/**
+ * Last check of the file to be written: no `${VAR}` naming one of the
+ * action's secrets (MassGen would fill it in where nobody needs it) and no
+ * key value itself, wherever it came from (config or instructions).
+ */
+function refuseSecrets(config: Record<string, unknown>, settings: Settings) {
+  const values = [...Object.values(settings.keys), settings.githubToken]
+  const problems = [
+    ...forbiddenReferences(config, SECRET_VARS()),
+    ...valuesFoundIn(
+      config,
+      values.filter((v): v is string => !!v)
+    ).map((where) => `${where}: holds the value of an API key or token`)
+  ]
+  if (problems.length === 0) return
+  throw new UserConfigError(
+    `Inputs '${Inputs.Config}' / '${Inputs.Instructions}': MassGen's config would carry a secret; ` +
+      `refused:\n${problems.map((p) => `  - ${p}`).join('\n')}`
+  )
+}
+
+/**
+ * MassGen's own mode flags (cli/mode_flags.py), passed as flags rather than
+ * copied as config keys: the pinned version decides what each one means
+ * (`--quick` differs for one agent and for several, `--fast` fills only keys
+ * the YAML leaves unset), and execution_metadata.yaml records them.
+ */
+export function modeArgs(options: {
+  mode: RunMode
+  personas: PersonaMode | undefined
+}): string[] {
+  return [
+    ...(options.mode === 'quick' ? ['--quick'] : []),
+    ...(options.mode === 'fast' ? ['--fast'] : []),
+    ...(options.personas ? ['--personas', options.personas] : [])
+  ]
+}
+
+export function massgenArgs(
+  configFile: string,
+  question: string,
+  options: { mode: RunMode; personas: PersonaMode | undefined } = {
+    mode: 'full',
+    personas: undefined
+  }
+): string[] {
   return [
     '--automation',
-    // `@word` in a question would be read as a file path (MASSGEN.md).
+    // `@word` in a question would be read as a file path (docs/massgen-0.1.97.md).
     '--no-parse-at-references',
     // Keeps MassGen from writing ~/.massgen/sessions.json on the runner.
     '--no-session-registry',
     '--config',
     configFile,
+    ...modeArgs(options),
     // `--` keeps a question that starts with `-` from being read as an option.
     '--',
     question

@@ -5,11 +5,12 @@
 // POSIX ACLs give that one uid write access for the run; afterwards they are
 // taken back exactly, by the main step or, if it died, by the post step: a
 // record in the run's private folder says what to undo.
-import { firstLine } from './docker.js'
+import { stderrDetail } from './docker.js'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Inputs } from '../inputs/constants.js'
 import type { ProcessRunner } from '../run/process.js'
+import { errorText } from '../shared/text.js'
 
 export class ContainerWriteError extends Error {}
 
@@ -76,7 +77,7 @@ export async function grantContainerWrite(
     if (probe.exitCode !== 0)
       throw new ContainerWriteError(
         `${NO_ACL_TOOLS} (uid ${uid}), not the runner's, and '${tool}' could not be run` +
-          `${firstLine(probe.stderr)}. Install it, or set '${Inputs.ContextPermission}: read'.`
+          `${stderrDetail(probe.stderr)}. Install it, or set '${Inputs.ContextPermission}: read'.`
       )
   }
   const started = Date.now()
@@ -99,7 +100,7 @@ export async function grantContainerWrite(
     if (granted.exitCode !== 0) {
       await access.revoke()
       throw new ContainerWriteError(
-        `Could not give ${who} write access to ${where} with POSIX ACLs${firstLine(granted.stderr)}. ` +
+        `Could not give ${who} write access to ${where} with POSIX ACLs${stderrDetail(granted.stderr)}. ` +
           'The file system must support ACLs (ext4, xfs, btrfs do). ' +
           `Set '${Inputs.ContextPermission}: read', or use 'docker: false'.`
       )
@@ -146,9 +147,7 @@ export async function revokeContainerWrite(
         `Took back the write access of uid ${record.uid} to ${record.roots.join(', ')}`
       )
   } catch (error) {
-    log.warning(
-      `Could not take back the ACLs of the run: ${error instanceof Error ? error.message : String(error)}`
-    )
+    log.warning(`Could not take back the ACLs of the run: ${errorText(error)}`)
   } finally {
     fs.rmSync(recordFile, { force: true })
   }
@@ -172,7 +171,7 @@ async function takeBack(
       { timeoutMs: TREE_TIMEOUT_MS }
     )
     if (cleared.exitCode !== 0)
-      problems.push(`${root}${firstLine(cleared.stderr)}`)
+      problems.push(`${root}${stderrDetail(cleared.stderr)}`)
   }
   if (!record.dump) return problems
   const restore = path.join(recordDir, RESTORE_FILE)
@@ -191,7 +190,7 @@ async function takeBack(
       { timeoutMs: TREE_TIMEOUT_MS }
     )
     if (restored.exitCode !== 0)
-      problems.push(`the earlier ACLs${firstLine(restored.stderr)}`)
+      problems.push(`the earlier ACLs${stderrDetail(restored.stderr)}`)
     return problems
   } finally {
     fs.rmSync(restore, { force: true })
@@ -208,7 +207,7 @@ async function imageUid(runner: ProcessRunner, image: string): Promise<number> {
   )
   if (inspect.exitCode !== 0)
     throw new ContainerWriteError(
-      `Could not read the user of the Docker image '${image}'${firstLine(inspect.stderr)}`
+      `Could not read the user of the Docker image '${image}'${stderrDetail(inspect.stderr)}`
     )
   const user = parseImageUser(inspect.stdout)
   if ('uid' in user) return user.uid
@@ -222,7 +221,7 @@ async function imageUid(runner: ProcessRunner, image: string): Promise<number> {
   if (uid === undefined)
     throw new ContainerWriteError(
       `Could not find the uid of user '${user.name}' of the Docker image '${image}' ` +
-        `('id -u' in the image${firstLine(id.stderr || id.stdout)}), which '${Inputs.ContextPermission}: write' needs`
+        `('id -u' in the image${stderrDetail(id.stderr || id.stdout)}), which '${Inputs.ContextPermission}: write' needs`
     )
   return uid
 }
@@ -297,7 +296,7 @@ async function dumpExtendedAcls(
   if (done.exitCode !== 0) {
     fs.rmSync(dump, { force: true })
     throw new ContainerWriteError(
-      `Could not read the ACLs of ${roots.join(', ')}${firstLine(done.stderr)}, ` +
+      `Could not read the ACLs of ${roots.join(', ')}${stderrDetail(done.stderr)}, ` +
         `so they could not be restored after the run. Set '${Inputs.ContextPermission}: read', ` +
         'or make the folder readable by the runner user.'
     )

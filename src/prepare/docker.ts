@@ -1,8 +1,9 @@
 // Docker mode's effects: the daemon must answer, the image must be there.
 import * as fs from 'node:fs'
 import { Inputs } from '../inputs/constants.js'
-import { isInside } from '../run/output-lines.js'
+import { isInside } from '../shared/paths.js'
 import type { ProcessRunner } from '../run/process.js'
+import { firstLine } from '../shared/text.js'
 
 export class DockerError extends Error {}
 
@@ -45,7 +46,7 @@ export async function prepareDocker(
   if (info.exitCode !== 0) {
     throw new DockerError(
       `Docker mode needs a reachable Docker daemon, but 'docker info' failed` +
-        `${firstLine(info.stderr)}. Start Docker on the runner (DOCKER_HOST is honoured), ` +
+        `${stderrDetail(info.stderr)}. Start Docker on the runner (DOCKER_HOST is honoured), ` +
         `or set ${LOCAL_MODE_COST}`
     )
   }
@@ -67,7 +68,7 @@ export async function prepareDocker(
   })
   if (pull.exitCode !== 0) {
     throw new DockerError(
-      `Could not pull the Docker image '${image}'${firstLine(pull.stderr)}. ` +
+      `Could not pull the Docker image '${image}'${stderrDetail(pull.stderr)}. ` +
         `Check '${Inputs.DockerImage}', or set '${Inputs.Docker}: false'.`
     )
   }
@@ -92,7 +93,7 @@ export async function removeLeftoverContainers(
     log.info(`Removed ${ours.length} leftover MassGen container(s)`)
   else
     log.warning(
-      `Could not remove leftover MassGen containers${firstLine(removed.stderr)}`
+      `Could not remove leftover MassGen containers${stderrDetail(removed.stderr)}`
     )
   return ours.length
 }
@@ -147,7 +148,7 @@ async function findRunContainers(
 }
 
 /** `: <first line>` of a command's error output, or '' when it said nothing. */
-export function firstLine(text: string): string {
-  const line = text.trim().split('\n')[0]?.trim()
-  return line ? `: ${line.slice(0, 300)}` : ''
+export function stderrDetail(text: string): string {
+  const line = firstLine(text)
+  return line ? `: ${line}` : ''
 }

@@ -23,28 +23,7 @@ import { isComplete, venvLayout } from './install/layout.js'
 import { MassgenInstallError, type InstallLog } from './install/output.js'
 import { installerEnv, probePython } from './install/python.js'
 import type { ProcessRunner } from '../run/process.js'
-
-export {
-  cacheAvailable,
-  createActionsCacheStore,
-  type CacheStore
-} from './install/cache.js'
-export {
-  isComplete,
-  LAYOUT_VERSION,
-  lockFor,
-  MARKER_FILE,
-  markerText,
-  venvLayout,
-  type VenvLayout
-} from './install/layout.js'
-export { MassgenInstallError, tail, type InstallLog } from './install/output.js'
-export {
-  installerEnv,
-  PYTHON_PROBE,
-  type PythonInfo
-} from './install/python.js'
-export { UV_VERSION } from './install/uv.js'
+import { errorText } from '../shared/text.js'
 
 export interface PrepareOptions {
   version: string
@@ -188,8 +167,4 @@ function checkVersion(version: string) {
       `massgen-version "${version}" is not a release number (e.g. 0.1.97)`
     )
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

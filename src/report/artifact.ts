@@ -13,8 +13,7 @@ import {
   walkFiles
 } from '../safety/agent-files.js'
 import { redactingStream, redactSecrets } from '../safety/redact.js'
-
-export { redactingStream } from '../safety/redact.js'
+import { errorText } from '../shared/text.js'
 
 export interface ArtifactLog {
   info(message: string): void
@@ -260,10 +259,7 @@ export async function uploadLogs(
       ...(url ? { url } : {})
     }
   } catch (error) {
-    const message = redactSecrets(
-      error instanceof Error ? error.message : String(error),
-      options.secrets ?? []
-    )
+    const message = redactSecrets(errorText(error), options.secrets ?? [])
     options.log.warning(
       `Could not upload the MassGen logs as an artifact: ${message}`
     )

@@ -4,27 +4,21 @@ import {
   escapeHtmlText,
   escapeTableCell,
   fenceFor,
-  redactSecrets,
   safeMarkdown,
   truncateMarkdown
 } from '../safety/markdown.js'
+import { redactSecrets } from '../safety/redact.js'
 import type { AgentResult, Outcome, RunResult } from '../inputs/types.js'
+import { clip } from '../shared/text.js'
 
 export const OUTCOME_EMOJI: Record<Outcome, string> = {
   success: '✅',
   failed: '❌',
   timeout: '⏱️',
+  'cost-limit': '💰',
   'config-error': '⚙️',
   cancelled: '🚫',
   skipped: '⏭️'
-}
-
-/** Cuts plain text to `max` characters with an ellipsis, never mid-pair. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text
-  let cut = Math.max(0, max - 1)
-  if (/[\uD800-\uDBFF]/.test(text[cut - 1] ?? '')) cut--
-  return text.slice(0, cut) + '…'
 }
 
 /** One redacted, escaped, single-line markdown cell. */

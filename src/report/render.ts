@@ -4,16 +4,12 @@
 // Every LLM-written string goes through safeMarkdown (redacted, no pings,
 // code kept but unambiguous, raw HTML shown as text), so an answer holding
 // `</details>` or an unclosed fence cannot break the page around it.
-import {
-  redactSecrets,
-  safeMarkdown,
-  truncateMarkdown
-} from '../safety/markdown.js'
+import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
+import { redactSecrets } from '../safety/redact.js'
 import {
   OUTCOME_EMOJI,
   backendModel,
   cell,
-  clip,
   codeBlock,
   details,
   footer,
@@ -26,8 +22,9 @@ import {
   voteTable,
   votesLine
 } from './render-parts.js'
-import { defuseStickyMarkers } from '../github/sticky-marker.js'
 import type { AgentResult, RunResult } from '../inputs/types.js'
+import { defuseMarkers, findingsSection } from '../review/render.js'
+import { clip } from '../shared/text.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'
@@ -248,7 +245,8 @@ function finish(
   text: string,
   ctx: { secrets: string[]; maxChars: number }
 ): string {
-  let out = defuseStickyMarkers(redactSecrets(text, ctx.secrets))
+  // Sticky and finding markers alike: only the doors write real ones.
+  let out = defuseMarkers(redactSecrets(text, ctx.secrets))
   if (out !== text) out = out.replace(/\*\*\*@(?!\u200B)/g, '***@\u200B')
   return out.length <= ctx.maxChars
     ? out
@@ -283,6 +281,7 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
     parts.push(`Consensus on **${cell(result.winner, secrets, 60)}**${votes}.`)
   }
   parts.push(reasonBlock(result, secrets))
+  if (result.mode) parts.push(modeLine(result))
   if (result.configErrors?.length) {
     const shown = result.configErrors.slice(0, 50).map((e) => clip(e, 500))
     const more = result.configErrors.length - shown.length
@@ -294,7 +293,22 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   if (result.outcome !== 'success' && result.phase)
     parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
   parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
+  if (result.review)
+    parts.push(
+      findingsSection(result.review, {
+        tag: ctx.tag,
+        agentCount: result.review.agentCount,
+        secrets,
+        runUrl: ctx.runUrl
+      })
+    )
   return parts.filter(Boolean).join('\n\n')
+}
+
+/** Which of MassGen's modes ran (`mode`, `personas` inputs). */
+function modeLine(result: RunResult): string {
+  const personas = result.personas ? ` · personas: \`${result.personas}\`` : ''
+  return `**Mode:** \`${result.mode}\`${personas}`
 }
 
 function agentName(a: AgentResult, secrets: string[]): string {

@@ -4,7 +4,9 @@ import * as core from '@actions/core'
 import * as path from 'node:path'
 import { writeAgentFile } from '../safety/agent-files.js'
 import { GitHubCommentLimit, Outputs, State } from '../inputs/constants.js'
-import { GitHubError, stickyMarker, type GitHubApi } from '../github/api.js'
+import { type GitHubApi } from '../github/api.js'
+import { GitHubError } from '../github/errors.js'
+import { stickyMarker } from '../github/sticky-marker.js'
 import { redactSecrets } from '../safety/redact.js'
 import { renderReport, type ReportContext } from './render.js'
 import type { RunResult } from '../inputs/types.js'
@@ -15,6 +17,12 @@ const SUMMARY_LIMIT = 1024 * 1024 - 1024
 export interface Destination {
   github: GitHubApi | undefined
   issueNumber: number | undefined
+  /**
+   * A review-comment thread whose command this run answers: the report is
+   * a reply there. The sticky comment is left alone (it keeps the pull
+   * request's main report), and no progress is posted to the thread.
+   */
+  reply?: { pullNumber: number; threadId: number }
   settings: { comment: boolean; jobSummary: boolean; commentTag: string }
   runUrl: string | undefined
   artifactUrl?: string
@@ -24,6 +32,25 @@ export interface Destination {
 /** Comment budget: GitHub's limit less the hidden marker and its newline. */
 export function commentBudget(tag: string): number {
   return GitHubCommentLimit - stickyMarker(tag).length - 1
+}
+
+/**
+ * The one way to say where a report goes and how long it may be: the main
+ * step (progress, report, skip notes) and the post step all render with it.
+ */
+export function reportContext(
+  dest: Destination,
+  target: 'comment' | 'summary'
+): ReportContext {
+  const tag = dest.settings.commentTag
+  return {
+    target,
+    tag,
+    runUrl: dest.runUrl,
+    ...(dest.artifactUrl ? { artifactUrl: dest.artifactUrl } : {}),
+    secrets: dest.secrets,
+    maxChars: target === 'comment' ? commentBudget(tag) : SUMMARY_LIMIT
+  }
 }
 
 export async function postComment(
@@ -52,6 +79,33 @@ export async function postComment(
   }
 }
 
+/** The report as a reply in the review-comment thread, when there is one. */
+export async function postReply(
+  dest: Destination,
+  body: string
+): Promise<string | undefined> {
+  if (!dest.github || !dest.reply || !dest.settings.comment) return undefined
+  const { pullNumber, threadId } = dest.reply
+  try {
+    const posted = await dest.github.replyToReviewThread(
+      pullNumber,
+      threadId,
+      body
+    )
+    return posted.url
+  } catch (error) {
+    const detail =
+      error instanceof GitHubError
+        ? `${error.kind}: ${error.message}`
+        : String(error)
+    core.warning(
+      `Could not reply in the review thread on #${pullNumber} (${redactSecrets(detail, dest.secrets)}). ` +
+        `The job summary still has the report.`
+    )
+    return undefined
+  }
+}
+
 export async function writeSummary(
   dest: Destination,
   markdown: string
@@ -69,19 +123,9 @@ export async function deliverReport(
   dest: Destination,
   workDir: string | undefined
 ): Promise<void> {
-  const ctx = (target: 'comment' | 'summary'): ReportContext => ({
-    target,
-    tag: dest.settings.commentTag,
-    runUrl: dest.runUrl,
-    artifactUrl: dest.artifactUrl,
-    secrets: dest.secrets,
-    maxChars:
-      target === 'comment'
-        ? commentBudget(dest.settings.commentTag)
-        : SUMMARY_LIMIT
-  })
+  const ctx = (target: 'comment' | 'summary') => reportContext(dest, target)
   await writeSummary(dest, renderReport(result, ctx('summary')))
-  const commentUrl = await postComment(
+  const commentUrl = await (dest.reply ? postReply : postComment)(
     dest,
     renderReport(result, ctx('comment'))
   )

@@ -3,7 +3,7 @@
 // a spoofed path can make the action read too much or the wrong file.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { isInside } from '../run/output-lines.js'
+import { isInside } from '../shared/paths.js'
 import {
   parseStatus,
   voteFileSchema,

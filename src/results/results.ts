@@ -1,5 +1,6 @@
 // Judges a run from what MassGen left behind. Exit code 0 proves nothing:
-// MassGen exits 0 when every agent failed and on its own timeout (MASSGEN.md).
+// MassGen exits 0 when every agent failed and on its own timeout
+// (docs/massgen-0.1.97.md).
 import type { RunFiles } from './log-files.js'
 import type { AgentStatus } from './status-file.js'
 import type {
@@ -18,6 +19,8 @@ export interface RunFacts {
   timedOut: boolean
   /** The job was cancelled while MassGen ran. */
   cancelled: boolean
+  /** MassGen was stopped because its estimated cost reached `max-cost`. */
+  costLimit?: CostLimitStop
   maxDurationSeconds: number
   logDir?: string
   files: RunFiles
@@ -27,10 +30,16 @@ export interface RunFacts {
   wallSeconds: number
 }
 
+export interface CostLimitStop {
+  maxCost: number
+  /** The estimate that reached the cap, as read while the run went. */
+  seenCost?: number
+}
+
 export function judgeRun(facts: RunFacts): RunResult {
   const status = facts.files.status
   const winner = status?.results?.winner ?? undefined
-  const agents = facts.agents.map((plan) => agentResult(plan, facts))
+  const agents = facts.agents.map((plan) => agentResult(plan, facts.files))
   const base: RunResult = {
     outcome: 'failed',
     question: facts.question,
@@ -39,7 +48,7 @@ export function judgeRun(facts: RunFacts): RunResult {
     agents,
     votes: status?.results?.votes ?? {},
     elapsedSeconds: status?.meta?.elapsed_seconds ?? round(facts.wallSeconds),
-    cost: status?.costs?.total_estimated_cost,
+    cost: costOf(status?.costs?.total_estimated_cost, facts.costLimit),
     inputTokens: status?.costs?.total_input_tokens,
     outputTokens: status?.costs?.total_output_tokens,
     logDir: facts.logDir,
@@ -70,6 +79,16 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
   const status = facts.files.status
   if (facts.cancelled)
     return ['cancelled', 'The job was cancelled while MassGen was running.']
+  // Checked before the deadline: a stop for cost may run into it.
+  if (facts.costLimit) {
+    const cost = result.cost ?? facts.costLimit.seenCost
+    return [
+      'cost-limit',
+      `Cost limit reached: MassGen's estimated cost ` +
+        `${cost === undefined ? '' : `($${cost.toFixed(4)}) `}reached max-cost ` +
+        `($${facts.costLimit.maxCost}) and MassGen was stopped; the answers so far are shown.`
+    ]
+  }
   if (facts.timedOut) {
     return [
       'timeout',
@@ -136,21 +155,35 @@ function errorSummary(result: RunResult): string {
   return `: ${all} (${failed.map((a) => `${a.id}: ${a.error}`).join('; ')})`
 }
 
-function agentResult(plan: AgentPlan, facts: RunFacts): AgentResult {
-  const status: AgentStatus | undefined = facts.files.status?.agents?.[plan.id]
-  const vote = facts.files.votes[plan.id]
+/**
+ * The agents status.json names, when the plan is not known (the post step
+ * of a cancelled run reads what the main step left).
+ */
+export function agentsFromStatus(files: RunFiles): AgentResult[] {
+  return Object.keys(files.status?.agents ?? {}).map((id) =>
+    agentResult({ id }, files)
+  )
+}
+
+/** One agent's result: the one mapping of status.json and the log files. */
+function agentResult(
+  plan: Pick<AgentPlan, 'id'> & Partial<AgentPlan>,
+  files: RunFiles
+): AgentResult {
+  const status: AgentStatus | undefined = files.status?.agents?.[plan.id]
+  const vote = files.votes[plan.id]
   const label = status?.latest_answer_label ?? undefined
   const votedFor = status?.vote_cast?.voted_for_agent ?? vote?.voted_for
   const reason = vote?.voted_for === votedFor ? vote?.reason : undefined
-  const votes = facts.files.status?.results?.votes ?? {}
-  const answer = facts.files.answers[plan.id]
+  const votes = files.status?.results?.votes ?? {}
+  const answer = files.answers[plan.id]
   return {
     id: plan.id,
-    backend: plan.backend,
-    model: plan.model,
+    ...(plan.backend ? { backend: plan.backend } : {}),
+    ...(plan.model ? { model: plan.model } : {}),
     ...(label ? { answerLabel: label } : {}),
     status: status?.status ?? 'unknown',
-    votesReceived: votesFor(plan.id, label, votes, facts),
+    votesReceived: votesFor(plan.id, label, votes, files),
     ...(votedFor ? { votedFor } : {}),
     ...(votedFor
       ? { voteReason: reason ?? status?.vote_cast?.reason_preview }
@@ -170,7 +203,7 @@ function votesFor(
   id: string,
   label: string | undefined,
   votes: Record<string, number>,
-  facts: RunFacts
+  files: RunFiles
 ): number {
   const prefix = label?.split('.')[0]
   if (prefix) {
@@ -179,8 +212,7 @@ function votesFor(
       .reduce((sum, [, count]) => sum + count, 0)
   }
   // No label in status.json: count the recorded vote files instead.
-  return Object.values(facts.files.votes).filter((v) => v.voted_for === id)
-    .length
+  return Object.values(files.votes).filter((v) => v.voted_for === id).length
 }
 
 /**
@@ -196,13 +228,26 @@ function agentError(status: AgentStatus | undefined): string | undefined {
   const last = apiErrors[apiErrors.length - 1]?.error_message
   const api = last ? `last API error: ${last}` : undefined
   if (status?.error)
-    return [errorText(status.error), api].filter(Boolean).join('; ')
+    return [massgenErrorText(status.error), api].filter(Boolean).join('; ')
   return api
 }
 
-function errorText(error: { type?: string; message?: string }): string {
+function massgenErrorText(error: { type?: string; message?: string }): string {
   const text = [error.type, error.message].filter(Boolean).join(': ')
   return text || 'error'
+}
+
+/**
+ * The final status.json may lag the estimate the cap saw (an interrupted
+ * MassGen does not rewrite it): the larger figure is the truer one.
+ */
+function costOf(
+  final: number | undefined,
+  stop: CostLimitStop | undefined
+): number | undefined {
+  const seen = stop?.seenCost
+  if (final === undefined) return seen
+  return seen === undefined ? final : Math.max(final, seen)
 }
 
 function round(seconds: number): number {

@@ -7,27 +7,36 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { stringify } from 'yaml'
 import { configRelativePath } from '../plan/config.js'
+import { costLimitReached, estimatedCost } from './cost-cap.js'
 import { Outputs, State } from '../inputs/constants.js'
 import { grantContainerWrite } from '../prepare/container-write-access.js'
 import { killRunContainers, prepareDocker } from '../prepare/docker.js'
-import { prepareMassgen } from '../prepare/massgen.js'
+import { prepareMassgen, type MassgenInstallation } from '../prepare/massgen.js'
 import type { Intake } from '../event/intake.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
-import { planRun, withMassgenOnPath } from '../plan/plan.js'
-import { prContextNote, writePrContext } from '../plan/pr-context.js'
+import {
+  childEnv,
+  planRun,
+  withMassgenOnPath,
+  type RunPlan
+} from '../plan/plan.js'
+import type { GitHubApi } from '../github/api.js'
 import type { ProcessRunner } from './process.js'
 import { processIdentity } from './process-identity.js'
 import { ProgressTracker, toSnapshot } from './progress.js'
 import { renderProgress } from '../report/render.js'
 import {
-  commentBudget,
   postComment,
+  reportContext,
   type Destination
 } from '../report/report.js'
 import { judgeRun } from '../results/results.js'
-import { runMassgen } from './run-massgen.js'
+import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
-import type { RunResult, Settings } from '../inputs/types.js'
+import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
+import { gatherContext, type RunContext } from '../plan/run-context.js'
+import { Inputs } from '../inputs/constants.js'
+import { validateWithMassgen } from '../plan/validate-config.js'
 
 export async function execute(
   settings: Settings,
@@ -36,80 +45,46 @@ export async function execute(
   workDir: string,
   runner: ProcessRunner,
   /** The head commit checked before the run (head-check.ts), if any. */
-  reviewedHead?: string
+  reviewedHead?: string,
+  /** `review: inline` reads the pull request even when no comment is posted. */
+  reviewGitHub?: GitHubApi
 ): Promise<RunResult> {
-  let question = decision.question
-  const extraContext: string[] = []
-  if (decision.pullRequest && settings.prContext && dest.github) {
-    const pr = await dest.github.getPullRequestContext(
-      decision.pullRequest,
-      settings.prDiffMaxBytes
-    )
-    if (reviewedHead && pr.headSha.toLowerCase() !== reviewedHead) {
-      throw new Error(
-        `The pull request's head moved to ${pr.headSha.slice(0, 12)} while the run ` +
-          `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
-      )
-    }
-    const dir = path.join(workDir, 'pr-context')
-    writePrContext(dir, pr)
-    extraContext.push(dir)
-    question += prContextNote(dir, pr)
-  }
-  const configFile = path.join(workDir, configRelativePath(new Date()))
-  const plan = planRun({
+  const context = await gatherContext(
     settings,
-    question,
-    configFile,
-    extraContextPaths: extraContext,
-    baseEnv: process.env
-  })
-  plan.warnings.forEach((w) => core.warning(w))
-  fs.mkdirSync(path.dirname(configFile), { recursive: true })
-  fs.writeFileSync(configFile, stringify(plan.config), { mode: 0o600 })
-  core.setOutput(Outputs.ConfigFile, configFile)
-  core.info(
-    `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
+    decision,
+    dest.github ?? reviewGitHub,
+    workDir,
+    reviewedHead
   )
+  const { plan, configFile } = writeConfig(settings, context, workDir)
+  const ran = {
+    question: decision.question,
+    configFile,
+    mode: settings.mode,
+    ...(settings.personas ? { personas: settings.personas } : {}),
+    ...(context.pullRequest ? { pullRequest: context.pullRequest } : {})
+  }
 
   const publish = async (body: string) => void (await postComment(dest, body))
   const firstView = publish(
     renderProgress(toSnapshot({}, plan.agents, 0), progressCtx(dest))
   )
-  const prepare = async () => {
-    // Docker first: its checks fail in a second, before a long install.
-    if (settings.docker) await prepareDocker(runner, settings.dockerImage, core)
-    if (settings.docker && settings.contextPermission === 'write')
-      await grantContainerWrite(
-        runner,
-        settings.dockerImage,
-        [settings.contextPath],
-        core,
-        workDir
-      )
-    return prepareMassgen(runner, {
-      version: settings.massgenVersion,
-      command: settings.massgenCommand,
-      docker: settings.docker,
-      useCache: settings.cacheMassgen,
-      toolCacheDir:
-        process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
-      env: process.env,
-      log: core
-    })
-  }
   // The first view is not waited for: it goes out while MassGen is prepared
   // and starts; everything posted later queues behind it, so a late first
   // view can never overwrite a newer view or a failure report.
-  const installation = await prepare().catch(async (error: unknown) => {
-    await firstView
-    throw error
-  })
-
-  const abort = new AbortController()
-  const onSignal = () => abort.abort()
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
-  const started = Date.now()
+  const installation = await prepare(settings, runner, workDir).catch(
+    async (error: unknown) => {
+      await firstView
+      throw error
+    }
+  )
+  if (settings.userConfig) {
+    const refused = await preflight(runner, installation, configFile, workDir)
+    if (refused) {
+      await firstView
+      return { ...refused, ...ran }
+    }
+  }
   const tracker = new ProgressTracker({
     after: firstView,
     minIntervalMs: 20_000,
@@ -123,12 +98,107 @@ export async function execute(
     args: [...installation.prefixArgs, ...plan.args],
     env: withMassgenOnPath(plan.env, installation.command)
   })
+  const { outcome, costAtStop } = await watchMassgen(settings, runner, {
+    launch,
+    workDir,
+    logBase,
+    agents: plan.agents,
+    tracker
+  })
+  await tracker.close()
+  return {
+    ...judgeOutcome(settings, decision.question, plan.agents, outcome, {
+      logBase,
+      costAtStop
+    }),
+    ...ran
+  }
+}
+
+/** The config MassGen runs with, written private to the run's folder. */
+function writeConfig(
+  settings: Settings,
+  context: RunContext,
+  workDir: string
+): { plan: RunPlan; configFile: string } {
+  const configFile = path.join(workDir, configRelativePath(new Date()))
+  const plan = planRun({
+    settings,
+    question: context.question,
+    configFile,
+    extraContextPaths: context.extraContextPaths,
+    baseEnv: process.env
+  })
+  plan.warnings.forEach((w) => core.warning(w))
+  if (plan.overridden.length > 0) {
+    core.warning(
+      `Input '${Inputs.Config}' (${settings.userConfig?.origin ?? 'inline'}): the action kept its own ` +
+        `value for ${plan.overridden.length} key(s) it owns: ${plan.overridden.join('; ')}`
+    )
+  }
+  core.info(`MassGen mode: ${modeLine(settings)}`)
+  fs.mkdirSync(path.dirname(configFile), { recursive: true })
+  fs.writeFileSync(configFile, stringify(plan.config), { mode: 0o600 })
+  core.setOutput(Outputs.ConfigFile, configFile)
+  core.info(
+    `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
+  )
+  return { plan, configFile }
+}
+
+/** Docker first (its checks fail in a second, before a long install), then MassGen. */
+async function prepare(
+  settings: Settings,
+  runner: ProcessRunner,
+  workDir: string
+): Promise<MassgenInstallation> {
+  if (settings.docker) await prepareDocker(runner, settings.dockerImage, core)
+  if (settings.docker && settings.contextPermission === 'write')
+    await grantContainerWrite(
+      runner,
+      settings.dockerImage,
+      [settings.contextPath],
+      core,
+      workDir
+    )
+  return prepareMassgen(runner, {
+    version: settings.massgenVersion,
+    command: settings.massgenCommand,
+    docker: settings.docker,
+    useCache: settings.cacheMassgen,
+    toolCacheDir:
+      process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
+    env: process.env,
+    log: core
+  })
+}
+
+/**
+ * MassGen run under the deadline, the job's cancel and max-cost, its output
+ * streamed and its status.json fed to the live view.
+ */
+async function watchMassgen(
+  settings: Settings,
+  runner: ProcessRunner,
+  run: {
+    launch: Launch
+    workDir: string
+    logBase: string
+    agents: AgentPlan[]
+    tracker: ProgressTracker
+  }
+): Promise<{ outcome: MassgenRunOutcome; costAtStop: number | undefined }> {
+  const abort = new AbortController()
+  const onSignal = () => abort.abort()
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
+  const started = Date.now()
   core.startGroup('MassGen output')
   let containersKilled: Promise<number> | undefined
+  let costAtStop: number | undefined
   const outcome = await runMassgen(runner, {
-    ...launch,
-    cwd: workDir,
-    logBase,
+    ...run.launch,
+    cwd: run.workDir,
+    logBase: run.logBase,
     maxDurationSeconds: settings.maxDurationSeconds,
     abort: abort.signal,
     log: (message) => core.info(message),
@@ -140,25 +210,43 @@ export async function execute(
       core.info(line)
       // MassGen's last result line: its containers' work is over.
       if (settings.docker && line.startsWith('COMPLETED:'))
-        containersKilled ??= killRunContainers(runner, workDir)
+        containersKilled ??= killRunContainers(runner, run.workDir)
     },
     onStatus: (status) =>
-      tracker.update(
-        toSnapshot(status, plan.agents, (Date.now() - started) / 1000)
+      run.tracker.update(
+        toSnapshot(status, run.agents, (Date.now() - started) / 1000)
+      ),
+    stopWhen: (status) => {
+      if (!costLimitReached(status, settings.maxCost)) return false
+      costAtStop = estimatedCost(status)
+      core.warning(
+        `MassGen's estimated cost $${costAtStop?.toFixed(4)} reached max-cost ` +
+          `($${settings.maxCost}): stopping MassGen as on a timeout.`
       )
+      return true
+    }
   })
   core.endGroup()
   await containersKilled
   process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
-  await tracker.close()
   if (outcome.survivors)
     core.warning('Some MassGen processes outlived SIGKILL of their group')
+  return { outcome, costAtStop }
+}
 
-  const logDir = outcome.hints.logDir ?? discoverLogDir(logBase)
+/** What MassGen left behind, judged (results/results.ts). */
+function judgeOutcome(
+  settings: Settings,
+  question: string,
+  agents: AgentPlan[],
+  outcome: MassgenRunOutcome,
+  seen: { logBase: string; costAtStop: number | undefined }
+): RunResult {
+  const logDir = outcome.hints.logDir ?? discoverLogDir(seen.logBase)
   const files = logDir
     ? readRunFiles(
         logDir,
-        plan.agents.map((a) => a.id),
+        agents.map((a) => a.id),
         outcome.hints
       )
     : {
@@ -168,21 +256,77 @@ export async function execute(
         answersTruncated: false
       }
   if (logDir) core.saveState(State.LogDir, logDir)
+  return judgeRun({
+    question,
+    agents,
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut,
+    cancelled: outcome.cancelled,
+    ...(outcome.stoppedByStatus && settings.maxCost !== undefined
+      ? { costLimit: { maxCost: settings.maxCost, seenCost: seen.costAtStop } }
+      : {}),
+    maxDurationSeconds: settings.maxDurationSeconds,
+    logDir,
+    files,
+    configErrors: configErrorLines(outcome.stderrTail),
+    wallSeconds: outcome.wallSeconds
+  })
+}
+
+function modeLine(settings: Settings): string {
+  return settings.personas
+    ? `${settings.mode}, personas ${settings.personas}`
+    : settings.mode
+}
+
+/**
+ * MassGen's own validation of the merged config, with no key in its
+ * environment (it needs none): a config-error result when it finds errors,
+ * undefined when the file is valid or MassGen gave no JSON answer.
+ */
+async function preflight(
+  runner: ProcessRunner,
+  installation: { command: string; prefixArgs: string[] },
+  configFile: string,
+  workDir: string
+): Promise<Omit<RunResult, 'question'> | undefined> {
+  const env = withMassgenOnPath(
+    childEnv(process.env, {}, []),
+    installation.command
+  )
+  const started = Date.now()
+  const verdict = await validateWithMassgen(
+    runner,
+    { ...installation, env },
+    configFile,
+    workDir
+  ).catch(() => undefined)
+  if (!verdict) {
+    core.info(
+      'MassGen gave no validation result; the run validates the config itself.'
+    )
+    return undefined
+  }
+  if (verdict.warnings.length > 0)
+    core.warning(
+      `MassGen's validation warns about the merged config: ${verdict.warnings.join('; ')}`
+    )
+  if (verdict.valid) {
+    core.info('MassGen validated the merged config.')
+    return undefined
+  }
+  verdict.errors.forEach((e) => core.error(`MassGen config error: ${e}`))
   return {
-    ...judgeRun({
-      question: decision.question,
-      agents: plan.agents,
-      exitCode: outcome.exitCode,
-      signal: outcome.signal,
-      timedOut: outcome.timedOut,
-      cancelled: outcome.cancelled,
-      maxDurationSeconds: settings.maxDurationSeconds,
-      logDir,
-      files,
-      configErrors: configErrorLines(outcome.stderrTail),
-      wallSeconds: outcome.wallSeconds
-    }),
-    configFile
+    outcome: 'config-error',
+    reason:
+      `MassGen's validation rejected the config merged from input '${Inputs.Config}'; ` +
+      'nothing was run.',
+    exitCode: null,
+    agents: [],
+    votes: {},
+    configErrors: verdict.errors,
+    elapsedSeconds: Math.round((Date.now() - started) / 100) / 10
   }
 }
 
@@ -249,10 +393,5 @@ export function configErrorLines(stderr: string[]): string[] {
 }
 
 function progressCtx(dest: Destination) {
-  return {
-    runUrl: dest.runUrl,
-    tag: dest.settings.commentTag,
-    maxChars: commentBudget(dest.settings.commentTag),
-    secrets: dest.secrets
-  }
+  return reportContext(dest, 'comment')
 }

@@ -1,7 +1,8 @@
-// MassGen's automation lines on stdout (MASSGEN.md, "What it prints").
+// MassGen's automation lines on stdout (docs/massgen-0.1.97.md).
 // QUESTION: and ANSWER_PREVIEW: echo untrusted text, so a line such as
 // `ANSWER: /etc/passwd` can be injected: paths count only inside the log base.
 import * as path from 'node:path'
+import { isInside } from '../shared/paths.js'
 
 export interface OutputHints {
   logDir?: string
@@ -54,13 +55,4 @@ export function foldOutputLine(
       : hints
   }
   return { ...hints, answerFile: resolved }
-}
-
-/** True when `candidate` lies inside `root` (or is root), after normalising `..`. */
-export function isInside(candidate: string, root: string): boolean {
-  const relative = path.relative(path.resolve(root), path.resolve(candidate))
-  return (
-    relative === '' ||
-    (!relative.startsWith('..') && !path.isAbsolute(relative))
-  )
 }

@@ -21,6 +21,11 @@ export interface MassgenRunRequest {
   sink?: NodeJS.WritableStream & { writableLength?: number }
   /** A fresh status.json, read every `pollMs` while MassGen runs. */
   onStatus?: (status: MassgenStatus) => void
+  /**
+   * Asked of each fresh status.json: true stops MassGen exactly as the
+   * deadline does (the `max-cost` cap).
+   */
+  stopWhen?: (status: MassgenStatus) => boolean
   pollMs?: number
   /** Told the child's pid (its process group id) once it is started. */
   onStart?: (pid: number) => void
@@ -32,6 +37,8 @@ export interface MassgenRunRequest {
 export interface MassgenRunOutcome extends Exit {
   timedOut: boolean
   cancelled: boolean
+  /** stopWhen said stop (before the deadline or a cancel did). */
+  stoppedByStatus: boolean
   hints: OutputHints
   /** The last stderr lines (bounded), for MassGen's validation errors. */
   stderrTail: string[]
@@ -88,6 +95,7 @@ export async function runMassgen(
   request.onStart?.(child.pid)
   let timedOut = false
   let cancelled = false
+  let stoppedByStatus = false
   let stopping: Promise<void> | undefined
   const graceMs = request.interruptGraceMs ?? InterruptGraceMs
   const stop = (why: string) => {
@@ -121,14 +129,20 @@ export async function runMassgen(
   request.abort?.addEventListener('abort', onAbort)
   if (request.abort?.aborted) onAbort()
 
-  const poller = request.onStatus
-    ? setInterval(() => {
-        const file = hints.statusFile
-        if (!file) return
-        const status = readStatusQuietly(file)
-        if (status) request.onStatus?.(status)
-      }, request.pollMs ?? 3000)
-    : undefined
+  const poller =
+    request.onStatus || request.stopWhen
+      ? setInterval(() => {
+          const file = hints.statusFile
+          if (!file) return
+          const status = readStatusQuietly(file)
+          if (!status) return
+          request.onStatus?.(status)
+          if (!stopping && request.stopWhen?.(status)) {
+            stoppedByStatus = true
+            stop("MassGen's status met the stop condition (max-cost)")
+          }
+        }, request.pollMs ?? 3000)
+      : undefined
 
   const exit = await child.exited
   clearTimeout(deadline)
@@ -138,7 +152,9 @@ export async function runMassgen(
   let survivors = false
   if (child.groupAlive()) {
     child.signalGroup('SIGKILL')
-    await sleep(200)
+    // Kept alive: with the child's pipes closed and the timers cleared,
+    // an unref'd wait would let Node exit here with the run unreported.
+    await new Promise((resolve) => setTimeout(resolve, 200))
     survivors = child.groupAlive()
   }
   await stopping
@@ -146,6 +162,7 @@ export async function runMassgen(
     ...exit,
     timedOut,
     cancelled,
+    stoppedByStatus,
     hints,
     stderrTail,
     wallSeconds: (Date.now() - started) / 1000,

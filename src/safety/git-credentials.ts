@@ -25,6 +25,7 @@ import {
   walkFiles,
   writeAgentFile
 } from './agent-files.js'
+import { errorText } from '../shared/text.js'
 
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024
 const HEADER_LINE = /^\s*extraheader\s*=.*\bauthorization\s*:/i
@@ -162,7 +163,7 @@ export async function takeGitCredentials(
       await takeFrom(root, rel, taken)
     } catch (error) {
       log.warning(
-        `Could not take the credentials out of ${path.join(root, rel)}: ${error instanceof Error ? error.message : String(error)}`
+        `Could not take the credentials out of ${path.join(root, rel)}: ${errorText(error)}`
       )
     }
   }

@@ -36,8 +36,6 @@ import {
 } from './markdown-scan.js'
 import { redactSecrets } from './redact.js'
 
-export { redactSecrets } from './redact.js'
-
 /** `@` written as an entity still renders, and pings, as `@`. */
 const AT_ENTITY = /&(?:#0*64|#x0*40|commat);/iy
 const URL_START = /https?:\/\//gi

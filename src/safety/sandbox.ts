@@ -13,7 +13,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { isInside } from '../run/output-lines.js'
+import { isInside } from '../shared/paths.js'
 import type { ProcessRunner } from '../run/process.js'
 
 export type Privilege = 'root' | 'sudo' | 'none'

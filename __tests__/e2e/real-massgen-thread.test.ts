@@ -1,0 +1,112 @@
+// A command in a review-comment thread, run by the REAL MassGen against the
+// scripted LLM server: the thread's file, lines, hunk and earlier comments
+// reach the agents' requests, and the consensus is a reply in the thread.
+import { describe, expect, it, jest } from '@jest/globals'
+import {
+  addReviewComment,
+  type ServerUser
+} from '../../test-support/github-server.js'
+import { runAction } from '../../test-support/run-action.js'
+import { event, expectNoKeyLeak, KEYS, loopbackServers } from './helpers.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
+
+// Real MassGen on a loaded 2-core machine: minutes, not seconds.
+jest.setTimeout(600_000)
+
+const loopback = loopbackServers()
+
+describe('real MassGen in a review-comment thread', () => {
+  it('the agents get the thread as context and the answer is a reply in it', async () => {
+    const github = loopback.github()
+    github.state.permissions = {
+      'alice-maintainer': 'maintain',
+      'bob-reader': 'read'
+    }
+    const alice: ServerUser = {
+      login: 'alice-maintainer',
+      id: 5550001,
+      type: 'User'
+    }
+    const root = addReviewComment(github.state, 42, {
+      body: 'Is the magic number 1000 measured anywhere?',
+      user: { login: 'bob-reader', id: 5550002, type: 'User' },
+      path: 'src/parser.ts',
+      line: 13,
+      startLine: 11,
+      diffHunk:
+        '@@ -10,6 +10,9 @@\n   const tokens = lex(input)\n+  if (tokens.length > 1000) {\n+    return fastParse(tokens)'
+    })
+    const body = '/massgen why is this threshold needed?'
+    const command = addReviewComment(github.state, 42, {
+      body,
+      user: alice,
+      inReplyToId: root.id,
+      createdAt: '2025-11-28T10:05:00Z'
+    })
+    const payload = event('pull_request_review_comment.created') as {
+      comment: Record<string, unknown>
+    }
+    Object.assign(payload.comment, {
+      id: command.id,
+      in_reply_to_id: root.id,
+      body
+    })
+    const server = await loopback.llm(
+      {
+        agentIds: ['agent_a', 'agent_b'],
+        agents: {
+          'model-a': {
+            answer:
+              'Thread answer A: below 1000 tokens the slow parser is fine.',
+            voteFor: 'agent_a',
+            voteReason: 'It explains the threshold.'
+          },
+          'model-b': {
+            answer: 'Thread answer B: it is arbitrary.',
+            voteFor: 'agent_a',
+            voteReason: 'A is specific.'
+          }
+        }
+      },
+      { keepBodies: true }
+    )
+    const run = await runAction({
+      eventName: 'pull_request_review_comment',
+      payload,
+      githubApiUrl: github.url,
+      inputs: {
+        models: 'vllm/model-a vllm/model-b',
+        'base-url': server.url,
+        'openai-api-key': KEYS.openai,
+        'massgen-command': massgenBinary(),
+        'comment-tag': 'real-thread',
+        'max-duration': '600'
+      }
+    })
+    expect(run.outputs.status).toBe('success')
+    expect(run.outputs.winner).toBe('agent_a')
+    // What the agents were sent: the question, then the thread as data.
+    const bodies = server.requests.map((r) => JSON.stringify(r.body))
+    const seen = (text: string) =>
+      bodies.some((b) => b.includes(JSON.stringify(text).slice(1, -1)))
+    expect(seen('why is this threshold needed?')).toBe(true)
+    expect(seen('review-comment thread of pull request #42')).toBe(true)
+    expect(seen('lines 11-13')).toBe(true)
+    expect(seen('src/parser.ts')).toBe(true)
+    expect(seen('+  if (tokens.length > 1000) {')).toBe(true)
+    expect(seen('@bob-reader')).toBe(true)
+    expect(seen('Is the magic number 1000 measured anywhere?')).toBe(true)
+    // The consensus is a reply in the thread, to its first comment.
+    const replies = github.state.reviewComments.filter(
+      (c) => c.inReplyToId === root.id && c.id !== command.id
+    )
+    expect(replies).toHaveLength(1)
+    expect(replies[0]?.body).toContain(
+      'Thread answer A: below 1000 tokens the slow parser is fine.'
+    )
+    expect(run.summary).toContain('Thread answer A')
+    // The PR's sticky comment is not touched by a thread command.
+    expect(github.state.comments).toHaveLength(0)
+    expectNoKeyLeak(run, github)
+  })
+})

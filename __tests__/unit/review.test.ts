@@ -1,0 +1,537 @@
+// review: inline, the pure parts: findings parsed from hostile answers,
+// grouped by agreement, placed on the diff, the verdict and the gate, the
+// texts, and the review posted through a fake door (422 bisection, dedupe).
+import { describe, expect, it } from '@jest/globals'
+import { ReviewRefused, type ReviewDraft } from '../../src/github/review.js'
+import { parseDiffLines, placeOnDiff } from '../../src/review/diff.js'
+import {
+  findingsBlock,
+  MAX_BLOCK_CHARS,
+  MAX_FINDINGS_PER_AGENT,
+  normalisePath,
+  parseFindings,
+  type Finding
+} from '../../src/review/findings.js'
+import {
+  gateFails,
+  groupFindings,
+  jaccard,
+  sameFinding,
+  similarity,
+  SIMILARITY_THRESHOLD,
+  tokens,
+  verdictOf
+} from '../../src/review/group.js'
+import {
+  answerFor,
+  postedFingerprints,
+  runReview,
+  type ReviewDoor,
+  type ReviewInput
+} from '../../src/review/post.js'
+import {
+  bodyMarkers,
+  commentMarker,
+  inlineCommentBody
+} from '../../src/review/render.js'
+import {
+  AGENT_FINDINGS,
+  answerOf,
+  BYTES_BEFORE_CACHE,
+  HOSTILE_TITLE,
+  REVIEW_DIFF,
+  findingsBlock as block
+} from '../../test-support/review-pull.js'
+import { indexDiff } from '../../test-support/github-reviews.js'
+
+const CHANGED = new Set(['src/parser.ts', 'README.md', 'src/cache.ts'])
+
+function finding(over: Partial<Finding>): Finding {
+  return {
+    agent: 'agent_a',
+    file: 'src/parser.ts',
+    line: 10,
+    severity: 'concern',
+    title: 'Title',
+    explanation: '',
+    ...over
+  }
+}
+
+describe('parsing findings', () => {
+  it('reads the last massgen-findings block and keeps valid findings only', () => {
+    const parsed = parseFindings('agent_c', answerOf('c'), CHANGED)
+    expect(parsed.block).toBe('found')
+    // critical severity, an unchanged file and a path that climbs out are dropped
+    expect(parsed.dropped).toBe(3)
+    expect(parsed.findings.map((f) => [f.file, f.line, f.severity])).toEqual([
+      ['src/parser.ts', 17, 'concern'],
+      ['README.md', 2, 'concern'],
+      ['src/cache.ts', 30, 'nit']
+    ])
+  })
+
+  it('normalises ./ and b/ prefixes and refuses paths that leave the tree', () => {
+    expect(normalisePath('./src/parser.ts', CHANGED)).toBe('src/parser.ts')
+    expect(normalisePath('b/src/cache.ts', CHANGED)).toBe('src/cache.ts')
+    expect(normalisePath('/src/parser.ts', CHANGED)).toBeUndefined()
+    expect(normalisePath('src/../src/parser.ts', CHANGED)).toBeUndefined()
+    expect(normalisePath('src\\parser.ts', CHANGED)).toBeUndefined()
+    expect(normalisePath('src/parser.ts\u0000', CHANGED)).toBeUndefined()
+  })
+
+  it('missing, invalid and oversized blocks give no findings', () => {
+    expect(parseFindings('a', 'no block here', CHANGED).block).toBe('missing')
+    expect(
+      parseFindings('a', '```massgen-findings\n{not json\n```', CHANGED).block
+    ).toBe('invalid')
+    expect(
+      parseFindings('a', '```massgen-findings\n{"file": 1}\n```', CHANGED).block
+    ).toBe('invalid')
+    const huge =
+      '```massgen-findings\n[' + ' '.repeat(MAX_BLOCK_CHARS) + ']\n```'
+    expect(findingsBlock(huge).state).toBe('too-large')
+  })
+
+  it('an agent quoting another block before its own: the last block counts', () => {
+    const text = `${block([{ file: 'README.md', line: 2, severity: 'nit', title: 'quoted' }])}\n\nMine:\n${block([])}`
+    expect(parseFindings('a', text, CHANGED).findings).toEqual([])
+  })
+
+  it('caps the count per agent and cuts long titles to one line', () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({
+      file: 'src/parser.ts',
+      line: i + 1,
+      severity: 'NIT',
+      title: `Line\n${i}\u200b ` + 'x'.repeat(500)
+    }))
+    const parsed = parseFindings('a', block(many), CHANGED)
+    expect(parsed.findings).toHaveLength(MAX_FINDINGS_PER_AGENT)
+    expect(parsed.dropped).toBe(40 - MAX_FINDINGS_PER_AGENT)
+    expect(parsed.findings[0]?.title).not.toMatch(/[\n\u200b]/)
+    expect(parsed.findings[0]?.title.length).toBeLessThanOrEqual(200)
+    expect(parsed.findings[0]?.severity).toBe('nit')
+  })
+
+  it('a backwards or huge range keeps only its last line', () => {
+    const parsed = parseFindings(
+      'a',
+      block([
+        {
+          file: 'README.md',
+          start_line: 5,
+          line: 2,
+          severity: 'nit',
+          title: 'x'
+        },
+        {
+          file: 'README.md',
+          start_line: 1,
+          line: 500,
+          severity: 'nit',
+          title: 'y'
+        }
+      ]),
+      CHANGED
+    )
+    expect(parsed.findings.map((f) => f.startLine)).toEqual([
+      undefined,
+      undefined
+    ])
+  })
+
+  it('stays linear on a megabyte of unclosed fence openers', () => {
+    const text = '```massgen-findings\n'.repeat(50_000)
+    expect(findingsBlock(text).state).toBe('too-large')
+  })
+})
+
+describe('grouping', () => {
+  const all = (['a', 'b', 'c'] as const).flatMap(
+    (x) => parseFindings(`agent_${x}`, answerOf(x), CHANGED).findings
+  )
+
+  it('groups the same finding across agents and counts each agent once', () => {
+    const groups = groupFindings(all, 'agent_b')
+    const summary = groups.map((g) => [
+      g.lead.file,
+      g.agents.join(','),
+      g.severity
+    ])
+    expect(summary).toEqual([
+      ['src/parser.ts', 'agent_a,agent_b,agent_c', 'blocker'],
+      ['src/cache.ts', 'agent_a,agent_b', 'concern'],
+      ['README.md', 'agent_c', 'concern'],
+      ['src/cache.ts', 'agent_c', 'nit'],
+      ['src/parser.ts', 'agent_b', 'nit'],
+      ['src/parser.ts', 'agent_a', 'nit']
+    ])
+    // the winner's wording leads; the replacement comes from whoever gave one
+    expect(groups[0]?.lead.agent).toBe('agent_b')
+    expect(groups[1]?.suggestion).toContain('entries.clear()')
+  })
+
+  it('the similarity threshold: same problem in other words passes, a different problem at the same place does not', () => {
+    const same = [
+      [
+        'Unbounded recursion in parseNested',
+        'parseNested recursion has no depth limit'
+      ],
+      [
+        'Cache never evicts entries',
+        'Unbounded cache growth: entries never evicted'
+      ],
+      [
+        'Possible null dereference of user',
+        'user may be null here, dereferenced without check'
+      ]
+    ]
+    for (const [a, b] of same)
+      expect(
+        similarity(finding({ title: a }), finding({ title: b }))
+      ).toBeGreaterThanOrEqual(SIMILARITY_THRESHOLD)
+    const different = [
+      [
+        'Unbounded recursion in parseNested',
+        'Off-by-one: the loop skips the last token'
+      ],
+      ['SQL injection through the name parameter', 'Typo in the log message'],
+      ['Missing await on the write', 'Variable name shadows the import']
+    ]
+    for (const [a, b] of different)
+      expect(
+        similarity(finding({ title: a }), finding({ title: b }))
+      ).toBeLessThan(0.15)
+  })
+
+  it('same words on another file or far lines are another finding', () => {
+    const a = finding({ title: 'Unbounded recursion in parseNested', line: 17 })
+    expect(sameFinding(a, { ...a, agent: 'b', line: 19 })).toBe(true)
+    expect(sameFinding(a, { ...a, agent: 'b', line: 30 })).toBe(false)
+    expect(sameFinding(a, { ...a, agent: 'b', file: 'README.md' })).toBe(false)
+  })
+
+  it('tokens drop stop words and short words, and stem', () => {
+    expect([
+      ...tokens('The cache is never evicted; it evicts NOTHING')
+    ]).toEqual(['cach', 'never', 'evict', 'noth'])
+    expect(jaccard(new Set(), new Set())).toBe(0)
+  })
+
+  it('a severity tie goes to the more severe one', () => {
+    const groups = groupFindings(
+      [
+        finding({ agent: 'a', title: 'Race on the counter', severity: 'nit' }),
+        finding({
+          agent: 'b',
+          title: 'Race on the counter',
+          severity: 'blocker'
+        })
+      ],
+      undefined
+    )
+    expect(groups[0]?.severity).toBe('blocker')
+  })
+})
+
+describe('verdict and gate', () => {
+  const g = (severity: Finding['severity'], agents: number) => ({
+    fingerprint: '0'.repeat(16),
+    fingerprints: ['0'.repeat(16)],
+    lead: finding({ severity }),
+    anchor: finding({ severity }),
+    members: [],
+    agents: Array.from({ length: agents }, (_, i) => `agent_${i}`),
+    severity
+  })
+
+  it('blockers > concerns > pass, counting only groups at min-agreement', () => {
+    expect(verdictOf([], 1)).toBe('pass')
+    expect(verdictOf([g('nit', 3)], 1)).toBe('pass')
+    expect(verdictOf([g('concern', 1), g('nit', 2)], 1)).toBe('concerns')
+    expect(verdictOf([g('blocker', 1), g('concern', 2)], 1)).toBe('blockers')
+    expect(verdictOf([g('blocker', 1), g('concern', 2)], 2)).toBe('concerns')
+    expect(verdictOf([g('blocker', 1)], 2)).toBe('pass')
+  })
+
+  it('fail-on', () => {
+    expect(gateFails('blockers', 'blocker')).toBe(true)
+    expect(gateFails('concerns', 'blocker')).toBe(false)
+    expect(gateFails('concerns', 'concern')).toBe(true)
+    expect(gateFails('blockers', 'concern')).toBe(true)
+    expect(gateFails('pass', 'concern')).toBe(false)
+    expect(gateFails('blockers', 'never')).toBe(false)
+  })
+})
+
+describe('diff lines', () => {
+  const diff = parseDiffLines(REVIEW_DIFF)
+
+  it('knows the new-side lines of each hunk', () => {
+    expect([...(diff.files.get('src/parser.ts')?.right.keys() ?? [])]).toEqual([
+      10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23
+    ])
+    expect(diff.files.get('src/cache.ts')?.right.size).toBe(8)
+    expect(diff.files.get('src/cache.ts')?.left.size).toBe(0)
+  })
+
+  it('agrees with the loopback GitHub, which parses the diff on its own', () => {
+    const server = indexDiff(REVIEW_DIFF)
+    for (const [file, lines] of diff.files) {
+      expect([...lines.right.keys()]).toEqual([
+        ...(server.get(file)?.RIGHT.keys() ?? [])
+      ])
+      expect([...lines.left.keys()]).toEqual([
+        ...(server.get(file)?.LEFT.keys() ?? [])
+      ])
+    }
+  })
+
+  it('places findings: a diff line inline, others in the body, a cut file unknown', () => {
+    expect(placeOnDiff(diff, 'src/parser.ts', 17, 15)).toEqual({
+      where: 'inline',
+      line: 17,
+      startLine: 15
+    })
+    expect(placeOnDiff(diff, 'src/parser.ts', 200, undefined).where).toBe(
+      'body'
+    )
+    // a range reaching outside the hunk keeps its last line only
+    expect(placeOnDiff(diff, 'src/parser.ts', 12, 5)).toEqual({
+      where: 'inline',
+      line: 12
+    })
+    const cut = parseDiffLines(REVIEW_DIFF.slice(0, BYTES_BEFORE_CACHE), true)
+    expect(placeOnDiff(cut, 'src/cache.ts', 30, undefined).where).toBe(
+      'unknown'
+    )
+  })
+})
+
+describe('texts', () => {
+  const [hostile] = groupFindings(
+    parseFindings('agent_b', answerOf('b'), CHANGED).findings.filter(
+      (f) => f.line === 11
+    ),
+    undefined
+  )
+
+  it('attack: an agent puts a mention, a link, a fake marker and HTML in a title — they render inert', () => {
+    if (!hostile) throw new Error('no group')
+    const body = inlineCommentBody(
+      hostile,
+      { tag: 'review', agentCount: 3, secrets: [] },
+      true
+    )
+    const [first, ...rest] = body.split('\n')
+    expect(commentMarker(body)?.fingerprint).toBe(hostile.fingerprint)
+    expect(first).not.toContain('0123456789abcdef')
+    const text = rest.join('\n')
+    expect(text).not.toMatch(/(^|[^\u200b])@octocat/)
+    expect(text).not.toContain('<!--')
+    expect(text).not.toContain('<img')
+    // the link's bracket is escaped: text, not a link
+    expect(text).not.toMatch(/[^\\]\[click\]\(/)
+    expect(text).toContain('\\[click](https://evil')
+    expect(text).not.toContain('massgen-action:finding')
+    expect(bodyMarkers(text)).toEqual([])
+    expect(HOSTILE_TITLE).toContain('massgen-action:finding')
+  })
+
+  it('a suggestion goes in a suggestion fence nothing inside can close', () => {
+    const g = groupFindings(
+      [finding({ title: 'x', suggestion: 'a\n```\nb' })],
+      undefined
+    )[0]
+    if (!g) throw new Error('no group')
+    const body = inlineCommentBody(
+      g,
+      { tag: 'massgen', agentCount: 1, secrets: [] },
+      true
+    )
+    expect(body).toContain('````suggestion\na\n```\nb\n````')
+    expect(
+      inlineCommentBody(
+        g,
+        { tag: 'massgen', agentCount: 1, secrets: [] },
+        false
+      )
+    ).not.toContain('suggestion')
+  })
+
+  it('only a bot text names a posted finding', () => {
+    const marker =
+      '<!-- massgen-action:finding tag=massgen fp=0123456789abcdef -->'
+    expect(
+      postedFingerprints(
+        [
+          { body: `${marker}\nx`, byBot: false },
+          { body: `- quoted ${marker}`, byBot: false }
+        ],
+        'massgen'
+      ).size
+    ).toBe(0)
+    expect([
+      ...postedFingerprints([{ body: `${marker}\nx`, byBot: true }], 'massgen')
+    ]).toEqual(['0123456789abcdef'])
+    expect(
+      postedFingerprints([{ body: `${marker}\nx`, byBot: true }], 'other').size
+    ).toBe(0)
+  })
+
+  it("the winner's final presentation counts when it holds a block", () => {
+    const agent = { id: 'agent_a', answer: 'coordination' }
+    expect(answerFor(agent, 'agent_a', `final\n${block([])}`)).toContain(
+      'final'
+    )
+    expect(answerFor(agent, 'agent_a', 'final without block')).toBe(
+      'coordination'
+    )
+    expect(answerFor(agent, 'agent_b', `final\n${block([])}`)).toBe(
+      'coordination'
+    )
+  })
+})
+
+/** A door that refuses comments on the lines the loopback GitHub would. */
+function fakeDoor(existing: Array<{ body: string; byBot: boolean }> = []) {
+  const lines = indexDiff(REVIEW_DIFF)
+  const calls: Array<{ kind: string; draft?: ReviewDraft }> = []
+  let id = 1
+  const door: ReviewDoor = {
+    listReviewTexts: () =>
+      Promise.resolve(existing.map((e, i) => ({ id: i, ...e }))),
+    createReview: (_n, draft) => {
+      calls.push({ kind: draft.event ? 'review' : 'probe', draft })
+      const bad = draft.comments.some(
+        (c) => lines.get(c.path)?.RIGHT.get(c.line) === undefined
+      )
+      if (bad)
+        return Promise.reject(
+          new ReviewRefused(
+            'Unprocessable Entity: Pull request review thread line must be part of the diff'
+          )
+        )
+      return Promise.resolve({
+        id: id++,
+        url: `https://github.com/r/pull/42#pullrequestreview-${id}`
+      })
+    },
+    deletePendingReview: () => {
+      calls.push({ kind: 'delete' })
+      return Promise.resolve()
+    }
+  }
+  return { door, calls }
+}
+
+function input(over: Partial<ReviewInput> = {}): ReviewInput {
+  return {
+    pullNumber: 42,
+    headSha: 'b'.repeat(40),
+    diff: REVIEW_DIFF.slice(0, BYTES_BEFORE_CACHE),
+    diffTruncated: true,
+    changedFiles: [...CHANGED],
+    answers: (['a', 'b', 'c'] as const).map((x) => ({
+      agent: `agent_${x}`,
+      text: answerOf(x)
+    })),
+    winner: 'agent_b',
+    tag: 'massgen',
+    minAgreement: 1,
+    secrets: [],
+    ...over
+  }
+}
+
+const quiet = { info: () => undefined, warning: () => undefined }
+
+describe('posting the review', () => {
+  it('one COMMENT review; a refused line is found by pending probes and moves to the body', async () => {
+    const { door, calls } = fakeDoor()
+    const report = await runReview(input(), door, quiet)
+    const reviews = calls.filter((c) => c.kind === 'review')
+    // the batch, refused; then the review without the refused comment
+    expect(reviews).toHaveLength(2)
+    expect(reviews.every((c) => c.draft?.event === 'COMMENT')).toBe(true)
+    // every probe is deleted
+    expect(calls.filter((c) => c.kind === 'probe').length).toBeGreaterThan(0)
+    expect(calls.filter((c) => c.kind === 'delete').length).toBe(
+      calls.filter((c) => c.kind === 'probe').length -
+        // refused probes leave nothing to delete
+        calls.filter(
+          (c) =>
+            c.kind === 'probe' &&
+            c.draft?.comments.some(
+              (x) => x.path === 'src/cache.ts' && x.line === 30
+            )
+        ).length
+    )
+    const last = reviews[1]?.draft
+    expect(
+      last?.comments
+        .map((c) => `${c.path}:${c.start_line ?? ''}-${c.line}`)
+        .sort()
+    ).toEqual([
+      'README.md:-2',
+      'src/cache.ts:3-4',
+      'src/parser.ts:-11',
+      'src/parser.ts:-18'
+    ])
+    expect(last?.body).toContain('src/parser.ts line 200')
+    expect(last?.body).toContain('GitHub refused the line')
+    expect(report.groups.find((g) => g.lead.line === 30)?.posted).toBe(
+      'refused'
+    )
+    expect(report.verdict).toBe('blockers')
+    expect(report.reviewUrl).toMatch(/pullrequestreview/)
+    expect(report.dropped).toBe(3)
+  })
+
+  it('a re-run skips what a bot already posted, and posts nothing when nothing is new', async () => {
+    const first = fakeDoor()
+    await runReview(input(), first.door, quiet)
+    const posted = first.calls
+      .filter((c) => c.kind === 'review')
+      .slice(-1)
+      .flatMap((c) => [
+        ...(c.draft?.comments ?? []).map((x) => ({
+          body: x.body,
+          byBot: true
+        })),
+        { body: c.draft?.body ?? '', byBot: true }
+      ])
+    const again = fakeDoor(posted)
+    const report = await runReview(input(), again.door, quiet)
+    expect(again.calls).toEqual([])
+    expect(report.groups.every((g) => g.posted === 'duplicate')).toBe(true)
+    expect(report.notPosted).toMatch(/No new findings/)
+  })
+
+  it('min-agreement keeps findings fewer agents raised out of the review', async () => {
+    const { door, calls } = fakeDoor()
+    const report = await runReview(input({ minAgreement: 2 }), door, quiet)
+    const review = calls.find((c) => c.kind === 'review')?.draft
+    expect(review?.comments.map((c) => c.path).sort()).toEqual([
+      'src/cache.ts',
+      'src/parser.ts'
+    ])
+    expect(review?.body).not.toContain('line 200')
+    expect(report.groups.filter((g) => g.posted === 'hidden')).toHaveLength(4)
+  })
+
+  it('the agents raised nothing: no review, verdict pass', async () => {
+    const { door, calls } = fakeDoor()
+    const report = await runReview(
+      input({ answers: [{ agent: 'agent_a', text: block([]) }] }),
+      door,
+      quiet
+    )
+    expect(calls).toEqual([])
+    expect(report.verdict).toBe('pass')
+  })
+
+  it('findings in the JSON the fixtures use are well formed', () => {
+    expect(AGENT_FINDINGS.a).toHaveLength(3)
+  })
+})

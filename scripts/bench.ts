@@ -1,0 +1,123 @@
+// Benchmarks of the bundled action (dist/index.js) run the way a runner runs
+// it, by the runner imitation the tests use (test-support/run-action.ts),
+// against the loopback GitHub server and, for MassGen, the real MassGen 0.1.97
+// with the scripted LLM server or test-support/fake-massgen.mjs. Everything
+// is measured in one run, side by side, and printed as ONE table; the machine
+// is noisy, so figures are medians and ratios, never pass/fail.
+//
+//   npm run bench              overhead, report latency, scale, memory, warm setup (~1-2 min)
+//   npm run bench -- --cold    also cold pip and cold uv installs (minutes, needs PyPI)
+//   npm run bench -- --runs 5  repetitions of the real-MassGen run (default 3)
+//   npm run bench -- --only docker --docker-stop
+//                              Docker mode vs local mode only; --docker-stop
+//                              adds runs of a bundle patched not to kill the
+//                              containers at MassGen's result line
+//   --only real|setup|scale|docker runs one part (a development aid);
+//   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
+//
+// Run by Node 24 directly (it strips the types). Method and results:
+// docs/benchmarks.md.
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { startGitHubServer } from '../test-support/github-server.ts'
+import { samplePull } from '../test-support/sample-pull.ts'
+import { printTable, type Row } from './bench/format.ts'
+import { measurer, timingWrapper, type Measure } from './bench/measure.ts'
+import {
+  coldRows,
+  dockerVsLocalRows,
+  fakeRows,
+  realRows,
+  setupRows,
+  startupRow
+} from './bench/rows.ts'
+import {
+  coldInstalls,
+  dockerVsLocal,
+  fakeRuns,
+  realRuns,
+  startup,
+  warmSetup
+} from './bench/sections.ts'
+
+type Part = 'real' | 'setup' | 'scale' | 'docker'
+
+interface Flags {
+  cold: boolean
+  dockerStop: boolean
+  runs: number
+  only?: string
+}
+
+function parseFlags(argv: string[]): Flags {
+  const valueOf = (flag: string) => {
+    const at = argv.indexOf(flag)
+    return at >= 0 ? argv[at + 1] : undefined
+  }
+  const runs = Number(valueOf('--runs') ?? 3)
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(
+      `--runs: expected a whole number of at least 1, got '${valueOf('--runs')}'`
+    )
+  return {
+    cold: argv.includes('--cold'),
+    dockerStop: argv.includes('--docker-stop'),
+    runs,
+    only: valueOf('--only')
+  }
+}
+
+const say = (line: string) => process.stderr.write(`bench: ${line}\n`)
+
+/** Every part the flags ask for, measured in order; the table's rows. */
+async function measureAll(
+  flags: Flags,
+  measure: Measure,
+  wrapper: string,
+  work: string
+): Promise<Row[]> {
+  const want = (part: Part) => !flags.only || flags.only === part
+  const { bare, bundle } = startup()
+  const real = want('real')
+    ? await realRuns(measure, wrapper, flags.runs, say)
+    : []
+  const setup = want('setup') ? await warmSetup(measure, say) : undefined
+  const fake = want('scale') ? await fakeRuns(measure, wrapper, say) : {}
+  const docker = want('docker')
+    ? await dockerVsLocal(measure, {
+        wrapper,
+        runs: flags.runs,
+        work,
+        say,
+        withoutKill: flags.dockerStop
+      })
+    : undefined
+  const cold = flags.cold ? coldInstalls(work, say) : undefined
+  return [
+    startupRow(bare, bundle),
+    ...realRows(real, flags.runs),
+    ...fakeRows(fake),
+    ...setupRows(setup?.local, setup?.script ?? []),
+    ...(docker ? dockerVsLocalRows(docker) : []),
+    ...coldRows(cold)
+  ]
+}
+
+async function main(): Promise<void> {
+  const flags = parseFlags(process.argv.slice(2))
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-bench-'))
+  const github = await startGitHubServer({ issues: [42] })
+  github.state.pulls['42'] = samplePull()
+  const timing = timingWrapper()
+  try {
+    const measure = measurer(github, work, say)
+    printTable(await measureAll(flags, measure, timing.wrapper, work))
+  } finally {
+    await github.close()
+    fs.rmSync(work, { recursive: true, force: true })
+    timing.remove()
+  }
+}
+
+await main()

@@ -1,0 +1,274 @@
+// Which changed files, and which parts of the diff, the agents get as the
+// pull request's context (`include` / `exclude`). Lockfiles, build output,
+// vendored folders and files the base branch's .gitattributes marks
+// `linguist-generated` or `-diff` are left out by default; whatever is left
+// out is listed with the reason, so nothing disappears silently.
+//
+// Glob semantics: globs.ts.
+import type { ChangedFile, PullRequestContext } from '../github/pull.js'
+import { attributesFor, type GitAttributes } from './gitattributes.js'
+import { globMatcher } from '../inputs/globs.js'
+
+export interface LeftOut {
+  file: string
+  reason: string
+  /** The file is still listed as changed; only its diff was left out. */
+  diffOnly?: boolean
+}
+
+interface Rule {
+  glob: string
+  test: (file: string) => boolean
+  /** Why a file this rule matches is left out; undefined gives it back (`!glob`). */
+  reason: string | undefined
+}
+
+const LOCKFILES = [
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'bun.lockb',
+  'deno.lock',
+  'Cargo.lock',
+  'poetry.lock',
+  'Pipfile.lock',
+  'uv.lock',
+  'pdm.lock',
+  'go.sum',
+  'go.work.sum',
+  'composer.lock',
+  'Gemfile.lock',
+  'mix.lock',
+  'pubspec.lock',
+  'Podfile.lock',
+  'Package.resolved',
+  'packages.lock.json',
+  'gradle.lockfile',
+  'flake.lock',
+  'conda-lock.yml'
+]
+
+/** The built-in rules, in order, as `[glob, reason]`. */
+export const DEFAULT_EXCLUDES: ReadonlyArray<readonly [string, string]> = [
+  ...LOCKFILES.map((f) => [f, 'lockfile'] as const),
+  ['dist/', 'build output'],
+  ['build/', 'build output'],
+  ['*.min.js', 'build output'],
+  ['*.min.css', 'build output'],
+  ['vendor/', 'vendored'],
+  ['node_modules/', 'vendored'],
+  ['third_party/', 'vendored'],
+  ['third-party/', 'vendored']
+]
+
+const GENERATED_REASON =
+  "generated (linguist-generated in the base branch's .gitattributes)"
+const NO_DIFF_REASON =
+  "no diff (-diff or binary in the base branch's .gitattributes)"
+const NOT_INCLUDED_REASON = 'not matched by include'
+
+export interface FilterOptions {
+  include: string[]
+  exclude: string[]
+  /** The base branch's .gitattributes, parsed; undefined when it has none. */
+  attributes?: GitAttributes
+}
+
+export interface PathFilter {
+  /** Undefined when the file is given, else why it is left out. */
+  reasonFor(file: string): string | undefined
+}
+
+export function pathFilter(options: FilterOptions): PathFilter {
+  const includes = options.include.map(globMatcher)
+  const rules: Rule[] = [
+    ...DEFAULT_EXCLUDES.map(([glob, reason]) => ({
+      glob,
+      test: globMatcher(glob),
+      reason
+    })),
+    ...options.exclude.map((glob) => {
+      const given = glob.startsWith('!')
+      const body = given ? glob.slice(1) : glob
+      return {
+        glob,
+        test: globMatcher(body),
+        reason: given ? undefined : `exclude '${body}'`
+      }
+    })
+  ]
+  const userStart = DEFAULT_EXCLUDES.length
+  return {
+    reasonFor(file) {
+      if (includes.length && !includes.some((m) => m(file)))
+        return NOT_INCLUDED_REASON
+      // The .gitattributes marks rank with the defaults: after them, before
+      // the user's own rules, which can give such files back.
+      let reason: string | undefined
+      for (const rule of rules.slice(0, userStart))
+        if (rule.test(file)) reason = rule.reason
+      const attrs = options.attributes
+        ? attributesFor(options.attributes, file)
+        : undefined
+      if (attrs?.generated) reason = GENERATED_REASON
+      if (attrs?.noDiff) reason = NO_DIFF_REASON
+      for (const rule of rules.slice(userStart))
+        if (rule.test(file)) reason = rule.reason
+      return reason
+    }
+  }
+}
+
+export interface DiffSection {
+  /** The file the section is about (its new name), as best known. */
+  file: string
+  text: string
+}
+
+/** Git's C-style quoting of unusual names: `"b/caf\303\251"`. */
+function unquote(quoted: string): string {
+  const bytes: number[] = []
+  for (let i = 0; i < quoted.length; i++) {
+    const ch = quoted[i] ?? ''
+    if (ch !== '\\') {
+      bytes.push(...Buffer.from(ch, 'utf8'))
+      continue
+    }
+    const next = quoted[++i] ?? ''
+    const octal = /^[0-7]{3}/.exec(quoted.slice(i))
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8) & 0xff)
+      i += 2
+    } else {
+      const simple: Record<string, string> = {
+        n: '\n',
+        t: '\t',
+        r: '\r',
+        a: '\x07',
+        b: '\b',
+        f: '\f',
+        v: '\v'
+      }
+      bytes.push(...Buffer.from(simple[next] ?? next, 'utf8'))
+    }
+  }
+  return Buffer.from(bytes).toString('utf8')
+}
+
+/**
+ * The file a `diff --git a/<old> b/<new>` header names. Names with spaces
+ * make the header ambiguous, so the pull request's own file list decides:
+ * the longest listed name the header ends with. Quoted names are decoded.
+ */
+export function headerFile(header: string, known: ReadonlySet<string>): string {
+  const quoted = /"b\/((?:[^"\\]|\\.)*)"$/.exec(header)
+  if (quoted) return unquote(quoted[1] ?? '')
+  // Earliest ` b/` first: the longest listed name wins. One set lookup per
+  // ` b/` in the header, so a pull request with many files stays linear.
+  for (
+    let at = header.indexOf(' b/');
+    at >= 0;
+    at = header.indexOf(' b/', at + 1)
+  ) {
+    const name = header.slice(at + 3)
+    if (known.has(name)) return name
+  }
+  const at = header.lastIndexOf(' b/')
+  return at >= 0 ? header.slice(at + 3) : header
+}
+
+/**
+ * A unified diff cut into one section per file. A header can only start a
+ * line: every line inside a hunk starts with ' ', '+', '-' or '\'.
+ */
+export function splitDiff(
+  diff: string,
+  known: ReadonlySet<string>
+): { preamble: string; sections: DiffSection[] } {
+  const lines = diff.split(/(?<=\n)/)
+  let preamble = ''
+  const sections: DiffSection[] = []
+  for (const line of lines) {
+    if (line.startsWith('diff --git ')) {
+      const header = line.replace(/\r?\n$/, '')
+      sections.push({ file: headerFile(header, known), text: line })
+    } else {
+      const last = sections[sections.length - 1]
+      if (last) last.text += line
+      else preamble += line
+    }
+  }
+  return { preamble, sections }
+}
+
+export interface FilteredContext {
+  files: ChangedFile[]
+  diff: string
+  leftOut: LeftOut[]
+}
+
+/**
+ * The changed files and diff the agents get: the filter's left-out files
+ * dropped from both, then whole file sections kept in order while they fit
+ * in maxDiffBytes (a section too large is left out, listed, and smaller ones
+ * after it still get their turn) instead of a cut through the middle.
+ */
+export function filterContext(
+  files: ChangedFile[],
+  diff: string,
+  filter: PathFilter,
+  maxDiffBytes: number
+): FilteredContext {
+  const leftOut: LeftOut[] = []
+  const reasons = new Map<string, string | undefined>()
+  const reasonOf = (file: string) => {
+    if (!reasons.has(file)) reasons.set(file, filter.reasonFor(file))
+    return reasons.get(file)
+  }
+  const kept = files.filter((f) => {
+    const reason = reasonOf(f.filename)
+    if (reason) leftOut.push({ file: f.filename, reason })
+    return !reason
+  })
+  const known = new Set(files.map((f) => f.filename))
+  const { preamble, sections } = splitDiff(diff, known)
+  let room = maxDiffBytes - Buffer.byteLength(preamble, 'utf8')
+  const parts = [preamble]
+  for (const section of sections) {
+    const reason = reasonOf(section.file)
+    if (reason) {
+      // Listed once: files the API listed are already in leftOut.
+      if (!known.has(section.file)) leftOut.push({ file: section.file, reason })
+      continue
+    }
+    const size = Buffer.byteLength(section.text, 'utf8')
+    if (size > room) {
+      leftOut.push({
+        file: section.file,
+        reason: `diff of ${size} bytes does not fit in what is left of pr-diff-max-bytes (${Math.max(0, room)} bytes)`,
+        diffOnly: true
+      })
+      continue
+    }
+    room -= size
+    parts.push(section.text)
+  }
+  return { files: kept, diff: parts.join(''), leftOut }
+}
+
+/** The pull request narrowed by the filter, as pr-context.ts writes it. */
+export function narrowPullRequest(
+  pr: PullRequestContext,
+  options: FilterOptions,
+  maxDiffBytes: number
+): PullRequestContext & { leftOut: LeftOut[] } {
+  const given = filterContext(
+    pr.files,
+    pr.diff,
+    pathFilter(options),
+    maxDiffBytes
+  )
+  return { ...pr, files: given.files, diff: given.diff, leftOut: given.leftOut }
+}

@@ -1,0 +1,129 @@
+// What the agents are given besides the question: the conversation (thread,
+// earlier report) and the pull request's folder, narrowed by include/exclude,
+// and for `review: inline` the diff the findings must land on.
+import * as core from '@actions/core'
+import * as path from 'node:path'
+import type { Intake } from '../event/intake.js'
+import type { GitHubApi } from '../github/api.js'
+import { cutDiff } from '../github/pull.js'
+import { Inputs } from '../inputs/constants.js'
+import type { ReviewedPull, Settings } from '../inputs/types.js'
+import { reviewInstructions } from '../review/findings.js'
+import { reviewedPull } from '../review/review.js'
+import { parseGitAttributes, type GitAttributes } from './gitattributes.js'
+import { prContextNote, writePrContext } from './pr-context.js'
+import { narrowPullRequest } from './pr-filter.js'
+import { UserConfigError } from './user-config.js'
+
+export interface RunContext {
+  /** The question with the context notes the agents read. */
+  question: string
+  /** Folders given to the agents read-only, beside the checkout. */
+  extraContextPaths: string[]
+  /** The pull request the review step needs, with `review: inline`. */
+  pullRequest?: ReviewedPull
+}
+
+/** The largest diff read from GitHub, before include/exclude narrow it. */
+const RAW_DIFF_MAX_BYTES = 20_000_000
+
+export async function gatherContext(
+  settings: Settings,
+  decision: Extract<Intake, { action: 'run' }>,
+  github: GitHubApi | undefined,
+  workDir: string,
+  /** The head commit checked before the run (head-check.ts), if any. */
+  reviewedHead: string | undefined
+): Promise<RunContext> {
+  const context: RunContext = {
+    question: decision.question + (decision.context ?? ''),
+    extraContextPaths: []
+  }
+  const review = settings.review === 'inline'
+  if (!decision.pullRequest || !(settings.prContext || review) || !github)
+    return context
+  // The whole diff: include/exclude pick from it, then whole files are
+  // fitted into pr-diff-max-bytes (pr-filter.ts).
+  const pr = await github.getPullRequestContext(
+    decision.pullRequest,
+    RAW_DIFF_MAX_BYTES
+  )
+  refuseChangedSetup(
+    settings,
+    pr.files.map((f) => f.filename)
+  )
+  if (reviewedHead && pr.headSha.toLowerCase() !== reviewedHead) {
+    throw new Error(
+      `The pull request's head moved to ${pr.headSha.slice(0, 12)} while the run ` +
+        `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
+    )
+  }
+  if (settings.prContext) {
+    const given = narrowPullRequest(
+      pr,
+      {
+        include: settings.include,
+        exclude: settings.exclude,
+        attributes: await baseAttributes(github, pr.baseSha)
+      },
+      settings.prDiffMaxBytes
+    )
+    if (given.leftOut.length)
+      core.info(
+        `Pull request context: ${given.leftOut.length} file(s) left out ` +
+          `(listed with the reason in left-out.tsv)`
+      )
+    const dir = path.join(workDir, 'pr-context')
+    writePrContext(dir, given)
+    context.extraContextPaths.push(dir)
+    context.question += prContextNote(dir, given)
+  }
+  if (review) {
+    // The review places findings on the diff the action read, cut like the
+    // agents' at pr-diff-max-bytes; lines past the cut are left to GitHub.
+    const cut = cutDiff(pr.diff, settings.prDiffMaxBytes)
+    context.pullRequest = reviewedPull({
+      ...pr,
+      diff: cut.diff,
+      diffTruncated: pr.diffTruncated || cut.truncated
+    })
+    context.question += reviewInstructions()
+  }
+  return context
+}
+
+/**
+ * A pull request may not change the files that set up its own review (the
+ * config can add MCP servers and endpoints; the instructions steer every
+ * agent): when the workflow checked out its head, they would be its author's.
+ */
+function refuseChangedSetup(settings: Settings, changed: string[]): void {
+  const touched = settings.setupFiles.filter((f) => changed.includes(f))
+  if (touched.length === 0) return
+  throw new UserConfigError(
+    `The pull request changes ${touched.map((f) => `'${f}'`).join(', ')}, which the inputs ` +
+      `'${Inputs.Config}' / '${Inputs.InstructionsFile}' read: a pull request cannot set up its own ` +
+      'review. Nothing was run. Merge the change first, or run on a checkout of the base branch.'
+  )
+}
+
+/**
+ * The base branch's .gitattributes: the maintainers' marks. The head's is
+ * the pull request author's to write (`* linguist-generated` would hide the
+ * whole change), so it is never read. Unreadable: no marks, and a warning.
+ */
+async function baseAttributes(
+  github: GitHubApi,
+  baseSha: string
+): Promise<GitAttributes | undefined> {
+  try {
+    const text = await github.getFileAtRef('.gitattributes', baseSha)
+    return text === undefined ? undefined : parseGitAttributes(text)
+  } catch (error) {
+    core.warning(
+      `Could not read the base branch's .gitattributes (${String(error)}); ` +
+        'no file is left out for linguist-generated or -diff.'
+    )
+    return undefined
+  }
+}

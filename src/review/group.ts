@@ -1,0 +1,211 @@
+// Groups the same finding raised by several agents, and turns the groups
+// into a verdict. Pure.
+//
+// Two findings are the same when they are on the same file, their line
+// ranges overlap once each is widened by LINE_SLACK lines, and their words
+// are similar: the token Jaccard index (shared distinct words over all
+// distinct words, after lower-casing, dropping short and stop words and
+// stripping -s/-es/-e/-ed/-ing) of
+// the titles, or of title and explanation together, is at least
+// SIMILARITY_THRESHOLD.
+//
+// Why these numbers: models point at the same statement a line or two
+// apart (the `if` or the line inside it), hence the slack of 2. Two models
+// describing one problem in one place share its key words ("null", "index",
+// "timeout", the identifier) but word the rest differently; their titles
+// typically score 0.3 to 0.6. Two different problems at the same place
+// share almost no content words once stop words are gone (scores under
+// 0.15 in the tests). A third of the words in common sits between both
+// (review-group.test.ts plays both cases).
+import { createHash } from 'node:crypto'
+import type { Finding, Severity } from './findings.js'
+
+export const LINE_SLACK = 2
+export const SIMILARITY_THRESHOLD = 1 / 3
+
+const STOP_WORDS = new Set(
+  (
+    'the and for are but not you all any can had her was one our out has ' +
+    'have this that with from they will would there their what when which ' +
+    'who whom into than then them these those its also should could may ' +
+    'might must does did doing done been being here only just more most ' +
+    'some such very too use used uses using line lines file code value ' +
+    'values function method call calls called because while where how why'
+  ).split(' ')
+)
+
+/** A crude stem: `limited`, `limits` and `limit` are one word (`limit`). */
+function stem(word: string): string {
+  for (const suffix of ['ing', 'ed', 'es', 'e', 's'])
+    if (word.endsWith(suffix) && word.length - suffix.length >= 4)
+      return word.slice(0, -suffix.length)
+  return word
+}
+
+/** Distinct lower-case stems of three or more letters, stop words out. */
+export function tokens(text: string): Set<string> {
+  const out = new Set<string>()
+  for (const word of text.toLowerCase().split(/[^a-z0-9_]+/))
+    if (word.length >= 3 && !STOP_WORDS.has(word)) out.add(stem(word))
+  return out
+}
+
+export function jaccard(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 && b.size === 0) return 0
+  let shared = 0
+  for (const word of a) if (b.has(word)) shared++
+  return shared / (a.size + b.size - shared)
+}
+
+export function similarity(a: Finding, b: Finding): number {
+  return Math.max(
+    jaccard(tokens(a.title), tokens(b.title)),
+    jaccard(
+      tokens(`${a.title} ${a.explanation}`),
+      tokens(`${b.title} ${b.explanation}`)
+    )
+  )
+}
+
+function rangeOf(f: Finding): [number, number] {
+  return [f.startLine ?? f.line, f.line]
+}
+
+export function overlaps(a: Finding, b: Finding): boolean {
+  const [a1, a2] = rangeOf(a)
+  const [b1, b2] = rangeOf(b)
+  return a1 - LINE_SLACK <= b2 && b1 - LINE_SLACK <= a2
+}
+
+export function sameFinding(a: Finding, b: Finding): boolean {
+  return (
+    a.file === b.file &&
+    overlaps(a, b) &&
+    similarity(a, b) >= SIMILARITY_THRESHOLD
+  )
+}
+
+const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
+
+export interface FindingGroup {
+  /** The lead's: stable across runs for the same file, line and title words. */
+  fingerprint: string
+  /** Every member's, so a re-run led by another agent still knows it. */
+  fingerprints: string[]
+  /** The finding shown: the winner's when it raised it, else the first agent's. */
+  lead: Finding
+  /**
+   * Where the inline comment goes: the member whose replacement is offered
+   * (a replacement only fits the lines it was written for), else the lead.
+   */
+  anchor: Finding
+  /** Every agent's finding in the group, one per agent. */
+  members: Finding[]
+  /** Distinct agents that raised it, sorted. */
+  agents: string[]
+  severity: Severity
+  /** The anchor's replacement for its lines, if any. */
+  suggestion?: string
+}
+
+/**
+ * The severity most raisers gave; a tie goes to the more severe one, so a
+ * split between `blocker` and `nit` is not quietly a nit.
+ */
+export function groupSeverity(members: Finding[]): Severity {
+  const counts = new Map<Severity, number>()
+  for (const m of members)
+    counts.set(m.severity, (counts.get(m.severity) ?? 0) + 1)
+  return [...counts.entries()].sort(
+    (a, b) => b[1] - a[1] || RANK[b[0]] - RANK[a[0]]
+  )[0]?.[0] as Severity
+}
+
+export function fingerprintOf(f: Finding): string {
+  const words = [...tokens(f.title)].sort().join(' ')
+  return createHash('sha256')
+    .update(`${f.file}\n${f.line}\n${words}`)
+    .digest('hex')
+    .slice(0, 16)
+}
+
+/**
+ * Greedy single-link grouping in a fixed order (agent, file, line), so the
+ * same answers always give the same groups. An agent counts once per group,
+ * however many of its findings land there.
+ */
+export function groupFindings(
+  findings: Finding[],
+  winner: string | undefined
+): FindingGroup[] {
+  const ordered = [...findings].sort(
+    (a, b) =>
+      Number(b.agent === winner) - Number(a.agent === winner) ||
+      a.agent.localeCompare(b.agent) ||
+      a.file.localeCompare(b.file) ||
+      a.line - b.line
+  )
+  const groups: Finding[][] = []
+  for (const f of ordered) {
+    const home = groups.find((g) => g.some((m) => sameFinding(m, f)))
+    if (home) home.push(f)
+    else groups.push([f])
+  }
+  return groups
+    .map((all) => {
+      const lead = all[0] as Finding
+      const members = all.filter(
+        (m, i) => all.findIndex((x) => x.agent === m.agent) === i
+      )
+      const anchor =
+        lead.suggestion !== undefined
+          ? lead
+          : (members.find((m) => m.suggestion !== undefined) ?? lead)
+      const suggestion = anchor.suggestion
+      return {
+        fingerprint: fingerprintOf(lead),
+        fingerprints: members.map(fingerprintOf),
+        lead,
+        anchor,
+        members,
+        agents: members.map((m) => m.agent).sort(),
+        severity: groupSeverity(members),
+        ...(suggestion !== undefined ? { suggestion } : {})
+      }
+    })
+    .sort(byImportance)
+}
+
+/** Most agents first, then most severe, then by place. */
+export function byImportance(a: FindingGroup, b: FindingGroup): number {
+  return (
+    b.agents.length - a.agents.length ||
+    RANK[b.severity] - RANK[a.severity] ||
+    a.lead.file.localeCompare(b.lead.file) ||
+    a.lead.line - b.lead.line
+  )
+}
+
+export type Verdict = 'pass' | 'concerns' | 'blockers'
+export type FailOn = 'blocker' | 'concern' | 'never'
+
+/**
+ * The consensus: groups at least `minAgreement` agents raised. Any blocker
+ * among them makes `blockers`, else any concern `concerns`; nits pass.
+ */
+export function verdictOf(
+  groups: FindingGroup[],
+  minAgreement: number
+): Verdict {
+  const agreed = groups.filter((g) => g.agents.length >= minAgreement)
+  if (agreed.some((g) => g.severity === 'blocker')) return 'blockers'
+  if (agreed.some((g) => g.severity === 'concern')) return 'concerns'
+  return 'pass'
+}
+
+/** Whether the verdict crosses the `fail-on` gate. */
+export function gateFails(verdict: Verdict, failOn: FailOn): boolean {
+  if (failOn === 'blocker') return verdict === 'blockers'
+  if (failOn === 'concern') return verdict !== 'pass'
+  return false
+}

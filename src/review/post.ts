@@ -1,0 +1,313 @@
+// `review: inline`: reads every agent's findings, groups them, and posts ONE
+// pull-request review (event COMMENT, never APPROVE or REQUEST_CHANGES):
+// an inline comment per finding on its diff line, the others in its body.
+//
+// Re-runs: each finding's comment (or body line) carries a hidden marker
+// with its fingerprint (file, line, title words); findings whose marker a
+// bot already posted on the pull request are not posted again.
+//
+// A 422 on the batch (GitHub refused some line) is narrowed down by
+// bisection with PENDING reviews, each deleted at once (a pending review is
+// seen only by its author); the refused findings move to the body and the
+// rest is posted as one review.
+import type { GitHubApi } from '../github/api.js'
+import { ReviewRefused, type ReviewCommentDraft } from '../github/review.js'
+import { parseDiffLines, placeOnDiff } from './diff.js'
+import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
+import { groupFindings, verdictOf, type FindingGroup } from './group.js'
+import {
+  bodyMarkers,
+  commentMarker,
+  inlineCommentBody,
+  reviewBody,
+  type ReviewTextContext
+} from './render.js'
+import type { Posted, ReviewedGroup, ReviewReport } from './types.js'
+import { errorText } from '../shared/text.js'
+
+/** Pending-review probes spent at most on one refused batch. */
+export const MAX_PROBES = 12
+/** Inline comments in one review; more go to the body. */
+export const MAX_INLINE_COMMENTS = 50
+
+export type ReviewDoor = Pick<
+  GitHubApi,
+  'listReviewTexts' | 'createReview' | 'deletePendingReview'
+>
+
+export interface ReviewLog {
+  info(message: string): void
+  warning(message: string): void
+}
+
+export interface ReviewInput {
+  pullNumber: number
+  /** The commit the agents reviewed: the review is anchored to it. */
+  headSha: string
+  diff: string
+  diffTruncated: boolean
+  /** Files the pull request changes (removed ones left out). */
+  changedFiles: string[]
+  /** Each agent's final answer. */
+  answers: Array<{ agent: string; text: string }>
+  winner: string | undefined
+  tag: string
+  minAgreement: number
+  secrets: string[]
+  runUrl?: string
+}
+
+/** The answer whose findings count for an agent: the winner's final one if it has a block. */
+export function answerFor(
+  agent: { id: string; answer?: string },
+  winner: string | undefined,
+  winnerAnswer: string | undefined
+): string | undefined {
+  if (
+    agent.id === winner &&
+    winnerAnswer !== undefined &&
+    findingsBlock(winnerAnswer).state !== 'missing'
+  )
+    return winnerAnswer
+  return agent.answer
+}
+
+interface Planned {
+  group: FindingGroup
+  posted: Posted
+  comment?: ReviewCommentDraft
+}
+
+/** Where each group goes before GitHub is asked. Pure. */
+export function planReview(
+  input: ReviewInput,
+  parsed: AgentFindings[],
+  alreadyPosted: ReadonlySet<string>
+): { planned: Planned[]; groups: FindingGroup[] } {
+  const groups = groupFindings(
+    parsed.flatMap((p) => p.findings),
+    input.winner
+  )
+  const diff = parseDiffLines(input.diff, input.diffTruncated)
+  const ctx = textContext(input, parsed)
+  let inline = 0
+  const planned = groups.map((group): Planned => {
+    if (group.agents.length < input.minAgreement)
+      return { group, posted: 'hidden' }
+    if (group.fingerprints.some((f) => alreadyPosted.has(f)))
+      return { group, posted: 'duplicate' }
+    const { file, line, startLine } = group.anchor
+    const place = placeOnDiff(diff, file, line, startLine)
+    if (place.where === 'body' || inline >= MAX_INLINE_COMMENTS)
+      return { group, posted: 'body' }
+    inline++
+    const range = place.startLine !== undefined
+    return {
+      group,
+      posted: 'inline',
+      comment: {
+        path: file,
+        line: place.line,
+        side: 'RIGHT',
+        ...(range ? { start_line: place.startLine, start_side: 'RIGHT' } : {}),
+        // A replacement for a range cut to one line would be wrong code.
+        body: inlineCommentBody(group, ctx, place.startLine === startLine)
+      }
+    }
+  })
+  return { planned, groups }
+}
+
+function textContext(
+  input: ReviewInput,
+  parsed: AgentFindings[]
+): ReviewTextContext {
+  return {
+    tag: input.tag,
+    agentCount: parsed.length,
+    secrets: input.secrets,
+    runUrl: input.runUrl
+  }
+}
+
+/** Fingerprints of this tag's findings that a bot already posted. */
+export function postedFingerprints(
+  texts: Array<{ body: string; byBot: boolean }>,
+  tag: string
+): Set<string> {
+  const out = new Set<string>()
+  for (const t of texts) {
+    // A person can quote a marker; only a bot's text names a posted finding.
+    if (!t.byBot) continue
+    const markers = [commentMarker(t.body), ...bodyMarkers(t.body)]
+    for (const m of markers) if (m && m.tag === tag) out.add(m.fingerprint)
+  }
+  return out
+}
+
+export async function runReview(
+  input: ReviewInput,
+  runner: ReviewDoor | undefined,
+  log: ReviewLog
+): Promise<ReviewReport> {
+  const changed = new Set(input.changedFiles)
+  const parsed = input.answers.map((a) =>
+    parseFindings(a.agent, a.text, changed)
+  )
+  let posted = new Set<string>()
+  let listFailed: string | undefined
+  if (runner) {
+    try {
+      posted = postedFingerprints(
+        await runner.listReviewTexts(input.pullNumber),
+        input.tag
+      )
+    } catch (error) {
+      listFailed = String(error instanceof Error ? error.message : error)
+      log.warning(
+        `Could not list the earlier review comments (${listFailed}); ` +
+          'findings posted by an earlier run may be posted again.'
+      )
+    }
+  }
+  const { planned } = planReview(input, parsed, posted)
+  const report: ReviewReport = {
+    verdict: verdictOf(
+      planned.map((p) => p.group),
+      input.minAgreement
+    ),
+    groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
+    agentCount: parsed.length,
+    agentsWithBlock: parsed.filter((p) => p.block === 'found').length,
+    dropped: parsed.reduce((n, p) => n + p.dropped, 0),
+    minAgreement: input.minAgreement
+  }
+  const fresh = planned.filter(
+    (p) => p.posted === 'inline' || p.posted === 'body'
+  )
+  if (!runner) {
+    report.notPosted = 'No review was posted: there is no GitHub token.'
+    return report
+  }
+  if (fresh.length === 0) {
+    report.notPosted =
+      planned.length === 0
+        ? 'No findings, so no review was posted.'
+        : 'No new findings to post: every one was posted by an earlier run or is below min-agreement.'
+    return report
+  }
+  await postReview(
+    input,
+    runner,
+    log,
+    planned,
+    report,
+    textContext(input, parsed)
+  )
+  return report
+}
+
+async function postReview(
+  input: ReviewInput,
+  runner: ReviewDoor,
+  log: ReviewLog,
+  planned: Planned[],
+  report: ReviewReport,
+  ctx: ReviewTextContext
+): Promise<void> {
+  const setPosted = () => {
+    report.groups = planned.map((p): ReviewedGroup => ({
+      ...p.group,
+      posted: p.posted
+    }))
+  }
+  const draft = () => {
+    setPosted()
+    return {
+      commitId: input.headSha,
+      event: 'COMMENT' as const,
+      body: reviewBody(report, ctx),
+      comments: planned.flatMap((p) =>
+        p.posted === 'inline' && p.comment ? [p.comment] : []
+      )
+    }
+  }
+  try {
+    try {
+      report.reviewUrl = (
+        await runner.createReview(input.pullNumber, draft())
+      ).url
+      return
+    } catch (error) {
+      if (!(error instanceof ReviewRefused)) throw error
+      log.warning(
+        `GitHub refused the review's comments (${error.detail}); finding which ones.`
+      )
+    }
+    const inline = planned.filter((p) => p.posted === 'inline')
+    const refused = await refusedComments(input, runner, inline)
+    for (const p of refused) p.posted = 'refused'
+    try {
+      report.reviewUrl = (
+        await runner.createReview(input.pullNumber, draft())
+      ).url
+    } catch (error) {
+      if (!(error instanceof ReviewRefused)) throw error
+      // Refused again (the pull request moved?): every finding in the body.
+      for (const p of planned) if (p.posted === 'inline') p.posted = 'refused'
+      report.reviewUrl = (
+        await runner.createReview(input.pullNumber, draft())
+      ).url
+    }
+  } catch (error) {
+    const message = errorText(error)
+    log.warning(`Could not post the review: ${message}`)
+    report.notPosted = `The review could not be posted: ${message}`
+    setPosted()
+  }
+}
+
+/**
+ * The comments GitHub refuses, found by bisection: a half that a PENDING
+ * review takes is fine (the probe is deleted at once); a refused half is
+ * split again. Past MAX_PROBES the rest counts as refused.
+ */
+async function refusedComments(
+  input: ReviewInput,
+  runner: ReviewDoor,
+  inline: Planned[]
+): Promise<Planned[]> {
+  let probes = MAX_PROBES
+  const probe = async (part: Planned[]): Promise<boolean> => {
+    probes--
+    try {
+      const pending = await runner.createReview(input.pullNumber, {
+        commitId: input.headSha,
+        body: '',
+        comments: part.flatMap((p) => (p.comment ? [p.comment] : []))
+      })
+      await runner.deletePendingReview(input.pullNumber, pending.id)
+      return true
+    } catch (error) {
+      if (error instanceof ReviewRefused) return false
+      throw error
+    }
+  }
+  // The whole batch was refused: start with its halves.
+  const split = async (
+    part: Planned[],
+    knownBad: boolean
+  ): Promise<Planned[]> => {
+    if (part.length === 0) return []
+    if (!knownBad) {
+      if (probes <= 0) return part
+      if (await probe(part)) return []
+    }
+    if (part.length === 1) return part
+    const half = Math.ceil(part.length / 2)
+    const left = await split(part.slice(0, half), false)
+    // `part` is refused: when its left half is not, its right half is.
+    return [...left, ...(await split(part.slice(half), left.length === 0))]
+  }
+  return split(inline, true)
+}

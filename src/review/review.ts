@@ -1,0 +1,116 @@
+// `review: inline` in the pipeline: after the run, before the report. Posts
+// the review (review-post.ts), sets the verdict and findings outputs, and
+// says whether `fail-on` fails the step (main fails it after the report).
+import * as core from '@actions/core'
+import * as path from 'node:path'
+import { writeAgentFile } from '../safety/agent-files.js'
+import { Inputs, Outputs } from '../inputs/constants.js'
+import type { GitHubApi } from '../github/api.js'
+import type { PullRequestContext } from '../github/pull.js'
+import { redactSecrets } from '../safety/redact.js'
+import { gateFails } from './group.js'
+import { answerFor, runReview } from './post.js'
+import { findingsJson } from './render.js'
+import type { ReviewReport } from './types.js'
+import type { ReviewedPull, RunResult, Settings } from '../inputs/types.js'
+
+export function reviewedPull(pr: PullRequestContext): ReviewedPull {
+  return {
+    number: pr.number,
+    headSha: pr.headSha,
+    diff: pr.diff,
+    diffTruncated: pr.diffTruncated,
+    files: pr.files.filter((f) => f.status !== 'removed').map((f) => f.filename)
+  }
+}
+
+/** The review of a finished run; undefined when there is nothing to review. */
+export async function reviewRun(
+  result: RunResult,
+  settings: Settings,
+  runner: GitHubApi | undefined,
+  secrets: string[],
+  runUrl: string | undefined
+): Promise<ReviewReport | undefined> {
+  if (settings.review !== 'inline') return undefined
+  const pr = result.pullRequest
+  if (!pr) {
+    core.warning(
+      `Input '${Inputs.Review}' is 'inline', but this run is not about a pull request ` +
+        '(or its changes could not be read): no review was posted.'
+    )
+    return undefined
+  }
+  if (result.outcome !== 'success') {
+    core.warning(
+      `The run ended '${result.outcome}': no review was posted (the agents did not finish).`
+    )
+    return undefined
+  }
+  const answers = result.agents.flatMap((agent) => {
+    const text = answerFor(agent, result.winner, result.winnerAnswer)
+    return text === undefined ? [] : [{ agent: agent.id, text }]
+  })
+  return runReview(
+    {
+      pullNumber: pr.number,
+      headSha: pr.headSha,
+      diff: pr.diff,
+      diffTruncated: pr.diffTruncated,
+      changedFiles: pr.files,
+      answers,
+      winner: result.winner,
+      tag: settings.commentTag,
+      minAgreement: settings.minAgreement,
+      secrets,
+      runUrl
+    },
+    runner,
+    core
+  )
+}
+
+/** verdict, findings and findings-file; empty when there was no review. */
+export async function setReviewOutputs(
+  report: ReviewReport | undefined,
+  workDir: string,
+  secrets: string[]
+): Promise<void> {
+  core.setOutput(Outputs.Verdict, report?.verdict ?? '')
+  if (!report) {
+    core.setOutput(Outputs.Findings, '')
+    core.setOutput(Outputs.FindingsFile, '')
+    return
+  }
+  const json = JSON.stringify(findingsJson(report, secrets))
+  core.setOutput(Outputs.Findings, json)
+  let file = ''
+  try {
+    // MassGen's cwd: an agent may have left a link at this name.
+    await writeAgentFile(workDir, 'findings.json', json)
+    file = path.join(workDir, 'findings.json')
+  } catch (error) {
+    core.warning(
+      `Could not write the findings file: ${redactSecrets(String(error), secrets)}`
+    )
+  }
+  core.setOutput(Outputs.FindingsFile, file)
+}
+
+/** The message that fails the step, when the verdict crosses `fail-on`. */
+export function gateFailure(
+  report: ReviewReport | undefined,
+  settings: Settings
+): string | undefined {
+  if (!report || !gateFails(report.verdict, settings.failOn)) return undefined
+  const agreed = report.groups.filter(
+    (g) => g.agents.length >= report.minAgreement
+  )
+  const blockers = agreed.filter((g) => g.severity === 'blocker').length
+  const concerns = agreed.filter((g) => g.severity === 'concern').length
+  return (
+    `The review's verdict is '${report.verdict}' (${blockers} blocker(s), ${concerns} concern(s) ` +
+    `raised by at least ${report.minAgreement} agent(s)), and '${Inputs.FailOn}' is ` +
+    `'${settings.failOn}'.`
+  )
+}

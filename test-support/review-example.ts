@@ -1,0 +1,44 @@
+// docs/review-example.md: the review a real run posted (review/e2e test with
+// WRITE_REVIEW_EXAMPLE=1), its body and inline comments verbatim, each under
+// the place GitHub shows it, then the sticky comment.
+import type { ServerState } from './github-state.ts'
+
+export function renderReviewExample(
+  state: ServerState,
+  reviewId: number,
+  sticky: string
+): string {
+  const review = state.reviews.find((r) => r.id === reviewId)
+  const comments = state.reviewComments.filter((c) => c.reviewId === reviewId)
+  const quote = (text: string) =>
+    text
+      .split('\n')
+      .map((l) => (l ? `> ${l}` : '>'))
+      .join('\n')
+  return [
+    '# What a consensus review looks like',
+    '',
+    'Rendered from a real run: `__tests__/e2e/review.test.ts` (the bundled action under',
+    'Node 24, the real MassGen 0.1.97, three scripted agents whose findings differ and',
+    'overlap, the loopback GitHub checking every line against the diff). Regenerate with',
+    '`WRITE_REVIEW_EXAMPLE=1 node scripts/run-tests.mjs __tests__/e2e/review.test.ts`.',
+    'Every text below is what the action posted, verbatim (the hidden markers included).',
+    '',
+    `## The review (event \`${review?.event ?? ''}\`, state \`${review?.state ?? ''}\`)`,
+    '',
+    quote(review?.body ?? ''),
+    '',
+    '## Its inline comments',
+    '',
+    ...comments.flatMap((c) => [
+      `### \`${c.path}\` ${c.startLine ? `lines ${c.startLine}-${c.line}` : `line ${c.line}`} (${c.side})`,
+      '',
+      quote(c.body),
+      ''
+    ]),
+    '## The sticky comment, which links the review',
+    '',
+    quote(sticky),
+    ''
+  ].join('\n')
+}
