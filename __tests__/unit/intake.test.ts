@@ -131,7 +131,7 @@ describe('intake', () => {
     const gh = github('admin')
     expect(
       await intake(settings(), comment('/massgen is it safe?'), gh.api)
-    ).toEqual({
+    ).toMatchObject({
       action: 'run',
       question: 'is it safe?',
       issueNumber: 7,
