@@ -5,7 +5,10 @@ const common = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  setupFilesAfterEnv: ['<rootDir>/__tests__/fast-check-seed.ts'],
+  setupFilesAfterEnv: [
+    '<rootDir>/__tests__/fast-check-seed.ts',
+    '<rootDir>/__tests__/teardown.ts'
+  ],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': [
@@ -19,44 +22,30 @@ const common = {
   }
 }
 
+/**
+ * One project per folder of __tests__, with its own timeout (read by
+ * __tests__/teardown.ts; jest takes `testTimeout` only for the whole run).
+ * Unit tests start nothing slow; the others spawn the bundle, MassGen or
+ * Docker on a machine that may be loaded. A file may set a longer one.
+ */
+const project = (name, timeoutMs) => ({
+  ...common,
+  displayName: name,
+  testMatch: [`<rootDir>/__tests__/${name}/**/*.test.ts`],
+  globals: { projectTimeoutMs: timeoutMs }
+})
+
 export default {
   verbose: false,
-  // End-to-end tests spawn the bundle (and MassGen): on a loaded 2-core
-  // machine jest's 5 s default fails them. Slower files set their own.
-  testTimeout: 120_000,
   // Two suites at a time: end-to-end runs are mostly waiting on MassGen.
   maxWorkers: 2,
   projects: [
-    {
-      ...common,
-      displayName: 'unit',
-      testMatch: ['<rootDir>/__tests__/unit/**/*.test.ts']
-    },
-    {
-      ...common,
-      displayName: 'e2e',
-      testMatch: ['<rootDir>/__tests__/e2e/**/*.test.ts']
-    },
-    {
-      ...common,
-      displayName: 'security',
-      testMatch: ['<rootDir>/__tests__/security/**/*.test.ts']
-    },
-    {
-      ...common,
-      displayName: 'docker',
-      testMatch: ['<rootDir>/__tests__/docker/**/*.test.ts']
-    },
-    {
-      ...common,
-      // The scripts that give tests a Docker engine, image and a view without /.dockerenv.
-      displayName: 'infra',
-      testMatch: ['<rootDir>/__tests__/infra/**/*.test.ts']
-    },
-    {
-      ...common,
-      displayName: 'reliability',
-      testMatch: ['<rootDir>/__tests__/reliability/**/*.test.ts']
-    }
+    project('unit', 15_000),
+    project('e2e', 240_000),
+    project('security', 240_000),
+    project('docker', 600_000),
+    // The scripts that give tests a Docker engine, image and a view without /.dockerenv.
+    project('infra', 600_000),
+    project('reliability', 240_000)
   ]
 }

@@ -102,10 +102,15 @@ try {
   }
   say('')
   say(`status: ${run.outputs.status}    winner: ${run.outputs.winner ?? '-'}`)
-  for (const row of JSON.parse(run.outputs.votes ?? '[]') as Record<
-    string,
-    unknown
-  >[]) {
+  // The shape of the action's `votes` output (action.yml).
+  const rows = JSON.parse(run.outputs.votes ?? '[]') as {
+    agent: string
+    backend: string
+    model: string
+    votes: number
+    voted_for: string | null
+  }[]
+  for (const row of rows) {
     say(
       `  ${row.agent} (${row.backend}/${row.model}): ${row.votes} vote(s), voted for ${row.voted_for ?? '-'}`
     )

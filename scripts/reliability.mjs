@@ -1,4 +1,5 @@
-// `npm run reliability`: runs the reliability project of jest, then prints
+// `npm run reliability`: runs the reliability and security projects of jest
+// and the table of bad inputs (a unit test: pure readers decide), then prints
 // one table from the tallies the suites wrote (see
 // __tests__/reliability/support.ts) and jest's own results.
 import { spawnSync } from 'node:child_process'
@@ -17,6 +18,9 @@ const jest = spawnSync(
     '--selectProjects',
     'reliability',
     'security',
+    'unit',
+    '--testPathPatterns',
+    '__tests__/(reliability|security)/|__tests__/unit/input-errors',
     '--json',
     `--outputFile=${report}`,
     ...process.argv.slice(2)

@@ -1,5 +1,7 @@
-// Runs jest and ends with the plain line 'N passed, N failed' that CI reads,
-// so a run that executed no test is visible. Extra arguments go to jest.
+// Runs jest and ends with the line 'N passed, N failed, N skipped', so a
+// run that executed no test, or skipped one, is visible; a skipped test (or
+// a todo) fails the run like a failed one. Extra arguments go to jest.
+// .ci/run prints its own last line, 'N passed, N failed', from this one.
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -22,14 +24,18 @@ const jest = spawnSync(
 )
 let passed
 let failed
+let skipped
 try {
   const result = JSON.parse(fs.readFileSync(report, 'utf8'))
   passed = result.numPassedTests
   failed = result.numFailedTests + result.numRuntimeErrorTestSuites
+  skipped = result.numPendingTests + result.numTodoTests
 } catch {
   // No report: jest itself failed before running anything.
   passed = 0
   failed = 1
+  skipped = 0
 }
-console.log(`${passed} passed, ${failed} failed`)
-process.exit(jest.status === 0 && failed === 0 && passed > 0 ? 0 : 1)
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
+const ok = jest.status === 0 && failed === 0 && skipped === 0 && passed > 0
+process.exit(ok ? 0 : 1)

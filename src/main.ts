@@ -220,6 +220,8 @@ async function verifyHead(
   decision: Extract<Intake, { action: 'run' }>,
   dest: Destination,
   gh: () => GitHubApi
+  // The literal names the sentinel for readers; to the types it is a string.
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents
 ): Promise<string | undefined | 'stopped'> {
   const head = await resolveHead(settings, trigger, decision, gh).catch(
     (error: unknown) => error as Error

@@ -10,6 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { inflateRawSync } from 'node:zlib'
+import { trackServer } from './live.ts'
 
 const SERVICE = '/twirp/github.actions.results.api.v1.ArtifactService/'
 
@@ -129,9 +130,9 @@ export async function startArtifactServer(
       status,
       data: { code, msg }
     })
-    const runId = String(body.workflow_run_backend_id ?? '')
-    const jobId = String(body.workflow_job_run_backend_id ?? '')
-    const name = String(body.name ?? '')
+    const runId = scalar(body.workflow_run_backend_id)
+    const jobId = scalar(body.workflow_job_run_backend_id)
+    const name = scalar(body.name)
     if (!runId || !jobId || !name)
       return twirpError(400, 'invalid_argument', 'missing backend ids or name')
     const same = (a: StoredArtifact) =>
@@ -172,7 +173,7 @@ export async function startArtifactServer(
         status: 200,
         data: {
           ok: true,
-          signed_upload_url: `${base}/blobs/actions-results/${id}/${encodeURIComponent(name)}.zip?${query}`
+          signed_upload_url: `${base}/blobs/actions-results/${id}/${encodeURIComponent(name)}.zip?${query.toString()}`
         }
       }
     }
@@ -329,7 +330,7 @@ export async function startArtifactServer(
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : 0
   base = `http://127.0.0.1:${port}`
-  return {
+  return trackServer<ArtifactServer>({
     url: base,
     artifacts,
     requests,
@@ -339,7 +340,7 @@ export async function startArtifactServer(
         server.closeAllConnections()
         server.close(() => resolve())
       })
-  }
+  })
 }
 
 /**
@@ -388,4 +389,11 @@ export function readZip(zip: Buffer): Map<string, Buffer> {
     files.set(name, content)
   }
   return files
+}
+
+/** A JSON string or number as text; anything else is missing (''). */
+function scalar(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number'
+    ? String(value)
+    : ''
 }

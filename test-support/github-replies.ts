@@ -86,7 +86,7 @@ export function page<T>(items: T[], c: Ctx): { slice: T[]; link?: string } {
     const q = new URLSearchParams(c.query)
     q.set('per_page', String(perPage))
     q.set('page', String(n))
-    return `<${c.base}${c.path}?${q}>`
+    return `<${c.base}${c.path}?${q.toString()}>`
   }
   const rels: string[] = []
   if (current > 1) rels.push(`${at(current - 1)}; rel="prev"`)

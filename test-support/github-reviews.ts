@@ -168,7 +168,9 @@ export const reviewRoutes: [string, Handler][] = [
         })
       const commitId = c.body.commit_id ?? p.head.sha
       if (commitId !== p.head.sha && commitId !== p.base.sha)
-        refuse(`No commit found for SHA: ${String(commitId)}`)
+        refuse(
+          `No commit found for SHA: ${typeof commitId === 'string' ? commitId : JSON.stringify(commitId)}`
+        )
       const body = typeof c.body.body === 'string' ? c.body.body : ''
       const raw = c.body.comments ?? []
       if (!Array.isArray(raw)) throw new HttpError(422, 'Invalid request.')
@@ -193,7 +195,7 @@ export const reviewRoutes: [string, Handler][] = [
         user: s.identity,
         body,
         state: event ? (STATES[event] as string) : 'PENDING',
-        event: event as string | undefined,
+        event: event,
         commitId: String(commitId),
         submittedAt: event ? t : null
       }
@@ -233,10 +235,11 @@ export const reviewRoutes: [string, Handler][] = [
       pullOf(s, String(n))
       const all = s.reviews.filter((r) => r.pullNumber === n && visible(s, r))
       const { slice, link } = page(all, c)
+      const headers: Record<string, string> = link ? { link } : {}
       return {
         status: 200,
         data: slice.map((r) => reviewJson(r, s, c.base)),
-        headers: (link ? { link } : {}) as Record<string, string>
+        headers
       }
     }
   ]

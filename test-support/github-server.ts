@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { HttpError, type Ctx, type Reply } from './github-replies.ts'
 import { compiled, R } from './github-routes.ts'
+import { trackServer } from './live.ts'
 import {
   defaultState,
   DOCS,
@@ -165,7 +166,7 @@ export async function startGitHubServer(
   const address = server.address()
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`
 
-  return {
+  return trackServer<GitHubServer>({
     url: base,
     state,
     requests,
@@ -179,7 +180,7 @@ export async function startGitHubServer(
         server.closeAllConnections()
         server.close(() => resolve())
       })
-  }
+  })
 }
 
 // CLI: node test-support/github-server.ts --port N [--state FILE] [--dump FILE]
@@ -190,7 +191,9 @@ async function cli(argv: string[]): Promise<void> {
   }
   const stateFile = arg('--state')
   const dump = arg('--dump')
-  const initial = stateFile ? JSON.parse(readFileSync(stateFile, 'utf8')) : {}
+  const initial: Partial<ServerState> = stateFile
+    ? (JSON.parse(readFileSync(stateFile, 'utf8')) as Partial<ServerState>)
+    : {}
   const server = await startGitHubServer(initial, Number(arg('--port') ?? 0))
   process.stdout.write(`GITHUB_API_URL=${server.url}\n`)
   const stop = async (): Promise<void> => {

@@ -70,14 +70,18 @@ function text(content: unknown): string {
     return content
       .map((part: unknown) =>
         part && typeof part === 'object' && 'text' in part
-          ? String((part as { text?: unknown }).text ?? '')
+          ? text((part as { text?: unknown }).text)
           : typeof part === 'string'
             ? part
             : ''
       )
       .join('\n')
   }
-  return content === undefined || content === null ? '' : String(content)
+  if (typeof content === 'number' || typeof content === 'boolean')
+    return String(content)
+  return content === undefined || content === null
+    ? ''
+    : JSON.stringify(content)
 }
 
 function parseObject(raw: unknown): Record<string, unknown> | undefined {

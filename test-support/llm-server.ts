@@ -31,6 +31,7 @@ import {
   recordRequest,
   type RecordedRequest
 } from './llm-requests.ts'
+import { trackServer } from './live.ts'
 
 export { textChunks, toolCallChunks } from './llm-chunks.ts'
 export {
@@ -65,6 +66,8 @@ export interface StartOptions {
   host?: string
   /** Keep the raw request body in each record. */
   keepBodies?: boolean
+  /** How delays are waited (delayMs, chunkDelayMs); tests record them. */
+  sleep?: (ms: number) => Promise<void>
 }
 
 function sleep(ms: number): Promise<void> {
@@ -90,6 +93,7 @@ export async function startLlmServer(
   // model -> the answer it gave once its commands had run
   const answered = new Map<string, string>()
   let closing = false
+  const wait = options.sleep ?? sleep
 
   async function writeSlowly(
     res: http.ServerResponse,
@@ -99,7 +103,7 @@ export async function startLlmServer(
     for (const piece of pieces) {
       if (closing || res.destroyed) return
       res.write(piece)
-      if (delay > 0) await sleep(delay)
+      if (delay > 0) await wait(delay)
     }
     res.end()
   }
@@ -135,7 +139,7 @@ export async function startLlmServer(
     }
 
     const agent = script.agents?.[model] ?? script.default ?? {}
-    if (agent.delayMs) await sleep(agent.delayMs)
+    if (agent.delayMs) await wait(agent.delayMs)
     if (closing) {
       res.destroy()
       return
@@ -256,7 +260,7 @@ export async function startLlmServer(
     )
   })
   const port = (server.address() as AddressInfo).port
-  return {
+  return trackServer<LlmServer>({
     url: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
@@ -265,7 +269,7 @@ export async function startLlmServer(
       for (const s of sockets) s.destroy()
       return new Promise((resolve) => server.close(() => resolve()))
     }
-  }
+  })
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 // '.ts': scripts run this file with Node 24 directly (npm run demo, bench).
 import { State } from '../src/inputs/constants.ts'
+import { liveMarker } from './live.ts'
 
 export const ROOT = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -183,14 +184,19 @@ function runNode(step: StepOptions): Promise<StepResult> {
     step.hideDockerenv && fs.existsSync('/.dockerenv')
       ? [WITHOUT_DOCKERENV, [NODE24, ...node]]
       : [NODE24, node]
+  // A group of its own and a marker in its environment: a test that times
+  // out gets the step and all it started killed (test-support/live.ts).
+  const live = liveMarker()
   return new Promise((resolve) => {
     const spawnedAt = Date.now()
     const child = spawn(command, args, {
-      env: step.env,
+      env: { ...step.env, ...live.env },
       cwd: step.cwd,
+      detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(step.user ? { uid: step.user.uid, gid: step.user.gid } : {})
     })
+    live.track(child)
     const kept = { stdout: '', stderr: '' }
     for (const stream of ['stdout', 'stderr'] as const)
       child[stream].on('data', (chunk: Buffer) => {

@@ -159,8 +159,11 @@ describe('logs artifact through the real @actions/artifact client', () => {
       winning
     )
     expect(
-      JSON.parse(files.get(`${attempt}/status.json`)?.toString() ?? '{}')
-        .results.winner
+      (
+        JSON.parse(files.get(`${attempt}/status.json`)?.toString() ?? '{}') as {
+          results: { winner: string }
+        }
+      ).results.winner
     ).toBe('agent_a')
 
     // The link: https://github.com/<repo>/actions/runs/<run>/artifacts/<id>.

@@ -95,7 +95,10 @@ describe('fake massgen, pull_request event', () => {
     expect(comments).toHaveLength(1)
     expect(comments[0]).toContain('Answer from agent_a.')
     // The argument array, exactly; the keys reach the child by name only.
-    const recorded = JSON.parse(fs.readFileSync(record, 'utf8'))
+    const recorded = JSON.parse(fs.readFileSync(record, 'utf8')) as {
+      args: string[]
+      keys: string[]
+    }
     expect(recorded.args.slice(0, 5)).toEqual([
       '--automation',
       '--no-parse-at-references',
@@ -119,7 +122,7 @@ describe('fake massgen, pull_request event', () => {
     // The pull request's context: read-only files outside the repository, in the config.
     const config = parse(
       fs.readFileSync(run.outputs['config-file'] ?? '', 'utf8')
-    )
+    ) as { orchestrator: { context_paths: unknown } }
     const prDir = path.join(
       path.dirname(run.outputs['answer-file'] ?? ''),
       'pr-context'

@@ -147,7 +147,7 @@ describe('real MassGen, two agents in local mode (one run)', () => {
     expect(run.outputs.answer).toContain(
       'Answer B: the new parser is 2x faster.'
     )
-    const votes = JSON.parse(run.outputs.votes ?? '[]')
+    const votes = JSON.parse(run.outputs.votes ?? '[]') as unknown
     expect(votes).toEqual([
       expect.objectContaining({
         agent: 'agent_a',

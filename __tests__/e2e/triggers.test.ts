@@ -100,8 +100,8 @@ describe('comment command', () => {
     expect(result.outputs.status).toBe('success')
     const recorded = JSON.parse(
       (await import('node:fs')).readFileSync(record, 'utf8')
-    )
-    const question: string = recorded.args[recorded.args.length - 1]
+    ) as { args: string[] }
+    const question = recorded.args[recorded.args.length - 1] ?? ''
     expect(question.startsWith('Is it safe?\n\nSecond line.')).toBe(true)
     expect(question).not.toContain('hidden')
     expect(question).toContain('pull request #42')

@@ -71,9 +71,7 @@ function text(content: unknown): string {
   if (Array.isArray(content))
     return content
       .map((p: unknown) =>
-        p && typeof p === 'object' && 'text' in p
-          ? String((p as { text: unknown }).text)
-          : ''
+        p && typeof p === 'object' && 'text' in p ? String(p.text) : ''
       )
       .join('\n')
   return ''

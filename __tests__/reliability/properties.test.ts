@@ -23,7 +23,7 @@ import {
   type Outcome,
   type RunResult
 } from '../../src/inputs/types.js'
-import { detailsBalance, read } from '../unit/markdown-oracle.js'
+import { detailsBalance, unclosedFence } from '../unit/markdown-oracle.js'
 import { tally, tempDir } from './support.js'
 
 /** fc.assert with the case count added to the tally. */
@@ -405,12 +405,7 @@ describe('the posted report', () => {
   const agent: fc.Arbitrary<AgentResult> = fc.record(
     {
       id,
-      backend: fc.constantFrom(
-        'openai',
-        'gemini',
-        'claude',
-        'grok'
-      ) as fc.Arbitrary<AgentResult['backend']>,
+      backend: fc.constantFrom('openai', 'gemini', 'claude', 'grok'),
       model: fc.constantFrom('gpt-5.4', 'm|x', '<b>'),
       status: fc.constantFrom('voted', 'answered', 'error'),
       votesReceived: fc.nat(3),
@@ -456,7 +451,7 @@ describe('the posted report', () => {
       const posted = `${stickyMarker(t)}\n${md}`
       expect([...posted].length).toBeLessThanOrEqual(65_536)
       expect(posted.length).toBeLessThanOrEqual(65_536)
-      expect(read(md).unclosedFence).toBeUndefined()
+      expect(unclosedFence(md)).toBeUndefined()
       expect(detailsBalance(md)).toBe(0)
       for (const s of SECRETS) expect(posted).not.toContain(s)
     })

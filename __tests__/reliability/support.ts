@@ -54,6 +54,26 @@ export function expectNoLeak(
   expect(leaks).toEqual([])
 }
 
+/** Processes (other than zombies) whose environment holds the marker. */
+export function processesWithMarker(marker: string): number[] {
+  const pids: number[] = []
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (/^\d+ \(.*\) Z/.test(stat)) continue
+      if (
+        fs
+          .readFileSync(`/proc/${pid}/environ`, 'latin1')
+          .includes(`RELIABILITY_MARKER=${marker}`)
+      )
+        pids.push(Number(pid))
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return pids
+}
+
 /** Runs `task` over `items`, `size` at a time. */
 export async function inBatches<T, R>(
   items: T[],

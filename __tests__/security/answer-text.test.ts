@@ -12,7 +12,7 @@ import {
   liveHtml,
   liveMentions,
   liveReferences,
-  read
+  unclosedFence
 } from '../unit/markdown-oracle.js'
 
 let github: GitHubServer
@@ -83,7 +83,7 @@ describe('answers', () => {
       // No HTML of the answer's own, and our <details> stay balanced.
       expect(liveHtml(answer)).toEqual([])
       expect(detailsBalance(posted)).toBe(0)
-      expect(read(posted).unclosedFence).toBeUndefined()
+      expect(unclosedFence(posted)).toBeUndefined()
       // No issue reference, in the answer or in the question shown.
       expect(liveReferences(posted)).toEqual([])
       expect(liveMentions(posted)).toEqual([])

@@ -39,7 +39,9 @@ async function reviewPull(title: string, body: string) {
     env: { FAKE_MASSGEN_SCENARIO: 'success', FAKE_MASSGEN_RECORD: record }
   })
   expect(run.outputs.status).toBe('success')
-  const args: string[] = JSON.parse(fs.readFileSync(record, 'utf8')).args
+  const { args } = JSON.parse(fs.readFileSync(record, 'utf8')) as {
+    args: string[]
+  }
   const prDir = path.join(
     path.dirname(run.outputs['answer-file'] ?? ''),
     'pr-context'

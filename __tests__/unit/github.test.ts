@@ -53,6 +53,19 @@ async function setup(
   })
 }
 
+/** The delay of every timer set from now on (until the mocks are restored). */
+function recordTimers(): number[] {
+  const delays: number[] = []
+  const realSetTimeout = globalThis.setTimeout
+  jest
+    .spyOn(globalThis, 'setTimeout')
+    .mockImplementation((callback: () => void, ms?: number) => {
+      delays.push(ms ?? 0)
+      return realSetTimeout(callback, ms)
+    })
+  return delays
+}
+
 function calls(method: string, suffix: string) {
   return server.requests.filter(
     (r) => r.method === method && r.path.endsWith(suffix)
@@ -235,13 +248,20 @@ describe('retries', () => {
   })
 
   it('waits the Retry-After of a 429 secondary rate limit', async () => {
-    const github = await setup({}, { timing: { retryAfterBaseMs: 1000 } })
-    server.injectFault(LIST, faults.secondaryRateLimit(1, 429))
-    const start = Date.now()
-    expect(await github.findStickyComment(1, 'massgen')).toBeUndefined()
-    expect(Date.now() - start).toBeGreaterThanOrEqual(900)
+    // Retry-After 2 at 389 ms a second: the retry is scheduled 778 ms after
+    // the refusal, a delay no other timer here uses. The timers set are
+    // recorded (and run as asked), so the wait is read, not timed.
+    const github = await setup({}, { timing: { retryAfterBaseMs: 389 } })
+    server.injectFault(LIST, faults.secondaryRateLimit(2, 429))
+    const delays = recordTimers()
+    try {
+      expect(await github.findStickyComment(1, 'massgen')).toBeUndefined()
+    } finally {
+      jest.restoreAllMocks()
+    }
+    expect(delays).toContain(778)
     expect(calls('GET', '/issues/1/comments')).toHaveLength(2)
-    expect(warnings.join('\n')).toContain('retrying in 1s')
+    expect(warnings.join('\n')).toContain('retrying in 2s')
   })
 
   it('retries a 403 primary rate limit (x-ratelimit-remaining: 0)', async () => {

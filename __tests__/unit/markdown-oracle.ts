@@ -1,184 +1,186 @@
-// A small, separate reading of posted markdown for the tests: where fenced
-// code and same-line code spans are, and what is left as prose. Written
-// apart from src/markdown-scan.ts so the tests do not trust the code they
-// check.
+// What GitHub would make of posted markdown, for the tests: read by an
+// independent CommonMark + GFM parser (micromark through mdast), never by
+// src/safety/markdown-scan.ts, so the tests do not trust the code they check.
+// GitHub links mentions and issue references in the rendered text (escapes
+// and character references already resolved), outside code and links.
+import type { Nodes, Parents, Root, RootContent } from 'mdast'
+import { fromMarkdown } from 'mdast-util-from-markdown'
+import { gfmFromMarkdown } from 'mdast-util-gfm'
+import { gfmFootnote } from 'micromark-extension-gfm-footnote'
+import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough'
+import { gfmTable } from 'micromark-extension-gfm-table'
+import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item'
 
-export interface Reading {
-  /** Prose lines with code spans removed. */
-  prose: string[]
-  /** The fence still open at the end, if any. */
-  unclosedFence: string | undefined
+/**
+ * GFM without micromark's autolink-literal syntax: GitHub (cmark-gfm) finds
+ * bare URLs in text after code spans are parsed, which mdast-util-gfm's
+ * transform does too; micromark's syntax would let a URL run on through a
+ * code span (`https://a.io` + a code span read as one link).
+ */
+function parse(markdown: string): Root {
+  return fromMarkdown(markdown, {
+    extensions: [
+      gfmFootnote(),
+      gfmStrikethrough(),
+      gfmTable(),
+      gfmTaskListItem()
+    ],
+    mdastExtensions: [gfmFromMarkdown()]
+  })
 }
 
-/** `spanMark` stands in for each code span in the prose lines. */
-export function read(markdown: string, spanMark = ' '): Reading {
-  const prose: string[] = []
-  let fence: { char: string; length: number } | undefined
-  for (const line of markdown.split('\n')) {
-    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line)
-    if (fence) {
-      const run = m?.[1]
-      if (
-        run &&
-        run[0] === fence.char &&
-        run.length >= fence.length &&
-        /^[ \t]*$/.test(m[2] ?? '')
-      )
-        fence = undefined
-      continue
+/** Every node in document order, with whether raw `<code>` encloses it. */
+function walk(
+  tree: Root,
+  visit: (node: Nodes, inHtmlCode: boolean) => void
+): void {
+  const inner = (parent: Parents, enclosed: boolean) => {
+    let inHtmlCode = enclosed
+    for (const child of parent.children as RootContent[]) {
+      if (child.type === 'html') {
+        if (/^<code\b/i.test(child.value)) inHtmlCode = true
+        else if (/^<\/code\s*>/i.test(child.value)) inHtmlCode = enclosed
+      }
+      visit(child, inHtmlCode)
+      if ('children' in child) inner(child, inHtmlCode)
     }
-    if (m && !(m[1]?.startsWith('`') && (m[2] ?? '').includes('`'))) {
-      fence = { char: (m[1] as string)[0] as string, length: m[1]!.length }
-      continue
-    }
-    prose.push(withoutSpans(line, spanMark))
   }
-  return {
-    prose,
-    unclosedFence: fence ? fence.char.repeat(fence.length) : undefined
+  inner(tree, false)
+}
+
+/** The text GitHub shows as prose: outside code, links and raw `<code>`. */
+function proseTexts(markdown: string): string[] {
+  const texts: string[] = []
+  const inLink = new Set<Nodes>()
+  walk(parse(markdown), (node, inHtmlCode) => {
+    // GitHub links nothing inside a link or code.
+    if (inLink.has(node) || inHtmlCode) return
+    if (node.type === 'link' || node.type === 'linkReference')
+      markDescendants(node, inLink)
+    else if (node.type === 'text') texts.push(node.value)
+  })
+  return texts
+}
+
+function markDescendants(node: Nodes, marked: Set<Nodes>): void {
+  if (!('children' in node)) return
+  for (const child of node.children as Nodes[]) {
+    marked.add(child)
+    markDescendants(child, marked)
   }
 }
 
-/** Removes `code spans` that close on the same line; escapes outside them. */
-function withoutSpans(line: string, spanMark: string): string {
-  let out = ''
-  let i = 0
-  while (i < line.length) {
-    const c = line[i] as string
-    if (c === '\\' && i + 1 < line.length) {
-      out += line.slice(i, i + 2)
-      i += 2
-      continue
-    }
-    if (c !== '`') {
-      out += c
-      i++
-      continue
-    }
-    let n = 0
-    while (line[i + n] === '`') n++
-    const closer = new RegExp(`(?<!\`)\`{${n}}(?!\`)`, 'g')
-    closer.lastIndex = i + n
-    const m = closer.exec(line)
-    if (m && !line.slice(i + n, m.index).includes('|')) {
-      out += spanMark
-      i = m.index + n
-    } else {
-      out += line.slice(i, i + n)
-      i += n
-    }
-  }
-  return out
-}
+const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/
 
-/** `@name` that GitHub would link, in prose. */
-export function liveMentions(markdown: string): string[] {
-  const found: string[] = []
-  for (const line of read(markdown).prose) {
-    // What GitHub shows: backslash escapes and `@` entities resolved, in
-    // one left-to-right pass (an escaped `&` starts no entity).
-    const decoded = line.replace(
-      /\\([!-/:-@[-`{-~])|&(?:#0*64|#x0*40|commat);/gi,
-      (all: string, escaped: string | undefined) =>
-        escaped === undefined ? '@' : escaped === '&' ? '\0' : escaped
+/**
+ * The fence still open at the end, if any: a fenced code block that runs
+ * to the end of the text without a closing fence swallows all that follows.
+ */
+export function unclosedFence(markdown: string): string | undefined {
+  let open: string | undefined
+  walk(parse(markdown), (node) => {
+    if (node.type !== 'code' || !node.position) return
+    const source = markdown.slice(
+      node.position.start.offset,
+      node.position.end.offset
     )
-    for (const m of decoded.matchAll(/(?:^|[^A-Za-z0-9])(@[A-Za-z0-9][\w-]*)/g))
-      found.push(m[1] as string)
-  }
-  return found
-}
-
-/** Opened minus closed `<details>` in prose; -1 if a close comes first. */
-export function detailsBalance(markdown: string): number {
-  let open = 0
-  for (const line of read(markdown).prose) {
-    const shown = line.replace(/\\[!-/:-@[-`{-~]/g, ' ')
-    for (const m of shown.matchAll(/<(\/?)details(?=[\s>/]|$)/gi)) {
-      if (m[1]) {
-        if (open === 0) return -1
-        open--
-      } else open++
-    }
-  }
+    const opening = /^(`{3,}|~{3,})/.exec(source)?.[1]
+    if (!opening) return // an indented code block
+    if (markdown.slice(node.position.end.offset).trim() !== '') return
+    const lines = source.split('\n')
+    const last =
+      lines.length > 1 ? CLOSING_FENCE.exec(lines.at(-1) ?? '') : null
+    const closed =
+      last?.[1] !== undefined &&
+      last[1][0] === opening[0] &&
+      last[1].length >= opening.length
+    if (!closed) open = opening
+  })
   return open
 }
 
-/**
- * What GitHub shows of a prose line: backslash escapes and the character
- * references that matter here resolved, in one left-to-right pass.
- */
-function shown(line: string): string {
-  const named: Record<string, string> = {
-    num: '#',
-    commat: '@',
-    lsqb: '[',
-    lbrack: '[',
-    amp: '&',
-    lt: '<',
-    gt: '>'
-  }
-  return line.replace(
-    /\\([!-/:-@[-`{-~])|&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]+);/g,
-    (all: string, escaped?: string, ref?: string) => {
-      if (escaped !== undefined) return escaped === '[' ? '\0' : escaped
-      if (!ref) return all
-      if (ref[0] !== '#') return named[ref] ?? all
-      const hex = ref[1] === 'x' || ref[1] === 'X'
-      return String.fromCodePoint(
-        parseInt(ref.slice(hex ? 2 : 1), hex ? 16 : 10)
-      )
-    }
-  )
+/** `@name` that GitHub would link. */
+export function liveMentions(markdown: string): string[] {
+  const found: string[] = []
+  for (const text of proseTexts(markdown))
+    for (const m of text.matchAll(/(?:^|[^A-Za-z0-9])(@[A-Za-z0-9][\w-]*)/g))
+      found.push(m[1] as string)
+  return found
 }
 
-/** Issue references and issue URLs GitHub would link (and so backlink), in prose. */
+const ISSUE_URL =
+  /github\.com\/[\w.-]+\/[\w.-]+\/(?:issues|pulls?|discussions)\/\d+/gi
+
+/** Issue references and issue URLs GitHub would link (and so backlink). */
 export function liveReferences(markdown: string): string[] {
   const found: string[] = []
-  for (const line of read(markdown).prose) {
-    // GitHub links nothing inside <code> either.
-    const text = shown(line.replace(/<code>[^<]*<\/code>/g, ' '))
+  for (const text of proseTexts(markdown)) {
     for (const m of text.matchAll(
       /(?:^|[^A-Za-z0-9_])((?:[\w.-]+\/[\w.-]+)?#\d+|GH-\d+)/gi
     ))
       found.push(m[1] as string)
-    for (const m of text.matchAll(
-      /github\.com\/[\w.-]+\/[\w.-]+\/(?:issues|pulls?|discussions)\/\d+/gi
-    ))
-      found.push(m[0])
+    for (const m of text.matchAll(ISSUE_URL)) found.push(m[0])
   }
+  // A link's target backlinks too, whatever its text.
+  walk(parse(markdown), (node) => {
+    if (node.type === 'link' || node.type === 'definition')
+      for (const m of node.url.matchAll(ISSUE_URL)) found.push(m[0])
+  })
   return found
 }
 
 /**
- * Markdown links, images, reference links and definitions in prose: any `[`
- * GitHub would read as one (escaped ones excepted; a task-list box is a
- * checkbox).
+ * Markdown links, images, reference links, definitions and footnotes
+ * written with brackets (a bare URL GitHub links by itself is no bracket).
  */
 export function liveBrackets(markdown: string): string[] {
   const found: string[] = []
-  for (const line of read(markdown).prose) {
-    const text = shown(line).replace(
-      /^(\s*(?:[-+*]|\d+[.)])\s+)\[[ xX]\]/,
-      '$1'
+  walk(parse(markdown), (node) => {
+    if (
+      !(
+        [
+          'link',
+          'image',
+          'linkReference',
+          'imageReference',
+          'definition',
+          'footnoteReference',
+          'footnoteDefinition'
+        ] as string[]
+      ).includes(node.type) ||
+      !node.position
     )
-    const at = text.indexOf('[')
-    if (at >= 0) found.push(text.slice(Math.max(0, at - 10), at + 30))
-  }
+      return
+    const source = markdown.slice(
+      node.position.start.offset,
+      node.position.end.offset
+    )
+    if (/^!?\[/.test(source)) found.push(source.slice(0, 40))
+  })
   return found
 }
 
-/** Raw HTML tags in prose (GitHub would render them). */
+/** Raw HTML GitHub would render (a line break `<br>` excepted). */
 export function liveHtml(markdown: string): string[] {
   const found: string[] = []
-  // A code span after a tag is text after it, as much as an escape.
-  for (const line of read(markdown, '\u0001').prose) {
-    // An escaped character is text, never the start of a tag.
-    const text = line.replace(/\\[!-/:-@[-`{-~]/g, '__')
-    for (const m of text.matchAll(/<[A-Za-z!?/][^\s>]*/g)) {
-      const br =
-        /^<br$/i.test(m[0]) && text.slice(m.index).trim() !== m[0] + '>'
-      if (!br) found.push(m[0])
-    }
-  }
+  walk(parse(markdown), (node) => {
+    if (node.type === 'html' && !/^<br\s*\/?>$/i.test(node.value.trim()))
+      found.push(node.value.slice(0, 40))
+  })
   return found
+}
+
+/** Opened minus closed `<details>` in raw HTML; -1 if a close comes first. */
+export function detailsBalance(markdown: string): number {
+  let open = 0
+  let broken = false
+  walk(parse(markdown), (node) => {
+    if (node.type !== 'html' || broken) return
+    for (const m of node.value.matchAll(/<(\/?)details(?=[\s>/]|$)/gi)) {
+      if (!m[1]) open++
+      else if (open === 0) broken = true
+      else open--
+    }
+  })
+  return broken ? -1 : open
 }

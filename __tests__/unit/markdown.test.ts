@@ -12,7 +12,7 @@ import {
   liveHtml,
   liveMentions,
   liveReferences,
-  read
+  unclosedFence
 } from './markdown-oracle.js'
 
 const ZWSP = '\u200B'
@@ -218,6 +218,14 @@ describe('redactSecrets', () => {
 })
 
 describe('truncateMarkdown', () => {
+  it('closes a <details> opened inside an HTML block, where backticks make no code span', () => {
+    // Found by the GFM oracle: the block runs to a blank line as raw HTML.
+    const out = truncateMarkdown('<details>```'.repeat(60), 35, '')
+    expect(out.length).toBeLessThanOrEqual(35)
+    expect(out).toMatch(/^<details>/)
+    expect(detailsBalance(out)).toBe(0)
+  })
+
   it('returns text that fits unchanged', () => {
     expect(truncateMarkdown('short', 10, 'note')).toBe('short')
   })
@@ -233,7 +241,7 @@ describe('truncateMarkdown', () => {
     const out = truncateMarkdown(text, 120, '_cut_')
     expect(out.length).toBeLessThanOrEqual(120)
     expect(out).toMatch(/\n~~~~\n\n_cut_$/)
-    expect(read(out).unclosedFence).toBeUndefined()
+    expect(unclosedFence(out)).toBeUndefined()
   })
 
   it('closes open <details> after the fence', () => {

@@ -11,7 +11,7 @@ import {
   liveHtml,
   liveMentions,
   liveReferences,
-  read
+  unclosedFence
 } from './markdown-oracle.js'
 
 // Property-case counts, reported at the end (the whole file runs in a few s).
@@ -117,12 +117,7 @@ function runResult(
   const agentArb: fc.Arbitrary<AgentResult> = fc.record(
     {
       id: short,
-      backend: fc.constantFrom(
-        'openai',
-        'gemini',
-        'claude',
-        'grok'
-      ) as fc.Arbitrary<AgentResult['backend']>,
+      backend: fc.constantFrom('openai', 'gemini', 'claude', 'grok'),
       model: short,
       answerLabel: short,
       status: short,
@@ -174,7 +169,7 @@ const maxCharsArb = fc.oneof(
 
 function expectSafe(md: string, maxChars: number, secrets: string[]): void {
   expect(md.length).toBeLessThanOrEqual(maxChars)
-  expect(read(md).unclosedFence).toBeUndefined()
+  expect(unclosedFence(md)).toBeUndefined()
   expect(detailsBalance(md)).toBe(0)
   expect(liveMentions(md)).toEqual([])
   expect(liveReferences(md)).toEqual([])
@@ -248,7 +243,7 @@ describe('markdown helper properties', () => {
         const out = truncateMarkdown(input, maxChars, note)
         expect(out.length).toBeLessThanOrEqual(maxChars)
         if (input.length <= maxChars) return expect(out).toBe(input)
-        expect(read(out).unclosedFence).toBeUndefined()
+        expect(unclosedFence(out)).toBeUndefined()
         expect(detailsBalance(out)).toBeLessThanOrEqual(0)
         // The cut never leaves half of a surrogate pair.
         const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/
@@ -268,7 +263,7 @@ describe('markdown helper properties', () => {
           expect(liveReferences(once)).toEqual([])
           expect(liveBrackets(once)).toEqual([])
           expect(liveHtml(once)).toEqual([])
-          expect(read(once).unclosedFence).toBeUndefined()
+          expect(unclosedFence(once)).toBeUndefined()
           expect(detailsBalance(once)).toBe(0)
           expect(neutralizeMentions(once)).toBe(once)
         }

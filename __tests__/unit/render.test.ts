@@ -6,7 +6,11 @@ import {
   type ReportContext
 } from '../../src/report/render.js'
 import type { AgentResult, RunResult } from '../../src/inputs/types.js'
-import { detailsBalance, liveMentions, read } from './markdown-oracle.js'
+import {
+  detailsBalance,
+  liveMentions,
+  unclosedFence
+} from './markdown-oracle.js'
 
 const ctx: ReportContext = {
   target: 'comment',
@@ -72,7 +76,7 @@ function success(extra: Partial<RunResult> = {}): RunResult {
 
 function expectWellFormed(md: string, max = ctx.maxChars): void {
   expect(md.length).toBeLessThanOrEqual(max)
-  expect(read(md).unclosedFence).toBeUndefined()
+  expect(unclosedFence(md)).toBeUndefined()
   expect(detailsBalance(md)).toBe(0)
   expect(liveMentions(md)).toEqual([])
 }

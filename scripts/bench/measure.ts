@@ -224,7 +224,9 @@ function commentWrites(requests: Arrival[]): Arrival[] {
 
 function bodyLength(body: unknown): number | undefined {
   if (!body || typeof body !== 'object' || !('body' in body)) return undefined
-  return String((body as { body?: unknown }).body ?? '').length
+  const text = (body as { body?: unknown }).body
+  if (typeof text === 'string') return text.length
+  return text === undefined || text === null ? 0 : JSON.stringify(text).length
 }
 
 /**

@@ -38,7 +38,20 @@ export interface GitHubOptions {
     writeBurst?: number
     /** Spacing of writes after the burst, in ms. Default 1000. */
     writeSpacingMs?: number
+    /** The write limiter's time; tests record its waits instead of waiting. */
+    clock?: WriteClock
   }
+}
+
+/** What the write limiter needs of time. */
+export interface WriteClock {
+  now(): number
+  sleep(ms: number): Promise<void>
+}
+
+const REAL_CLOCK: WriteClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 }
 
 /**
@@ -57,7 +70,7 @@ export const WRITE_BURST = 8
  * `key(id).schedule(options, fn)`): one write at a time, the first `burst`
  * at once, then at least `spacingMs` apart.
  */
-function writeLimiter(burst: number, spacingMs: number) {
+function writeLimiter(burst: number, spacingMs: number, clock: WriteClock) {
   let queue: Promise<unknown> = Promise.resolve()
   let count = 0
   let last = 0
@@ -65,9 +78,9 @@ function writeLimiter(burst: number, spacingMs: number) {
     schedule<T>(_options: unknown, task: () => Promise<T>): Promise<T> {
       const run = queue.then(async () => {
         count++
-        const wait = count > burst ? last + spacingMs - Date.now() : 0
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait))
-        last = Date.now()
+        const wait = count > burst ? last + spacingMs - clock.now() : 0
+        if (wait > 0) await clock.sleep(wait)
+        last = clock.now()
         return task()
       })
       queue = run.catch(() => undefined)
@@ -120,7 +133,8 @@ export function createOctokit(options: GitHubOptions, log: GitHubLog): Octokit {
         // Typed as a Bottleneck.Group; the plugin uses only key().schedule().
         write: writeLimiter(
           options.timing?.writeBurst ?? WRITE_BURST,
-          options.timing?.writeSpacingMs ?? 1000
+          options.timing?.writeSpacingMs ?? 1000,
+          options.timing?.clock ?? REAL_CLOCK
         ) as never,
         retryAfterBaseValue: baseMs,
         onRateLimit: onLimit,

@@ -210,7 +210,11 @@ export function readSettings(source: InputSource): Settings {
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
     dockerNetwork:
       check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto',
-    ...readUserInputs(source.getInput, source.workspace, errors),
+    ...readUserInputs(
+      (name) => source.getInput(name),
+      source.workspace,
+      errors
+    ),
     maxCost: raw(Inputs.MaxCost)
       ? check('maxCost', Inputs.MaxCost, '')
       : undefined,

@@ -58,7 +58,13 @@ function issues(list: unknown): string[] {
       typeof item.suggestion === 'string' && item.suggestion
         ? ` (💡 ${item.suggestion})`
         : ''
-    return `${where}${String(item.message ?? '')}${tip}`
+    const message =
+      typeof item.message === 'string'
+        ? item.message
+        : item.message === undefined || item.message === null
+          ? ''
+          : JSON.stringify(item.message)
+    return `${where}${message}${tip}`
   })
 }
 

@@ -521,6 +521,6 @@ export function parseRecord(
     uid: r.uid as number,
     actor: r.actor as number,
     roots: r.roots as string[],
-    ...(r.dump !== undefined ? { dump: r.dump as string } : {})
+    ...(r.dump !== undefined ? { dump: r.dump } : {})
   }
 }

@@ -218,6 +218,7 @@ async function watchMassgen(
     logBase: run.logBase,
     maxDurationSeconds: settings.maxDurationSeconds,
     abort: abort.signal,
+    log: (message) => core.info(message),
     onStart: (pid) => {
       core.saveState(State.MassgenPid, String(pid))
       core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')

@@ -92,7 +92,7 @@ function start(
         sink.once('drain', () => stream.resume())
       }
     })
-    stream.on('end', splitter.end)
+    stream.on('end', () => splitter.end())
   }
   const pid = child.pid ?? -1
   return {

@@ -30,6 +30,8 @@ export interface MassgenRunRequest {
   /** Told the child's pid (its process group id) once it is started. */
   onStart?: (pid: number) => void
   interruptGraceMs?: number
+  /** Says in the job log why and how MassGen is being stopped. */
+  log?: (message: string) => void
 }
 
 export interface MassgenRunOutcome extends Exit {
@@ -57,7 +59,9 @@ export function deadlineSeconds(
   maxDuration: number,
   env: NodeJS.ProcessEnv = process.env
 ): number {
-  const override = Number(env.MASSGEN_ACTION_DEADLINE_GRACE_SECONDS)
+  // Unset or empty means no override (Number('') would be a grace of 0).
+  const text = env.MASSGEN_ACTION_DEADLINE_GRACE_SECONDS?.trim()
+  const override = text ? Number(text) : NaN
   const grace =
     Number.isFinite(override) && override >= 0
       ? Math.min(override, DeadlineGraceSeconds)
@@ -93,27 +97,34 @@ export async function runMassgen(
   let cancelled = false
   let stoppedByStatus = false
   let stopping: Promise<void> | undefined
-  const stop = () => {
+  const graceMs = request.interruptGraceMs ?? InterruptGraceMs
+  const stop = (why: string) => {
     stopping ??= (async () => {
       // SIGINT lets MassGen write its final status.json; SIGKILL makes sure.
+      request.log?.(`${why}: stopping MassGen (SIGINT to its process group)`)
       child.signalGroup('SIGINT')
-      await Promise.race([
-        child.exited,
-        sleep(request.interruptGraceMs ?? InterruptGraceMs)
+      const ended = await Promise.race([
+        child.exited.then(() => true),
+        sleep(graceMs).then(() => false)
       ])
+      if (!ended)
+        request.log?.(
+          `MassGen still ran ${graceMs / 1000} s after SIGINT: SIGKILL to its process group`
+        )
       child.signalGroup('SIGKILL')
     })()
   }
-  const deadline = setTimeout(
-    () => {
-      timedOut = true
-      stop()
-    },
-    deadlineSeconds(request.maxDurationSeconds) * 1000
-  )
+  const limit = deadlineSeconds(request.maxDurationSeconds)
+  const deadline = setTimeout(() => {
+    timedOut = true
+    stop(
+      `MassGen ran past its deadline of ${limit} s (max-duration ` +
+        `${request.maxDurationSeconds} s + ${limit - request.maxDurationSeconds} s grace)`
+    )
+  }, limit * 1000)
   const onAbort = () => {
     cancelled = true
-    stop()
+    stop('The job was cancelled')
   }
   request.abort?.addEventListener('abort', onAbort)
   if (request.abort?.aborted) onAbort()
@@ -128,7 +139,7 @@ export async function runMassgen(
           request.onStatus?.(status)
           if (!stopping && request.stopWhen?.(status)) {
             stoppedByStatus = true
-            stop()
+            stop("MassGen's status met the stop condition (max-cost)")
           }
         }, request.pollMs ?? 3000)
       : undefined

@@ -168,32 +168,56 @@ export function codeSpans(line: string): Array<[number, number]> {
 
 const DETAILS_TAG = /<(\/?)details(?=[\s>/]|$)/gi
 
+/**
+ * A line that starts an HTML block of CommonMark's kind 6 (block-level
+ * tags), which runs to the next blank line as raw HTML.
+ */
+const HTML_BLOCK_START = new RegExp(
+  '^ {0,3}</?(?:address|article|aside|base|basefont|blockquote|body|caption|' +
+    'center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|' +
+    'figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|' +
+    'legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|' +
+    'param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|' +
+    'track|ul)(?=[\\s/>]|$)',
+  'i'
+)
+
 /** Open `<details>` left after these lines, counting prose only. */
 export function openDetails(text: string): number {
   let open = 0
   let fence: Fence | undefined
+  let htmlBlock = false
   for (const line of text.split('\n')) {
     if (fence) {
       if (closesFence(line, fence)) fence = undefined
       continue
     }
-    fence = fenceOpener(line)
-    if (fence || !/<\/?details/i.test(line)) continue
-    // The line without its code spans, built in one pass.
-    const parts: string[] = []
-    let from = 0
-    for (const [start, end] of codeSpans(line)) {
-      parts.push(line.slice(from, start))
-      from = end
+    if (htmlBlock) htmlBlock = line.trim() !== ''
+    else {
+      fence = fenceOpener(line)
+      if (fence) continue
+      htmlBlock = HTML_BLOCK_START.test(line)
     }
-    parts.push(line.slice(from))
-    let prose = parts.join('')
-    // `\<details>` is text.
-    prose = prose.replace(/\\[!-/:-@[-`{-~]/g, '  ')
+    if (!/<\/?details/i.test(line)) continue
+    // In an HTML block every tag is a tag: no code spans, no escapes.
+    const prose = htmlBlock ? line : withoutCodeSpans(line)
     for (const m of prose.matchAll(DETAILS_TAG))
       open = m[1] ? Math.max(0, open - 1) : open + 1
   }
   return open
+}
+
+/** The line without its code spans and escaped characters (markdown prose). */
+function withoutCodeSpans(line: string): string {
+  const parts: string[] = []
+  let from = 0
+  for (const [start, end] of codeSpans(line)) {
+    parts.push(line.slice(from, start))
+    from = end
+  }
+  parts.push(line.slice(from))
+  // `\<details>` is text.
+  return parts.join('').replace(/\\[!-/:-@[-`{-~]/g, '  ')
 }
 
 /** Replacement text and the number of characters it replaces. */
