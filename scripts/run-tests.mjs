@@ -7,6 +7,34 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 
+// The end-to-end tests run dist/, not src/: a bundle older than the source
+// it is built from would test the past. Rebuilt first when any input of the
+// build changed after it (a fresh clone has them all at the same time).
+const BUILD_INPUTS = [
+  'src',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json'
+]
+function newest(entry) {
+  const stat = fs.statSync(entry)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return Math.max(
+    stat.mtimeMs,
+    ...fs.readdirSync(entry).map((name) => newest(path.join(entry, name)))
+  )
+}
+const bundle = 'dist/index.js'
+const built = fs.existsSync(bundle) ? fs.statSync(bundle).mtimeMs : 0
+if (Math.max(...BUILD_INPUTS.map(newest)) > built) {
+  console.log('dist/ is older than its source: npm run package')
+  const build = spawnSync('npm', ['run', '-s', 'package'], { stdio: 'inherit' })
+  if (build.status !== 0) {
+    console.log('0 passed, 1 failed, 0 skipped')
+    process.exit(1)
+  }
+}
+
 const report = path.join(
   fs.mkdtempSync(path.join(os.tmpdir(), 'jest-')),
   'report.json'

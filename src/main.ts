@@ -11,7 +11,12 @@ import { removeLeftoverContainers } from './prepare/docker.js'
 import { execute } from './run/execute.js'
 import { createGitHub, type GitHubApi } from './github/api.js'
 import { runUrl } from './github/run-url.js'
-import { intake, IntakeError, type Intake } from './event/intake.js'
+import {
+  intake,
+  IntakeError,
+  type Intake,
+  type RunDecision
+} from './event/intake.js'
 import { ModelsError } from './inputs/models.js'
 import { planAgents } from './plan/plan.js'
 import { createProcessRunner, type ProcessRunner } from './run/process.js'
@@ -156,7 +161,7 @@ async function decide(
   settings: Settings,
   trigger: Trigger,
   gh: () => GitHubApi
-): Promise<Extract<Intake, { action: 'run' }> | undefined> {
+): Promise<RunDecision | undefined> {
   let decision: Intake
   try {
     decision = await intake(settings, trigger, gh)
@@ -174,12 +179,12 @@ async function decide(
     return undefined
   }
   try {
-    planAgents(settings)
+    // The agents are chosen once, here; the plan reuses the choice.
+    return { ...decision, agents: planAgents(settings) }
   } catch (error) {
     failBeforeRun(error)
     return undefined
   }
-  return decision
 }
 
 /** Where the report goes: the sticky comment (or a thread reply) and the summary. */

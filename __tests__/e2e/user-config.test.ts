@@ -190,9 +190,11 @@ describe('real MassGen with the user config', () => {
     expect(ran.agents[1]?.backend).toMatchObject({
       type: 'vllm',
       base_url: server.url,
-      cwd: 'workspaces/reviewer_two',
-      command_line_execution_mode: 'local'
+      cwd: 'workspaces/reviewer_two'
     })
+    expect(ran.agents[1]?.backend).not.toHaveProperty(
+      'command_line_execution_mode'
+    )
     expect(ran.orchestrator.answer_novelty_requirement).toBe('lenient')
     expect(ran.timeout_settings.orchestrator_timeout_seconds).toBe(600)
     expect(ran.ui).toMatchObject({ display_type: 'simple' })

@@ -12,6 +12,8 @@ import type {
   Trigger
 } from '../inputs/types.js'
 
+import type { AgentSelection } from '../inputs/models.js'
+
 export type Intake =
   | { action: 'skip'; reason: string; quiet: boolean }
   | {
@@ -33,6 +35,11 @@ export type Intake =
        */
       replyTo?: { pullNumber: number; threadId: number }
     }
+
+/** A run the intake allowed, with the agents main chose for it (planAgents). */
+export type RunDecision = Extract<Intake, { action: 'run' }> & {
+  agents: AgentSelection
+}
 
 export class IntakeError extends Error {}
 

@@ -45,6 +45,8 @@ export interface PlanInput {
   baseEnv: NodeJS.ProcessEnv
   /** The bundled filesystem server the agents read with (read-tools.ts). */
   readServer: ReadServerLaunch
+  /** The agents main chose (planAgents); chosen here when not given. */
+  agents?: AgentSelection
 }
 
 /** Every variable that may carry an API key; only the child gets them. */
@@ -79,7 +81,7 @@ const SECRET_VARS = (): string[] => [...KEY_ENV_VARS, ...RUNNER_ONLY_VARS]
 
 export function planRun(input: PlanInput): RunPlan {
   const { settings } = input
-  const { agents, warnings } = planAgents(settings)
+  const { agents, warnings } = input.agents ?? planAgents(settings)
   const generated = buildConfig({
     agents,
     docker: settings.docker,

@@ -18,7 +18,7 @@ import {
   type CacheStore
 } from './install/cache.js'
 import { installFresh } from './install/fresh.js'
-import { isComplete, venvLayout } from './install/layout.js'
+import { isComplete, venvLayout, type VenvLayout } from './install/layout.js'
 import { MassgenInstallError, type InstallLog } from './install/output.js'
 import { installerEnv, probePython } from './install/python.js'
 import type { ProcessRunner } from '../run/process.js'
@@ -53,39 +53,16 @@ export async function prepareMassgen(
   options: PrepareOptions
 ): Promise<MassgenInstallation> {
   const started = performance.now()
-  const { log } = options
   const done = (
     result: Omit<MassgenInstallation, 'seconds'>,
     how: string
   ): MassgenInstallation => {
     const seconds = Math.round((performance.now() - started) / 100) / 10
-    log.info(`MassGen: ${how} (${seconds.toFixed(1)} s)`)
+    options.log.info(`MassGen: ${how} (${seconds.toFixed(1)} s)`)
     return { ...result, seconds }
   }
-
-  if (options.command !== undefined) {
-    const [first, ...rest] = options.command
-    if (!first) {
-      throw new MassgenInstallError('massgen-command is empty: give a command')
-    }
-    if (!findExecutable(first, options.env)) {
-      throw new MassgenInstallError(
-        `massgen-command: "${first}" was not found` +
-          (first.includes('/') ? '' : ' on PATH') +
-          '. Install MassGen in an earlier step, or leave massgen-command ' +
-          'empty to let the action install massgen-version.'
-      )
-    }
-    return done(
-      {
-        command: first,
-        prefixArgs: rest,
-        source: 'command',
-        version: undefined
-      },
-      `using massgen-command "${options.command.join(' ')}"`
-    )
-  }
+  if (options.command !== undefined)
+    return done(...givenCommand(options.command, options.env))
 
   checkVersion(options.version)
   const env = installerEnv(options.env)
@@ -97,66 +74,110 @@ export async function prepareMassgen(
     python,
     options.env
   )
-  const massgen = path.join(layout.dir, 'bin', 'massgen')
   const result = (source: MassgenInstallation['source']) => ({
-    command: massgen,
+    command: path.join(layout.dir, 'bin', 'massgen'),
     prefixArgs: [],
     source,
     version: options.version
   })
-  log.debug(`MassGen virtualenv: ${layout.dir}`)
-
-  if (isComplete(layout)) {
+  options.log.debug(`MassGen virtualenv: ${layout.dir}`)
+  if (reusable(layout, options.log))
     return done(result('local'), `reused ${layout.dir}`)
+
+  const cache = cacheFor(options)
+  const hit = cache && (await restoreFromCache(cache, layout, options.log))
+  if (hit) return done(result('cache'), `restored from cache key ${hit}`)
+  const installer = await installFresh(runner, layout, python, env, options.log)
+  if (cache) await saveToCache(cache, layout, options.log)
+  return done(
+    result('installed'),
+    `installed ${layout.requirement} with ${installer} into ${layout.dir}`
+  )
+}
+
+/** `massgen-command`: used as given (resolved once by the settings). */
+function givenCommand(
+  command: string[],
+  env: NodeJS.ProcessEnv
+): [Omit<MassgenInstallation, 'seconds'>, string] {
+  const [first, ...rest] = command
+  if (!first) {
+    throw new MassgenInstallError('massgen-command is empty: give a command')
   }
+  if (!findExecutable(first, env)) {
+    throw new MassgenInstallError(
+      `massgen-command: "${first}" was not found` +
+        (first.includes('/') ? '' : ' on PATH') +
+        '. Install MassGen in an earlier step, or leave massgen-command ' +
+        'empty to let the action install massgen-version.'
+    )
+  }
+  return [
+    { command: first, prefixArgs: rest, source: 'command', version: undefined },
+    `using massgen-command "${command.join(' ')}"`
+  ]
+}
+
+/** A complete install is reused; an unfinished one is removed. */
+function reusable(layout: VenvLayout, log: InstallLog): boolean {
+  if (isComplete(layout)) return true
   if (fs.existsSync(layout.dir)) {
     log.warning(
       `MassGen: ${layout.dir} is an unfinished install (no complete marker); removing it and installing again`
     )
     fs.rmSync(layout.dir, { recursive: true, force: true })
   }
+  return false
+}
 
-  const cacheStore = options.cache ?? createActionsCacheStore()
-  const cacheUsable = options.useCache && cacheAvailable(options.env)
-  if (options.useCache && !cacheUsable) {
-    log.info(
+/** The Actions cache, when asked for and reachable. */
+function cacheFor(options: PrepareOptions): CacheStore | undefined {
+  if (!options.useCache) return undefined
+  if (!cacheAvailable(options.env)) {
+    options.log.info(
       'MassGen: the Actions cache is unavailable (ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL or ACTIONS_CACHE_URL not set); installing without it'
     )
+    return undefined
   }
-  if (cacheUsable) {
-    let hit: string | undefined
-    try {
-      hit = await cacheStore.restore([layout.dir], layout.cacheKey)
-    } catch (error) {
-      log.warning(`MassGen: cache restore failed: ${errorText(error)}`)
-    }
-    if (hit !== undefined) {
-      if (isComplete(layout)) {
-        return done(result('cache'), `restored from cache key ${hit}`)
-      }
-      log.warning(
-        `MassGen: cache entry ${hit} is not a complete install; installing again`
-      )
-      fs.rmSync(layout.dir, { recursive: true, force: true })
-    } else {
-      log.debug(`MassGen: no cache entry for ${layout.cacheKey}`)
-    }
-  }
+  return options.cache ?? createActionsCacheStore()
+}
 
-  const installer = await installFresh(runner, layout, python, env, log)
-  if (cacheUsable) {
-    try {
-      await cacheStore.save([layout.dir], layout.cacheKey)
-      log.debug(`MassGen: saved to cache key ${layout.cacheKey}`)
-    } catch (error) {
-      // Another job may have saved the same key first: nothing is lost.
-      log.warning(`MassGen: cache save failed: ${errorText(error)}`)
-    }
+/** The restored key, when the cache held a complete install. */
+async function restoreFromCache(
+  cache: CacheStore,
+  layout: VenvLayout,
+  log: InstallLog
+): Promise<string | undefined> {
+  let hit: string | undefined
+  try {
+    hit = await cache.restore([layout.dir], layout.cacheKey)
+  } catch (error) {
+    log.warning(`MassGen: cache restore failed: ${errorText(error)}`)
   }
-  return done(
-    result('installed'),
-    `installed ${layout.requirement} with ${installer} into ${layout.dir}`
+  if (hit === undefined) {
+    log.debug(`MassGen: no cache entry for ${layout.cacheKey}`)
+    return undefined
+  }
+  if (isComplete(layout)) return hit
+  log.warning(
+    `MassGen: cache entry ${hit} is not a complete install; installing again`
   )
+  fs.rmSync(layout.dir, { recursive: true, force: true })
+  return undefined
+}
+
+async function saveToCache(
+  cache: CacheStore,
+  layout: VenvLayout,
+  log: InstallLog
+): Promise<void> {
+  try {
+    await cache.save([layout.dir], layout.cacheKey)
+    log.debug(`MassGen: saved to cache key ${layout.cacheKey}`)
+  } catch (error) {
+    // Another job may have saved the same key first: nothing is lost.
+    log.warning(`MassGen: cache save failed: ${errorText(error)}`)
+  }
 }
 
 function checkVersion(version: string) {

@@ -12,7 +12,8 @@ import { Outputs, State } from '../inputs/constants.js'
 import { grantContainerWrite } from '../prepare/container-write-access.js'
 import { killRunContainers, prepareDocker } from '../prepare/docker.js'
 import { prepareMassgen, type MassgenInstallation } from '../prepare/massgen.js'
-import type { Intake } from '../event/intake.js'
+import type { RunDecision } from '../event/intake.js'
+import type { AgentSelection } from '../inputs/models.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
 import {
   childEnv,
@@ -45,7 +46,7 @@ import { validateWithMassgen } from '../plan/validate-config.js'
 
 export async function execute(
   settings: Settings,
-  decision: Extract<Intake, { action: 'run' }>,
+  decision: RunDecision,
   dest: Destination,
   workDir: string,
   runner: ProcessRunner,
@@ -63,6 +64,7 @@ export async function execute(
   )
   const { plan, configFile, readServer } = writeConfig(
     settings,
+    decision.agents,
     context,
     workDir
   )
@@ -133,6 +135,7 @@ export async function execute(
 /** The config MassGen runs with, written private to the run's folder. */
 function writeConfig(
   settings: Settings,
+  agents: AgentSelection,
   context: RunContext,
   workDir: string
 ): { plan: RunPlan; configFile: string; readServer: ReadServerLaunch } {
@@ -144,7 +147,8 @@ function writeConfig(
     configFile,
     extraContextPaths: context.extraContextPaths,
     baseEnv: process.env,
-    readServer
+    readServer,
+    agents
   })
   plan.warnings.forEach((w) => core.warning(w))
   if (plan.overridden.length > 0) {

@@ -48,120 +48,146 @@ export async function installFresh(
       `MassGen: no checked dependency versions for ${layout.requirement} on Python ${python.minor}; resolving the newest`
     )
   }
-  const run = (command: string, args: string[]) =>
-    runner.exec(command, args, {
-      cwd: layout.root,
-      env,
-      timeoutMs: INSTALL_TIMEOUT_MS
-    })
+  const step: InstallStep = {
+    layout,
+    env,
+    log,
+    temp,
+    constrain,
+    run: (command, args) =>
+      runner.exec(command, args, {
+        cwd: layout.root,
+        env,
+        timeoutMs: INSTALL_TIMEOUT_MS
+      })
+  }
   try {
-    let installer: string
-    if (uv) {
-      installer = `uv ${UV_VERSION}`
-      log.info(`MassGen: installing ${layout.requirement} with ${installer}`)
-      await must(
-        'Creating the virtualenv with uv',
-        layout,
-        env,
-        run(uv, [
-          'venv',
-          '--quiet',
-          '--relocatable',
-          '--python',
-          python.executable,
-          temp
-        ])
-      )
-      await must(
-        `Installing ${layout.requirement} with uv`,
-        layout,
-        env,
-        run(uv, [
-          'pip',
-          'install',
-          '--quiet',
-          '--compile-bytecode',
-          '--python',
-          path.join(temp, 'bin', 'python'),
-          ...constrain,
-          layout.requirement
-        ])
-      )
-      await prune(layout, log, (names) =>
-        run(uv, [
-          'pip',
-          'uninstall',
-          '--quiet',
-          '--python',
-          path.join(temp, 'bin', 'python'),
-          ...names
-        ])
-      )
-    } else {
-      installer = 'pip'
-      log.info(`MassGen: installing ${layout.requirement} with pip`)
-      await must(
-        'Creating the virtualenv (python3 -m venv)',
-        layout,
-        env,
-        run(python.executable, ['-m', 'venv', temp])
-      )
-      await must(
-        `Installing ${layout.requirement} with pip`,
-        layout,
-        env,
-        run(path.join(temp, 'bin', 'python'), [
-          '-m',
-          'pip',
-          'install',
-          '--no-input',
-          '--quiet',
-          ...constrain,
-          layout.requirement
-        ])
-      )
-      await prune(layout, log, (names) =>
-        run(path.join(temp, 'bin', 'python'), [
-          '-m',
-          'pip',
-          'uninstall',
-          '--yes',
-          '--quiet',
-          ...names
-        ])
-      )
-      // pip writes the folder's absolute path into each script's first line.
-      rewriteScripts(path.join(temp, 'bin'), temp, layout.dir)
-    }
-    if (!isFile(path.join(temp, 'bin', 'massgen'))) {
-      throw new MassgenInstallError(
-        `${installer} finished but left no bin/massgen in the virtualenv. ${ADVICE(layout)}`
-      )
-    }
-    fs.writeFileSync(
-      path.join(temp, MARKER_FILE),
-      markerText(
-        layout.requirement.split('==')[1] ?? '',
-        layout.extras,
-        installer
-      )
-    )
-    // mkdtemp made it private; a sandboxed run as root reads it as nobody.
-    fs.chmodSync(temp, 0o755)
-    try {
-      fs.renameSync(temp, layout.dir)
-    } catch (error) {
-      // Another job on this runner finished the same install first.
-      if (!isComplete(layout)) throw error
-      log.debug(`MassGen: ${layout.dir} appeared meanwhile; using it`)
-      fs.rmSync(temp, { recursive: true, force: true })
-    }
+    const installer = uv
+      ? await installWithUv(step, uv, python)
+      : await installWithPip(step, python)
+    moveIntoPlace(step, installer)
     return installer
   } catch (error) {
     fs.rmSync(temp, { recursive: true, force: true })
     throw error
   } finally {
     fs.rmSync(constraints, { force: true })
+  }
+}
+
+/** What each way of installing needs: the virtualenv is built at `temp`. */
+interface InstallStep {
+  layout: VenvLayout
+  env: NodeJS.ProcessEnv
+  log: InstallLog
+  temp: string
+  constrain: string[]
+  run: (command: string, args: string[]) => ReturnType<ProcessRunner['exec']>
+}
+
+async function installWithUv(
+  { layout, env, log, temp, constrain, run }: InstallStep,
+  uv: string,
+  python: PythonInfo
+): Promise<string> {
+  const installer = `uv ${UV_VERSION}`
+  log.info(`MassGen: installing ${layout.requirement} with ${installer}`)
+  const venvPython = path.join(temp, 'bin', 'python')
+  await must(
+    'Creating the virtualenv with uv',
+    layout,
+    env,
+    run(uv, [
+      'venv',
+      '--quiet',
+      '--relocatable',
+      '--python',
+      python.executable,
+      temp
+    ])
+  )
+  await must(
+    `Installing ${layout.requirement} with uv`,
+    layout,
+    env,
+    run(uv, [
+      'pip',
+      'install',
+      '--quiet',
+      '--compile-bytecode',
+      '--python',
+      venvPython,
+      ...constrain,
+      layout.requirement
+    ])
+  )
+  await prune(layout, log, (names) =>
+    run(uv, ['pip', 'uninstall', '--quiet', '--python', venvPython, ...names])
+  )
+  return installer
+}
+
+async function installWithPip(
+  { layout, env, log, temp, constrain, run }: InstallStep,
+  python: PythonInfo
+): Promise<string> {
+  log.info(`MassGen: installing ${layout.requirement} with pip`)
+  const venvPython = path.join(temp, 'bin', 'python')
+  await must(
+    'Creating the virtualenv (python3 -m venv)',
+    layout,
+    env,
+    run(python.executable, ['-m', 'venv', temp])
+  )
+  await must(
+    `Installing ${layout.requirement} with pip`,
+    layout,
+    env,
+    run(venvPython, [
+      '-m',
+      'pip',
+      'install',
+      '--no-input',
+      '--quiet',
+      ...constrain,
+      layout.requirement
+    ])
+  )
+  await prune(layout, log, (names) =>
+    run(venvPython, ['-m', 'pip', 'uninstall', '--yes', '--quiet', ...names])
+  )
+  // pip writes the folder's absolute path into each script's first line.
+  rewriteScripts(path.join(temp, 'bin'), temp, layout.dir)
+  return 'pip'
+}
+
+/** The finished virtualenv, marked complete, moved to its folder at once. */
+function moveIntoPlace(
+  { layout, log, temp }: InstallStep,
+  installer: string
+): void {
+  if (!isFile(path.join(temp, 'bin', 'massgen'))) {
+    throw new MassgenInstallError(
+      `${installer} finished but left no bin/massgen in the virtualenv. ${ADVICE(layout)}`
+    )
+  }
+  fs.writeFileSync(
+    path.join(temp, MARKER_FILE),
+    markerText(
+      layout.requirement.split('==')[1] ?? '',
+      layout.extras,
+      installer
+    )
+  )
+  // mkdtemp made it private; a sandboxed run as root reads it as nobody.
+  fs.chmodSync(temp, 0o755)
+  try {
+    fs.renameSync(temp, layout.dir)
+  } catch (error) {
+    // Another job on this runner finished the same install first.
+    if (!isComplete(layout)) throw error
+    log.debug(`MassGen: ${layout.dir} appeared meanwhile; using it`)
+    fs.rmSync(temp, { recursive: true, force: true })
   }
 }
 
