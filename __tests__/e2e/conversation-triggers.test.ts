@@ -1,7 +1,7 @@
 // Label triggers, commands in review-comment threads and follow-ups, end to
 // end: dist/ under Node 24, fake MassGen (it records the question it got),
 // loopback GitHub API with review comments.
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import {
@@ -21,21 +21,18 @@ import {
   commentsOn,
   event,
   expectNoKeyLeak,
-  githubWithPull,
+  githubForEachTest,
   KEYS
 } from './helpers.js'
 
 let github: GitHubServer
-beforeEach(async () => {
-  github = await githubWithPull()
-  github.state.permissions = {
+githubForEachTest(
+  {
     'alice-maintainer': 'maintain',
     'bob-reader': 'read'
-  }
-})
-afterEach(async () => {
-  await github.close()
-})
+  },
+  (server) => (github = server)
+)
 
 const TIMEOUT = 120_000
 const alice: ServerUser = {

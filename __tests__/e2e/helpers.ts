@@ -6,7 +6,13 @@ import {
   startGitHubServer,
   type GitHubServer
 } from '../../test-support/github-server.js'
-import { afterAll, beforeAll, expect } from '@jest/globals'
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  expect
+} from '@jest/globals'
 import {
   startLlmServer,
   type LlmScript,
@@ -34,6 +40,25 @@ export async function githubWithPull(): Promise<GitHubServer> {
   const server = await startGitHubServer({ issues: [7, 42] })
   server.state.pulls['42'] = samplePull()
   return server
+}
+
+/**
+ * A fresh loopback GitHub with pull request #42 for every test, with these
+ * collaborator roles; `use` receives each test's server.
+ */
+export function githubForEachTest(
+  permissions: GitHubServer['state']['permissions'],
+  use: (server: GitHubServer) => void
+): void {
+  let server: GitHubServer | undefined
+  beforeEach(async () => {
+    server = await githubWithPull()
+    server.state.permissions = permissions
+    use(server)
+  })
+  afterEach(async () => {
+    await server?.close()
+  })
 }
 
 /** Distinctive fake key values, to scan for leaks. */

@@ -2,7 +2,7 @@
 // pull requests from forks and bots, scheduled runs, live progress, and a
 // cancelled job cleaned up by the post step. dist/ under Node 24, fake
 // massgen, loopback GitHub API.
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import {
   addComment,
   type GitHubServer
@@ -16,21 +16,18 @@ import {
   commentsOn,
   event,
   expectNoKeyLeak,
-  githubWithPull,
+  githubForEachTest,
   KEYS
 } from './helpers.js'
 
 let github: GitHubServer
-beforeEach(async () => {
-  github = await githubWithPull()
-  github.state.permissions = {
+githubForEachTest(
+  {
     'alice-maintainer': 'maintain',
     'bob-reader': 'read'
-  }
-})
-afterEach(async () => {
-  await github.close()
-})
+  },
+  (server) => (github = server)
+)
 
 const baseInputs = {
   models: 'openai/gpt-5.4 claude/claude-opus-4-6',

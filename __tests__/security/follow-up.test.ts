@@ -1,7 +1,7 @@
 // Attacks on follow-ups, through the bundled action (dist/ under Node 24,
 // loopback GitHub API, fake MassGen recording its question): only the
 // action's own report may be presented to the agents as "the earlier answer".
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import {
@@ -15,19 +15,16 @@ import {
   runAction
 } from '../../test-support/run-action.js'
 import { stickyMarker } from '../../src/github/sticky-marker.js'
-import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { event, githubForEachTest, KEYS } from '../e2e/helpers.js'
 
 let github: GitHubServer
-beforeEach(async () => {
-  github = await githubWithPull()
-  github.state.permissions = {
+githubForEachTest(
+  {
     'alice-maintainer': 'maintain',
     'mallory-contrib': 'read'
-  }
-})
-afterEach(async () => {
-  await github.close()
-})
+  },
+  (server) => (github = server)
+)
 
 const TIMEOUT = 120_000
 const alice: ServerUser = {

@@ -80,6 +80,31 @@ describe('parsing findings', () => {
     expect(normalisePath('src/parser.ts\u0000', CHANGED)).toBeUndefined()
   })
 
+  it('attack: an agent hides code in a suggestion with bidi and zero-width characters — it is not offered', () => {
+    const block = (suggestion: string) =>
+      '```massgen-findings\n' +
+      JSON.stringify([
+        {
+          file: 'src/parser.ts',
+          line: 3,
+          severity: 'concern',
+          title: 'Check the bound',
+          explanation: 'Off by one.',
+          suggestion
+        }
+      ]) +
+      '\n```'
+    const plain = parseFindings('a', block('if (i < n) {'), CHANGED)
+    expect(plain.findings[0]?.suggestion).toBe('if (i < n) {')
+    const hidden = parseFindings(
+      'a',
+      block('if (i < n) {\u202e } //\u200b'),
+      CHANGED
+    )
+    expect(hidden.findings).toHaveLength(1)
+    expect(hidden.findings[0]?.suggestion).toBeUndefined()
+  })
+
   it('missing, invalid and oversized blocks give no findings', () => {
     expect(parseFindings('a', 'no block here', CHANGED).block).toBe('missing')
     expect(

@@ -86,6 +86,8 @@ export function createStickyComments(target: StickyTarget): StickyComments {
     async findOwn(issueNumber, tag) {
       const found = await findSticky(session, issueNumber, tag)
       if (found?.rank !== 1) return undefined
+      // The next upsert updates it straight away, without a second listing.
+      session.written.set(stickyKey(issueNumber, tag), found.id)
       return {
         id: found.id,
         url: found.url,
@@ -215,6 +217,10 @@ async function updateComment(
   return { id: data.id, url: data.html_url }
 }
 
+function stickyKey(issueNumber: number, tag: string): string {
+  return `${issueNumber}\u0000${tag}`
+}
+
 async function upsertSticky(
   session: Session,
   issueNumber: number,
@@ -225,7 +231,7 @@ async function upsertSticky(
   const text = `${stickyMarker(tag)}\n${defuseStickyMarkers(withoutMarker(body, tag))}`
   // The comment this action wrote last for the tag: updated straight away,
   // without listing the comments again (one request, not two or more).
-  const key = `${issueNumber}\u0000${tag}`
+  const key = stickyKey(issueNumber, tag)
   const remember = (c: { id: number; url: string }) => {
     session.written.set(key, c.id)
     return c

@@ -209,7 +209,11 @@ export function readWorkspaceFile(
   }
   let fd: number | undefined
   try {
-    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
+    // Non-blocking: a FIFO at the path must not hang the step.
+    fd = fs.openSync(
+      real,
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK
+    )
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) {
       errors.push(

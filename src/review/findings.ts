@@ -168,6 +168,9 @@ function suggestionOf(text: string | null | undefined): string | undefined {
   const body = text.replace(/\r\n?/g, '\n').replace(/\n$/, '')
   if (body.length > MAX_SUGGESTION_CHARS) return undefined
   if (body.split('\n').length > MAX_SUGGESTION_LINES) return undefined
+  // Code with invisible or bidi characters is not offered for one-click
+  // commit: stripping them would change the code, keeping them hides it.
+  if (stripInvisible(body) !== body) return undefined
   return body
 }
 

@@ -24,6 +24,7 @@ import {
 } from './render.js'
 import type { Posted, ReviewedGroup, ReviewReport } from './types.js'
 import { errorText } from '../shared/text.js'
+import { redactSecrets } from '../safety/redact.js'
 
 /** Pending-review probes spent at most on one refused batch. */
 export const MAX_PROBES = 12
@@ -163,7 +164,7 @@ export async function runReview(
         input.tag
       )
     } catch (error) {
-      listFailed = String(error instanceof Error ? error.message : error)
+      listFailed = redactSecrets(errorText(error), input.secrets)
       log.warning(
         `Could not list the earlier review comments (${listFailed}); ` +
           'findings posted by an earlier run may be posted again.'
@@ -260,7 +261,7 @@ async function postReview(
       ).url
     }
   } catch (error) {
-    const message = errorText(error)
+    const message = redactSecrets(errorText(error), input.secrets)
     log.warning(`Could not post the review: ${message}`)
     report.notPosted = `The review could not be posted: ${message}`
     setPosted()
