@@ -37,8 +37,11 @@ const project = (name, timeoutMs) => ({
 
 export default {
   verbose: false,
-  // Two suites at a time: end-to-end runs are mostly waiting on MassGen.
-  maxWorkers: 2,
+  // Three files at a time on 2 cores: several wait most of their time (on a
+  // deadline, a cancel, a client's retries), and the runs that need the
+  // machine to themselves take turns through test-support/live-slot.ts.
+  maxWorkers: 3,
+  testSequencer: '<rootDir>/scripts/test-sequencer.mjs',
   projects: [
     project('unit', 15_000),
     project('e2e', 240_000),

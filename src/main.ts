@@ -18,7 +18,7 @@ import {
   type RunDecision
 } from './event/intake.js'
 import { ModelsError } from './inputs/models.js'
-import { planAgents } from './plan/plan.js'
+import { chooseAgents } from './plan/plan.js'
 import { createProcessRunner, type ProcessRunner } from './run/process.js'
 import { localModeRefusal } from './event/local-mode.js'
 import { reactionsFor } from './event/reactions.js'
@@ -162,9 +162,11 @@ async function decide(
   trigger: Trigger,
   gh: () => GitHubApi
 ): Promise<RunDecision | undefined> {
+  // The agents are chosen once, here; the intake and the plan reuse the choice.
+  const agents = chooseAgents(settings)
   let decision: Intake
   try {
-    decision = await intake(settings, trigger, gh)
+    decision = await intake(settings, trigger, gh, agents)
   } catch (error) {
     failBeforeRun(error)
     return undefined
@@ -178,13 +180,11 @@ async function decide(
     await refuse(refusal, settings)
     return undefined
   }
-  try {
-    // The agents are chosen once, here; the plan reuses the choice.
-    return { ...decision, agents: planAgents(settings) }
-  } catch (error) {
-    failBeforeRun(error)
+  if ('error' in agents) {
+    failBeforeRun(agents.error)
     return undefined
   }
+  return { ...decision, agents: agents.selection }
 }
 
 /** Where the report goes: the sticky comment (or a thread reply) and the summary. */

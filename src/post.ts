@@ -101,8 +101,8 @@ export async function post(): Promise<void> {
 
 /**
  * Kills MassGen's process group, but only when its leader is still the
- * process the main step started (same start time and command line): the pid
- * may since belong to an unrelated process group. A leader that is gone
+ * process the main step started (the same start time, process-identity.ts):
+ * the pid may since belong to an unrelated process group. A leader that is gone
  * leaves its group alone: its members are not told apart from a newcomer's.
  */
 function stopMassgen(pid: number, identity: string): void {

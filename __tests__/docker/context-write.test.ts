@@ -8,7 +8,7 @@
 // read-only (the agent's `commands` try), and `docker-network: bridge` gives
 // the container a network. The dying run starts first; the writing run
 // starts once the other has died.
-import { containersUnder } from './helpers.js'
+import { containersUnder, processesUnder } from './helpers.js'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -303,7 +303,11 @@ describe("Docker mode, 'context-permission: write', a checkout the image's user 
 })
 
 describe("Docker mode, 'context-permission: write', the main step dies", () => {
-  it('the post step takes the ACLs back', () => {
+  it("the post step stops MassGen (started through Docker mode's umask shell) and takes the ACLs back", () => {
+    // MassGen was started as `sh -c 'umask 000 && exec massgen …'`: the pid
+    // the main step saved is MassGen's after the exec.
+    expect(died.post?.stdout).toMatch(/Stopped MassGen's process group \d+/)
+    expect(processesUnder(died.dir)).toEqual([])
     expect(died.stdout).toContain(`Gave uid ${IMAGE_UID}`)
     expect(died.stdout).not.toContain('Took back')
     expect(died.post?.stdout).toContain(

@@ -5,9 +5,10 @@
 // commands print proves where they ran and what they could touch.
 //
 // Each real run costs MassGen's start and containers, so the runs are few,
-// made in beforeAll: three refused before any agent starts, three that end
-// early (they take the live slot only to start, live-slot.ts), and one busy
-// run whose script proves many facts; each fact is its own test. docs/test-contracts.md lists which test proves which fact.
+// made in beforeAll: three refused before any agent starts, three of one
+// agent that end early (they take the live slot together, only to start,
+// live-slot.ts), and one busy run whose script proves many facts; each fact
+// is its own test. docs/test-contracts.md lists which test proves which fact.
 import { containersUnder, docker } from './helpers.js'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { randomUUID } from 'node:crypto'
@@ -183,40 +184,45 @@ async function probeRun(release: () => void): Promise<DockerRun> {
   )
 }
 
-/** Holds the live slot until the run's agents sent their first request. */
-const untilStarted = (release: () => void) => ({
-  release,
-  done: (server: LlmServer) => server.requests.length > 0
-})
-
-/** Runs that end in failure, at the deadline and by a cancel. */
+/**
+ * Runs that end in failure, at the deadline and by a cancel: one agent each
+ * (the container and MassGen's servers of one agent prove the clean-up as
+ * well as two, at half the start), started together. They hold the live
+ * slot only until each has sent its first request (MassGen, its container
+ * and its servers are up), and need no tool in time: MassGen runs a turn
+ * whose server was late without it.
+ */
 function endingRuns(): Promise<DockerRun[]> {
-  return Promise.all([
-    inLiveSlot((release) =>
+  return inLiveSlot((release) => {
+    let started = 0
+    const untilStarted = {
+      release: () => {
+        if (++started === 3) release()
+      },
+      done: (server: LlmServer) => server.requests.length > 0
+    }
+    const oneAgent = { models: 'vllm/model-a' }
+    return Promise.all([
       dockerRun(
         { default: { fail: 'http500' } },
-        { 'comment-tag': 'docker-fail' },
+        { ...oneAgent, 'comment-tag': 'docker-fail' },
         {},
-        untilStarted(release)
-      )
-    ),
-    inLiveSlot((release) =>
+        untilStarted
+      ),
       dockerRun(
         { default: { delayMs: 120_000 } },
-        { 'comment-tag': 'docker-timeout', 'max-duration': '20' },
+        { ...oneAgent, 'comment-tag': 'docker-timeout', 'max-duration': '20' },
         { env: { MASSGEN_ACTION_DEADLINE_GRACE_SECONDS: '5' } },
-        untilStarted(release)
-      )
-    ),
-    inLiveSlot((release) =>
+        untilStarted
+      ),
       dockerRun(
         { default: { delayMs: 120_000 } },
-        { 'comment-tag': 'docker-cancel' },
+        { ...oneAgent, 'comment-tag': 'docker-cancel' },
         { cancelAfterMs: 25_000 },
-        untilStarted(release)
+        untilStarted
       )
-    )
-  ])
+    ])
+  })
 }
 
 /** Runs Docker mode must refuse before any agent starts. */

@@ -1,5 +1,6 @@
 // What the Docker-mode tests ask the real engine.
 import { execFileSync } from 'node:child_process'
+import * as fs from 'node:fs'
 
 export function docker(...args: string[]): string {
   return execFileSync('docker', args, { encoding: 'utf8' }).trim()
@@ -23,4 +24,22 @@ export function containersUnder(dir: string): string[] {
         .some((m) => m.startsWith(dir))
     )
     .map((line) => line.split(' ')[0] ?? '')
+}
+
+/** Live processes whose command line names anything under `dir` (a run's folder). */
+export function processesUnder(dir: string): string[] {
+  const found: string[] = []
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      const cmdline = fs
+        .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split('\0')
+        .join(' ')
+      if (cmdline.includes(dir)) found.push(`${pid} ${cmdline.slice(0, 120)}`)
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found
 }

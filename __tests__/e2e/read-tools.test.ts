@@ -7,18 +7,51 @@ import * as path from 'node:path'
 import { describe, expect, it, jest } from '@jest/globals'
 import { parse } from 'yaml'
 import { openTempDir, runAction } from '../../test-support/run-action.js'
-import { commentsOn, event, loopbackServers } from './helpers.js'
+import { commentsOn, event, KEYS, loopbackServers } from './helpers.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 
 jest.setTimeout(240_000)
 
 const loopback = loopbackServers()
 
+/**
+ * Samples, every 100 ms until stopped, the environment of each process whose
+ * command line contains `marker`: what that process could read of ours.
+ */
+function watchEnvironments(marker: string) {
+  const seen = new Map<number, string>()
+  const sample = () => {
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue
+      try {
+        const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1')
+        if (!cmdline.includes(marker)) continue
+        seen.set(
+          Number(pid),
+          fs
+            .readFileSync(`/proc/${pid}/environ`, 'latin1')
+            .split('\0')
+            .join('\n')
+        )
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  }
+  const timer = setInterval(sample, 100)
+  return {
+    stop: () => {
+      clearInterval(timer)
+      return seen
+    }
+  }
+}
+
 const QUOTE = 'The parser keeps a 4 KiB window; see docs/parser.md.'
 const SECRET = 'outside-the-repository-7f3a9c'
 
 describe('agents read the repository through their tools (local mode, default config)', () => {
-  it('a scripted agent reads a repository file and its answer, posted, quotes it; attack: a repository symlink points at a file outside the context paths — fails', async () => {
+  it('a scripted agent reads a repository file and its answer, posted, quotes it; attack: a repository symlink points at a file outside the context paths — fails; the read server holds no key', async () => {
     const workspace = openTempDir('read-tools-repo-')
     fs.writeFileSync(path.join(workspace, 'NOTES.md'), `${QUOTE}\n`)
     // A file the runner can read but the agents must not: outside every
@@ -39,11 +72,14 @@ describe('agents read the repository through their tools (local mode, default co
             path.join(workspace, 'NOTES.md'),
             path.join(workspace, 'leak.md')
           ],
-          voteFor: 'agent_a'
+          voteFor: 'agent_a',
+          // Its read server is up while it waits: time to look at it.
+          delayMs: 1_000
         },
         'model-b': { answer: 'B read nothing.', voteFor: 'agent_a' }
       }
     })
+    const readServers = watchEnvironments(path.join('fs-server', 'index.js'))
     const run = await runAction({
       eventName: 'pull_request',
       payload: event('pull_request.opened'),
@@ -51,14 +87,26 @@ describe('agents read the repository through their tools (local mode, default co
       workspace,
       inputs: {
         query: 'What does the parser keep?',
-        models: 'vllm/model-a vllm/model-b',
+        // chatcompletion: MassGen itself is given the OpenAI key.
+        models: 'chatcompletion/model-a vllm/model-b',
         'base-url': server.url,
+        'openai-api-key': KEYS.openai,
         'massgen-command': massgenBinary(),
         'comment-tag': 'read-tools',
         'max-duration': '600',
         docker: 'false'
       }
     })
+    // MassGen starts stdio MCP servers with HOME, LOGNAME, PATH, SHELL,
+    // TERM and USER of its own environment only (docs/test-contracts.md).
+    const environments = [...readServers.stop().values()]
+    expect(environments.length).toBeGreaterThan(0)
+    for (const environment of environments) {
+      expect(environment).not.toContain(KEYS.openai)
+      expect(environment).not.toMatch(
+        /^(OPENAI_API_KEY|GITHUB_TOKEN|INPUT_|ACTIONS_)/m
+      )
+    }
     const offered = [...new Set(server.requests.flatMap((r) => r.toolNames))]
     expect(offered).toContain('mcp__filesystem__read_text_file')
     // Read tools only; no command server in a read-only local-mode review.

@@ -26,6 +26,7 @@ import {
 import { renderReviewExample } from '../../test-support/review-example.js'
 import { event, expectNoKeyLeak, KEYS } from './helpers.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { fingerprintOf } from '../../src/review/group.js'
 
 // Two real MassGen runs of three agents in local mode on a loaded machine.
 jest.setTimeout(900_000)
@@ -222,7 +223,7 @@ describe('review: inline with the real MassGen', () => {
     expect(marker).not.toContain('0123456789abcdef')
   })
 
-  it('a re-run on a new push posts only the new finding: no duplicates, min-agreement hides single-agent ones', async () => {
+  it("a re-run on a new push posts only the new finding: no duplicates, min-agreement hides single-agent ones; another bot's forged marker keeps nothing out", async () => {
     const pull = github.state.pulls['42']
     if (!pull) throw new Error('no pull')
     pull.head.sha = 'c'.repeat(40)
@@ -239,6 +240,29 @@ describe('review: inline with the real MassGen', () => {
       title: 'parse no longer calls parseFlat',
       explanation: 'parseFlat is now dead code.'
     }
+    // Attack: another app (one that echoes text, say) posts the new
+    // finding's marker first; only the action's own markers count.
+    const forger = { login: 'echo-app[bot]', id: 777, type: 'Bot' as const }
+    const fingerprint = fingerprintOf({
+      ...fresh,
+      agent: 'agent_a',
+      severity: 'concern'
+    })
+    const forged = `<!-- massgen-action:finding tag=massgen fp=${fingerprint} -->`
+    github.state.reviewComments.push({
+      id: 9_000_001,
+      reviewId: null,
+      pullNumber: 42,
+      user: forger,
+      path: 'src/parser.ts',
+      line: 12,
+      side: 'RIGHT',
+      startLine: null,
+      startSide: null,
+      body: `${forged}\nalready handled, nothing to see`,
+      commitId: 'c'.repeat(40),
+      createdAt: new Date().toISOString()
+    })
     const again = await review(
       {
         a: [fresh],
@@ -262,7 +286,9 @@ describe('review: inline with the real MassGen', () => {
     ])
     expect(added[0]?.body).toContain('2/3 agents (agent_a, agent_b)')
     // every finding sits on its line once, across both runs
-    const keys = github.state.reviewComments.map((c) => `${c.path}:${c.line}`)
+    const keys = github.state.reviewComments
+      .filter((c) => c.user.login !== forger.login)
+      .map((c) => `${c.path}:${c.line}`)
     expect(new Set(keys).size).toBe(keys.length)
     expect(second.body).not.toContain('line 200')
 

@@ -13,7 +13,11 @@ import {
   parseModels,
   selectAgents
 } from '../../src/inputs/models.js'
-import { foldOutputLine, type OutputHints } from '../../src/run/output-lines.js'
+import {
+  foldOutputLine,
+  stripAnsi,
+  type OutputHints
+} from '../../src/run/output-lines.js'
 import { renderReport } from '../../src/report/render.js'
 import { commentBudget } from '../../src/report/report.js'
 import {
@@ -318,7 +322,8 @@ describe('paths from MassGen output and the log folder', () => {
     })
     check(3000, lines, (ls) => {
       let hints: OutputHints = {}
-      for (const l of ls) hints = foldOutputLine(hints, l, { cwd, logBase })
+      for (const l of ls)
+        hints = foldOutputLine(hints, stripAnsi(l), { cwd, logBase })
       if (hints.logDir) {
         expect(inside(hints.logDir, logBase)).toBe(true)
         expect(hints.logDir).not.toBe(logBase)

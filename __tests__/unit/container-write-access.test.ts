@@ -9,9 +9,9 @@ import {
   restorableDump,
   splitAclDump,
   treeArgs,
-  unescapeAclPath,
   type PathProbe
 } from '../../src/prepare/container-write-access.js'
+import { unescapeC } from '../../src/shared/text.js'
 
 describe("the image's user", () => {
   it.each([
@@ -158,9 +158,9 @@ describe('the dump of the ACLs that existed before', () => {
   })
 
   it('octal escapes become bytes, so UTF-8 names survive', () => {
-    expect(unescapeAclPath('/r/\\303\\251t\\303\\251')).toBe('/r/été')
-    expect(unescapeAclPath('/r/été\\134x')).toBe('/r/été\\x')
-    expect(unescapeAclPath('/r/a\\12')).toBe('/r/a\\12')
+    expect(unescapeC('/r/\\303\\251t\\303\\251')).toBe('/r/été')
+    expect(unescapeC('/r/été\\134x')).toBe('/r/été\\x')
+    expect(unescapeC('/r/a\\12')).toBe('/r/a\\12')
   })
 
   const unchanged = (p: string): PathProbe => ({

@@ -6,13 +6,13 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import {
-  clipBytes,
   followUpContext,
   MAX_CONTEXT_BYTES,
   reviewThreadContext,
   type ConversationRequest,
   type ThreadComment
 } from '../../src/plan/conversation.js'
+import { clipBytes } from '../../src/shared/text.js'
 import { checkTriggerAllowed } from '../../src/event/gate.js'
 import type { Permission } from '../../src/github/api.js'
 import { labelSkip } from '../../src/event/intake.js'
@@ -167,7 +167,7 @@ describe('review-comment thread command', () => {
     payload.sender = { login: 'bob-reader', type: 'User' }
     const t = readTrigger('pull_request_review_comment', payload)
     const asked: string[] = []
-    const door = {
+    const github = {
       owner: 'o',
       repo: 'r',
       async getPermission(user: string): Promise<Permission> {
@@ -176,7 +176,7 @@ describe('review-comment thread command', () => {
       }
     }
     const policy = { allowedBots: [], allowedUsers: [] }
-    expect(await checkTriggerAllowed(door, t, policy)).toEqual({
+    expect(await checkTriggerAllowed(github, t, policy)).toEqual({
       allowed: false,
       reason: expect.stringContaining('bob-reader has read access')
     })

@@ -12,7 +12,8 @@ import * as path from 'node:path'
 import { intake, IntakeError } from '../../src/event/intake.js'
 import { readTrigger } from '../../src/event/trigger.js'
 import type { GitHubApi } from '../../src/github/api.js'
-import { ModelsError, selectAgents } from '../../src/inputs/models.js'
+import { ModelsError } from '../../src/inputs/models.js'
+import { chooseAgents } from '../../src/plan/plan.js'
 import { InputError, readSettings } from '../../src/inputs/settings.js'
 import { FAKE_MASSGEN } from '../../test-support/run-action.js'
 import { event, KEYS } from '../e2e/helpers.js'
@@ -554,8 +555,9 @@ async function refusal(inputs: Record<string, string>): Promise<string> {
       event('pull_request.opened'),
       'octocat'
     )
-    await intake(settings, trigger, () => writer)
-    selectAgents(settings.models, settings.keys, settings)
+    const agents = chooseAgents(settings)
+    await intake(settings, trigger, () => writer, agents)
+    if ('error' in agents) throw agents.error
   } catch (error) {
     if (
       error instanceof InputError ||

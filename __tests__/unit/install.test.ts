@@ -8,11 +8,11 @@ import {
 import {
   MARKER_FILE,
   markerText,
-  lockFor,
   venvLayout
 } from '../../src/prepare/install/layout.js'
 import { MassgenInstallError, tail } from '../../src/prepare/install/output.js'
 import { UV_VERSION } from '../../src/prepare/install/uv.js'
+import { lockText } from '../../src/prepare/install/lock.js'
 import { type CacheStore } from '../../src/prepare/install/cache.js'
 import type { ExecResult, ProcessRunner } from '../../src/run/process.js'
 
@@ -449,13 +449,13 @@ describe('fresh install', () => {
 
 describe('lock', () => {
   it('holds only checked releases on checked Pythons', () => {
-    expect(lockFor('0.1.97', '3.11')).toContain('\nmcp==1.30.0\n')
-    expect(lockFor('0.1.97', '3.14')).toBeUndefined()
-    expect(lockFor('0.1.90', '3.11')).toBeUndefined()
+    expect(lockText('0.1.97', '3.11')).toContain('\nmcp==1.30.0\n')
+    expect(lockText('0.1.97', '3.14')).toBeUndefined()
+    expect(lockText('0.1.90', '3.11')).toBeUndefined()
   })
 
   it('is a constraints file: one pinned name==version a line, each name once', () => {
-    const lines = (lockFor('0.1.97', '3.11') ?? '').trimEnd().split('\n')
+    const lines = (lockText('0.1.97', '3.11') ?? '').trimEnd().split('\n')
     expect(lines.length).toBeGreaterThan(200)
     for (const line of lines) expect(line).toMatch(/^[a-z0-9._-]+==[^\s=]+$/)
     const names = lines.map((line) => line.split('==')[0])

@@ -4,9 +4,10 @@ import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { intake, IntakeError } from '../../src/event/intake.js'
+import { intake as intakeWith, IntakeError } from '../../src/event/intake.js'
 import type { GitHubApi, Permission } from '../../src/github/api.js'
 import { readSettings } from '../../src/inputs/settings.js'
+import { chooseAgents } from '../../src/plan/plan.js'
 import type { Settings, Trigger } from '../../src/inputs/types.js'
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-'))
@@ -19,6 +20,10 @@ function settings(inputs: Record<string, string> = {}): Settings {
   }
   return readSettings({ getInput: (n) => all[n] ?? '', env: {}, workspace })
 }
+
+/** The intake with the agents main would choose for these settings. */
+const intake = (s: Settings, trigger: Trigger, api: () => GitHubApi) =>
+  intakeWith(s, trigger, api, chooseAgents(s))
 
 /** The GitHub permission lookup, recording who was asked. */
 function github(role: Permission = 'write') {

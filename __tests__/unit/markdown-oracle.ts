@@ -18,6 +18,15 @@ import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item'
  * code span (`https://a.io` + a code span read as one link).
  */
 function parse(markdown: string): Root {
+  // Tests ask several questions of one text: parsed once (a 65 KB comment
+  // takes the parser about 0.1 s). The tree is only read.
+  if (last?.markdown !== markdown)
+    last = { markdown, tree: parseAnew(markdown) }
+  return last.tree
+}
+let last: { markdown: string; tree: Root } | undefined
+
+function parseAnew(markdown: string): Root {
   return fromMarkdown(markdown, {
     extensions: [
       gfmFootnote(),

@@ -8,7 +8,10 @@ import { isInside } from '../../src/shared/paths.js'
 
 const where = { cwd: '/w', logBase: '/w/.massgen/massgen_logs' }
 const fold = (lines: string[]) =>
-  lines.reduce<OutputHints>((h, l) => foldOutputLine(h, l, where), {})
+  lines.reduce<OutputHints>(
+    (h, l) => foldOutputLine(h, stripAnsi(l), where),
+    {}
+  )
 const logDir = '/w/.massgen/massgen_logs/log_20261130_042340_566991'
 
 describe('foldOutputLine', () => {

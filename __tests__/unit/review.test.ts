@@ -1,6 +1,6 @@
 // review: inline, the pure parts: findings parsed from hostile answers,
 // grouped by agreement, placed on the diff, the verdict and the gate, the
-// texts, and the review posted through a fake door (422 bisection, dedupe).
+// texts, and the review posted through a fake poster (422 bisection, dedupe).
 import { describe, expect, it } from '@jest/globals'
 import { ReviewRefused, type ReviewDraft } from '../../src/github/review.js'
 import { parseDiffLines, placeOnDiff } from '../../src/review/diff.js'
@@ -26,7 +26,7 @@ import {
   answerFor,
   postedFingerprints,
   runReview,
-  type ReviewDoor,
+  type ReviewPoster,
   type ReviewInput
 } from '../../src/review/post.js'
 import {
@@ -384,23 +384,23 @@ describe('texts', () => {
     ).not.toContain('suggestion')
   })
 
-  it('only a bot text names a posted finding', () => {
+  it("only the action's own text names a posted finding", () => {
     const marker =
       '<!-- massgen-action:finding tag=massgen fp=0123456789abcdef -->'
     expect(
       postedFingerprints(
         [
-          { body: `${marker}\nx`, byBot: false },
-          { body: `- quoted ${marker}`, byBot: false }
+          { body: `${marker}\nx`, ours: false },
+          { body: `- quoted ${marker}`, ours: false }
         ],
         'massgen'
       ).size
     ).toBe(0)
     expect([
-      ...postedFingerprints([{ body: `${marker}\nx`, byBot: true }], 'massgen')
+      ...postedFingerprints([{ body: `${marker}\nx`, ours: true }], 'massgen')
     ]).toEqual(['0123456789abcdef'])
     expect(
-      postedFingerprints([{ body: `${marker}\nx`, byBot: true }], 'other').size
+      postedFingerprints([{ body: `${marker}\nx`, ours: true }], 'other').size
     ).toBe(0)
   })
 
@@ -418,12 +418,12 @@ describe('texts', () => {
   })
 })
 
-/** A door that refuses comments on the lines the loopback GitHub would. */
-function fakeDoor(existing: Array<{ body: string; byBot: boolean }> = []) {
+/** A poster that refuses comments on the lines the loopback GitHub would. */
+function fakePoster(existing: Array<{ body: string; ours: boolean }> = []) {
   const lines = indexDiff(REVIEW_DIFF)
   const calls: Array<{ kind: string; draft?: ReviewDraft }> = []
   let id = 1
-  const door: ReviewDoor = {
+  const poster: ReviewPoster = {
     listReviewTexts: () =>
       Promise.resolve(existing.map((e, i) => ({ id: i, ...e }))),
     createReview: (_n, draft) => {
@@ -447,7 +447,7 @@ function fakeDoor(existing: Array<{ body: string; byBot: boolean }> = []) {
       return Promise.resolve()
     }
   }
-  return { door, calls }
+  return { poster, calls }
 }
 
 function input(over: Partial<ReviewInput> = {}): ReviewInput {
@@ -473,8 +473,8 @@ const quiet = { info: () => undefined, warning: () => undefined }
 
 describe('posting the review', () => {
   it('one COMMENT review; a refused line is found by pending probes and moves to the body', async () => {
-    const { door, calls } = fakeDoor()
-    const report = await runReview(input(), door, quiet)
+    const { poster, calls } = fakePoster()
+    const report = await runReview(input(), poster, quiet)
     const reviews = calls.filter((c) => c.kind === 'review')
     // the batch, refused; then the review without the refused comment
     expect(reviews).toHaveLength(2)
@@ -513,29 +513,29 @@ describe('posting the review', () => {
     expect(report.dropped).toBe(3)
   })
 
-  it('a re-run skips what a bot already posted, and posts nothing when nothing is new', async () => {
-    const first = fakeDoor()
-    await runReview(input(), first.door, quiet)
+  it('a re-run skips what the action already posted, and posts nothing when nothing is new', async () => {
+    const first = fakePoster()
+    await runReview(input(), first.poster, quiet)
     const posted = first.calls
       .filter((c) => c.kind === 'review')
       .slice(-1)
       .flatMap((c) => [
         ...(c.draft?.comments ?? []).map((x) => ({
           body: x.body,
-          byBot: true
+          ours: true
         })),
-        { body: c.draft?.body ?? '', byBot: true }
+        { body: c.draft?.body ?? '', ours: true }
       ])
-    const again = fakeDoor(posted)
-    const report = await runReview(input(), again.door, quiet)
+    const again = fakePoster(posted)
+    const report = await runReview(input(), again.poster, quiet)
     expect(again.calls).toEqual([])
     expect(report.groups.every((g) => g.posted === 'duplicate')).toBe(true)
     expect(report.notPosted).toMatch(/No new findings/)
   })
 
   it('min-agreement keeps findings fewer agents raised out of the review', async () => {
-    const { door, calls } = fakeDoor()
-    const report = await runReview(input({ minAgreement: 2 }), door, quiet)
+    const { poster, calls } = fakePoster()
+    const report = await runReview(input({ minAgreement: 2 }), poster, quiet)
     const review = calls.find((c) => c.kind === 'review')?.draft
     expect(review?.comments.map((c) => c.path).sort()).toEqual([
       'src/cache.ts',
@@ -546,10 +546,10 @@ describe('posting the review', () => {
   })
 
   it('the agents raised nothing: no review, verdict pass', async () => {
-    const { door, calls } = fakeDoor()
+    const { poster, calls } = fakePoster()
     const report = await runReview(
       input({ answers: [{ agent: 'agent_a', text: block([]) }] }),
-      door,
+      poster,
       quiet
     )
     expect(calls).toEqual([])

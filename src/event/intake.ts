@@ -4,7 +4,7 @@ import { parseCommand, stripInvisible } from './command.js'
 import type { ConversationRequest } from '../plan/conversation.js'
 import { checkTriggerAllowed } from './gate.js'
 import type { GitHubApi } from '../github/api.js'
-import { ModelsError, selectAgents } from '../inputs/models.js'
+import { ModelsError, type AgentChoice } from '../inputs/models.js'
 import { MAX_QUERY_BYTES } from '../inputs/settings.js'
 import type {
   ReviewCommentTrigger,
@@ -36,17 +36,22 @@ export type Intake =
       replyTo?: { pullNumber: number; threadId: number }
     }
 
-/** A run the intake allowed, with the agents main chose for it (planAgents). */
+/** A run the intake allowed, with the agents main chose for it (chooseAgents). */
 export type RunDecision = Extract<Intake, { action: 'run' }> & {
   agents: AgentSelection
 }
 
 export class IntakeError extends Error {}
 
+/**
+ * `agents` is main's one choice of agents (chooseAgents): a pull request
+ * without secrets for which nothing can run is skipped, not failed.
+ */
 export async function intake(
   settings: Settings,
   trigger: Trigger,
-  github: () => GitHubApi
+  github: () => GitHubApi,
+  agents: AgentChoice
 ): Promise<Intake> {
   switch (trigger.kind) {
     case 'ignored':
@@ -54,9 +59,9 @@ export async function intake(
     case 'comment':
       return commentIntake(settings, trigger, github)
     case 'pull_request':
-      return pullRequestIntake(settings, trigger, github)
+      return pullRequestIntake(settings, trigger, github, agents)
     case 'review_comment':
-      return reviewCommentIntake(settings, trigger, github)
+      return reviewCommentIntake(settings, trigger, github, agents)
     case 'event': {
       const gate = await checkTriggerAllowed(github(), trigger, settings)
       if (!gate.allowed)
@@ -85,7 +90,8 @@ function queryRun(
 async function pullRequestIntake(
   settings: Settings,
   trigger: Extract<Trigger, { kind: 'pull_request' }>,
-  github: () => GitHubApi
+  github: () => GitHubApi,
+  agents: AgentChoice
 ): Promise<Intake> {
   const label = labelSkip(settings, trigger)
   if (label) return label
@@ -96,7 +102,7 @@ async function pullRequestIntake(
   ) {
     return { action: 'skip', reason: forkTargetSkipReason(), quiet: false }
   }
-  if (withoutSecrets(settings, trigger)) {
+  if (withoutSecrets(settings, trigger, agents)) {
     return { action: 'skip', reason: forkSkipReason(), quiet: false }
   }
   const gate = await checkTriggerAllowed(github(), trigger, settings)
@@ -142,17 +148,12 @@ export function labelSkip(
  */
 function withoutSecrets(
   settings: Settings,
-  trigger: { fromFork: boolean; authorIsBot?: boolean }
+  trigger: { fromFork: boolean; authorIsBot?: boolean },
+  agents: AgentChoice
 ): boolean {
   if (Object.keys(settings.keys).length > 0) return false
   if (!trigger.fromFork && !trigger.authorIsBot) return false
-  try {
-    selectAgents(settings.models, settings.keys, settings)
-    return false
-  } catch (error) {
-    if (error instanceof ModelsError) return true
-    throw error
-  }
+  return 'error' in agents && agents.error instanceof ModelsError
 }
 
 function forkSkipReason(): string {
@@ -243,7 +244,8 @@ function commandQuestion(
 async function reviewCommentIntake(
   settings: Settings,
   trigger: ReviewCommentTrigger,
-  github: () => GitHubApi
+  github: () => GitHubApi,
+  agents: AgentChoice
 ): Promise<Intake> {
   const command = parseCommand(trigger.body, settings.trigger)
   if (command.kind === 'not-command') {
@@ -257,7 +259,7 @@ async function reviewCommentIntake(
   if (!gate.allowed)
     return { action: 'skip', reason: gate.reason, quiet: false }
   // Review comments on a fork's pull request run like pull_request: no secrets.
-  if (withoutSecrets(settings, trigger)) {
+  if (withoutSecrets(settings, trigger, agents)) {
     return { action: 'skip', reason: forkSkipReason(), quiet: false }
   }
   const question = commandQuestion(settings, command)

@@ -23,6 +23,7 @@ import {
   replyInThread
 } from './threads.js'
 import type { FollowUp, ThreadComment } from '../plan/conversation.js'
+import { createIdentity } from './identity.js'
 import { createReviews, type PostedText, type ReviewDraft } from './review.js'
 
 export type Permission =
@@ -103,14 +104,10 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
   const { owner, repo } = options
   const log: GitHubLog = options.log ?? core
   const octokit = createOctokit(options, log)
-  const sticky = createStickyComments({
-    octokit,
-    owner,
-    repo,
-    log,
-    botLogin: options.botLogin
-  })
-  const reviews = createReviews({ octokit, owner, repo, log })
+  // One identity: what the sticky comments learn of it, the reviews use.
+  const identity = createIdentity(octokit, options.botLogin)
+  const sticky = createStickyComments({ octokit, owner, repo, log, identity })
+  const reviews = createReviews({ octokit, owner, repo, log, identity })
 
   return {
     owner,

@@ -2,6 +2,7 @@
 // and the diff, cut to a size the agents can read.
 import type { GitHubLog, Octokit } from './client.js'
 import { apiMessage, statusOf, toGitHubError } from './errors.js'
+import { clipBytes } from '../shared/text.js'
 
 export interface ChangedFile {
   filename: string
@@ -31,13 +32,11 @@ export function cutDiff(
   diff: string,
   maxBytes: number
 ): { diff: string; truncated: boolean } {
-  const bytes = Buffer.from(diff, 'utf8')
-  if (bytes.length <= maxBytes) return { diff, truncated: false }
-  const head = bytes.subarray(0, Math.max(0, maxBytes)).toString('utf8')
+  if (Buffer.byteLength(diff, 'utf8') <= maxBytes)
+    return { diff, truncated: false }
+  const head = clipBytes(diff, maxBytes)
   const nl = head.lastIndexOf('\n')
-  // Without a newline, drop a character split by the byte cut.
-  const cut = nl >= 0 ? head.slice(0, nl + 1) : head.replace(/\uFFFD$/, '')
-  return { diff: cut, truncated: true }
+  return { diff: nl >= 0 ? head.slice(0, nl + 1) : head, truncated: true }
 }
 
 export interface PullRequestTarget {

@@ -3,6 +3,7 @@
 // (how a refused batch is probed, see review-post.ts).
 import type { GitHubLog, Octokit } from './client.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
+import type { Authored, Identity } from './identity.js'
 
 /** Pages of 100 read at most: 3,000 comments is more than any review keeps. */
 const MAX_PAGES = 30
@@ -28,8 +29,11 @@ export interface ReviewDraft {
 export interface PostedText {
   id: number
   body: string
-  /** Written by a bot account (GitHub's `user.type`), never by a person. */
-  byBot: boolean
+  /**
+   * Written by the token itself (identity.ts): never a person's text, nor
+   * another bot's, which may echo anyone's words and their markers.
+   */
+  ours: boolean
 }
 
 export interface ReviewTarget {
@@ -37,6 +41,7 @@ export interface ReviewTarget {
   owner: string
   repo: string
   log: GitHubLog
+  identity: Identity
 }
 
 export class ReviewRefused extends Error {
@@ -61,7 +66,8 @@ function errorsOf(e: unknown): string {
 async function listAll(
   t: ReviewTarget,
   what: 'comments' | 'reviews',
-  pullNumber: number
+  pullNumber: number,
+  me: string | undefined
 ): Promise<PostedText[]> {
   const out: PostedText[] = []
   let pages = 0
@@ -72,12 +78,11 @@ async function listAll(
     pull_number: pullNumber,
     per_page: 100
   })) {
-    for (const item of page.data as Array<Record<string, unknown>>) {
-      const user = item.user as { type?: unknown } | null | undefined
+    for (const item of page.data as Array<Authored & Record<string, unknown>>) {
       out.push({
         id: Number(item.id),
         body: typeof item.body === 'string' ? item.body : '',
-        byBot: user?.type === 'Bot'
+        ours: t.identity.authorship(item, me) === 'ours'
       })
     }
     if (++pages >= MAX_PAGES) break
@@ -90,9 +95,10 @@ export function createReviews(t: ReviewTarget) {
     /** Review comments and review bodies already on the pull request. */
     async listPosted(pullNumber: number): Promise<PostedText[]> {
       try {
+        const me = await t.identity.login()
         const [comments, reviews] = await Promise.all([
-          listAll(t, 'comments', pullNumber),
-          listAll(t, 'reviews', pullNumber)
+          listAll(t, 'comments', pullNumber, me),
+          listAll(t, 'reviews', pullNumber, me)
         ])
         return [...comments, ...reviews]
       } catch (e) {
@@ -115,6 +121,7 @@ export function createReviews(t: ReviewTarget) {
           ...(draft.event ? { event: draft.event } : {}),
           comments: draft.comments
         })
+        t.identity.learn(data)
         return { id: data.id, url: data.html_url }
       } catch (e) {
         if (statusOf(e) === 422) throw new ReviewRefused(errorsOf(e))

@@ -5,6 +5,7 @@
 // so an answer quoting another tag's marker cannot either.
 import type { GitHubLog, Octokit } from './client.js'
 import { isRateLimit, statusOf, toGitHubError, WRITE_HINT } from './errors.js'
+import type { Authored, Authorship, Identity } from './identity.js'
 import {
   defuseStickyMarkers,
   startsWithMarker,
@@ -29,13 +30,11 @@ function withoutMarker(body: string, tag: string): string {
   return end < 0 ? '' : body.slice(end + 1)
 }
 
-interface RawComment {
+interface RawComment extends Authored {
   id: number
   html_url: string
   body?: string | null
   updated_at?: string
-  user?: { login?: string; type?: string } | null
-  performed_via_github_app?: { slug?: string } | null
 }
 
 export interface StickyTarget {
@@ -43,7 +42,7 @@ export interface StickyTarget {
   owner: string
   repo: string
   log: GitHubLog
-  botLogin: string | undefined
+  identity: Identity
 }
 
 export interface StickyComments {
@@ -61,23 +60,15 @@ export interface StickyComments {
   ): Promise<{ id: number; url: string }>
 }
 
-/** What one client learns while it runs: who it writes as, what it wrote. */
+/** What one client learns while it runs: what it wrote. */
 interface Session {
   target: StickyTarget
-  /** Logins known to be the token's (its default bot, and learned from writes). */
-  known: Set<string>
-  identity: Promise<string | undefined> | undefined
   /** The comment written last per issue and tag, updated without a listing. */
   written: Map<string, number>
 }
 
 export function createStickyComments(target: StickyTarget): StickyComments {
-  const session: Session = {
-    target,
-    known: new Set([(target.botLogin ?? 'github-actions[bot]').toLowerCase()]),
-    identity: undefined,
-    written: new Map()
-  }
+  const session: Session = { target, written: new Map() }
   return {
     async find(issueNumber, tag) {
       const found = await findSticky(session, issueNumber, tag)
@@ -85,7 +76,7 @@ export function createStickyComments(target: StickyTarget): StickyComments {
     },
     async findOwn(issueNumber, tag) {
       const found = await findSticky(session, issueNumber, tag)
-      if (found?.rank !== 1) return undefined
+      if (found?.authorship !== 'ours') return undefined
       // The next upsert updates it straight away, without a second listing.
       session.written.set(stickyKey(issueNumber, tag), found.id)
       return {
@@ -100,72 +91,42 @@ export function createStickyComments(target: StickyTarget): StickyComments {
   }
 }
 
-/**
- * Who the token writes as. `GET /user` answers for PATs and user tokens;
- * installation tokens (GITHUB_TOKEN, GitHub Apps) get 403 and no API tells
- * them their own bot login, so then the known bot logins count, and logins
- * learned from our own writes.
- */
-function whoAmI(session: Session): Promise<string | undefined> {
-  return (session.identity ??= session.target.octokit.rest.users
-    .getAuthenticated()
-    .then(
-      (r) => r.data.login.toLowerCase(),
-      (e: unknown) => {
-        if (statusOf(e) === 403 && !isRateLimit(e)) return undefined
-        if (statusOf(e) === 404) return undefined
-        session.identity = undefined
-        throw toGitHubError(e, 'GET /user (who the token is)')
-      }
-    ))
-}
-
-function learn(session: Session, c: RawComment): void {
-  if (c.user?.login) session.known.add(c.user.login.toLowerCase())
-}
-
-/**
- * 1: written by us for sure; 2: written by some GitHub App itself (an
- * installation token whose bot login we could not learn); 0: not ours.
- * Comments by people are never ours, whatever they contain.
- */
-function rank(session: Session, c: RawComment, me: string | undefined): number {
-  const login = c.user?.login?.toLowerCase()
-  if (!login) return 0
-  if (me !== undefined) return login === me ? 1 : 0
-  if (session.known.has(login)) return 1
-  const app = c.performed_via_github_app?.slug?.toLowerCase()
-  return c.user?.type === 'Bot' && app && `${app}[bot]` === login ? 2 : 0
+/** Ours for sure before some app's comment that may be ours. */
+const PREFERENCE: Record<Authorship, number> = {
+  ours: 2,
+  'an-app': 1,
+  'not-ours': 0
 }
 
 async function findSticky(
   session: Session,
   issueNumber: number,
   tag: string
-): Promise<(OwnReport & { rank: number }) | undefined> {
-  const { octokit, owner, repo } = session.target
-  const me = await whoAmI(session)
-  let best: (OwnReport & { rank: number }) | undefined
+): Promise<(OwnReport & { authorship: Authorship }) | undefined> {
+  const { octokit, owner, repo, identity } = session.target
+  const me = await identity.login()
+  let best: (OwnReport & { authorship: Authorship }) | undefined
   try {
     await octokit.paginate(
       octokit.rest.issues.listComments,
       { owner, repo, issue_number: issueNumber, per_page: 100 },
       (response, done) => {
         for (const c of response.data as RawComment[]) {
-          const r = startsWithMarker(c.body ?? '', tag)
-            ? rank(session, c, me)
-            : 0
-          if (r && (!best || r < best.rank)) {
+          const authorship = startsWithMarker(c.body ?? '', tag)
+            ? identity.authorship(c, me)
+            : 'not-ours'
+          const rank = PREFERENCE[authorship]
+          if (rank > (best ? PREFERENCE[best.authorship] : 0)) {
             best = {
               id: c.id,
               url: c.html_url,
               body: c.body ?? '',
               updatedAt: c.updated_at ?? '',
-              rank: r
+              authorship
             }
           }
         }
-        if (best?.rank === 1) done()
+        if (best?.authorship === 'ours') done()
         return []
       }
     )
@@ -188,7 +149,7 @@ async function createComment(
       issue_number: issueNumber,
       body
     })
-    learn(session, data)
+    session.target.identity.learn(data)
     return { id: data.id, url: data.html_url }
   } catch (e) {
     const what = `Commenting on #${issueNumber} of ${owner}/${repo}`
@@ -213,7 +174,7 @@ async function updateComment(
     comment_id: id,
     body
   })
-  learn(session, data)
+  session.target.identity.learn(data)
   return { id: data.id, url: data.html_url }
 }
 
@@ -255,7 +216,8 @@ async function upsertSticky(
     // Deleted since we found it, or another app's comment we may not
     // edit: a fresh comment is better than none.
     const s = statusOf(e)
-    const foreign = s === 403 && found.rank === 2 && !isRateLimit(e)
+    const foreign =
+      s === 403 && found.authorship === 'an-app' && !isRateLimit(e)
     if (s !== 404 && !foreign) {
       throw toGitHubError(e, `Updating comment ${found.id}`, WRITE_HINT)
     }

@@ -49,6 +49,13 @@ export const ENDPOINT_BACKENDS: readonly Backend[] = ['chatcompletion', 'vllm']
 export class ModelsError extends Error {}
 
 /**
+ * The agents chosen for a run (plan.ts, chooseAgents), or why none could be:
+ * chosen once, before the intake, which needs to know whether a pull request
+ * without secrets has anything to run.
+ */
+export type AgentChoice = { selection: AgentSelection } | { error: unknown }
+
+/**
  * Parses `models`: `backend/model` pairs separated by spaces, commas or
  * newlines. The model part may itself hold `/` (`vllm/org/model`).
  */

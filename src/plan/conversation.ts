@@ -7,6 +7,7 @@
 // size the question can carry (MassGen takes it as one argument).
 import { stripInvisible, visibleText } from '../event/command.js'
 import { fenceFor } from '../safety/markdown.js'
+import { clipBytes, clipBytesFromEnd } from '../shared/text.js'
 
 /** What to read before the run, decided from the event alone. */
 export type ConversationRequest =
@@ -49,26 +50,6 @@ export const MAX_COMMENTS_BYTES = 8_000
 export const MAX_COMMENT_BYTES = 2_000
 export const MAX_HUNK_BYTES = 3_000
 const MAX_PATH_BYTES = 300
-
-/** The first `max` bytes of UTF-8, never half a character. */
-export function clipBytes(text: string, max: number): string {
-  const bytes = Buffer.from(text, 'utf8')
-  if (bytes.length <= max) return text
-  return bytes
-    .subarray(0, Math.max(0, max))
-    .toString('utf8')
-    .replace(/\uFFFD+$/, '')
-}
-
-/** The last `max` bytes of UTF-8, never half a character. */
-function clipBytesFromEnd(text: string, max: number): string {
-  const bytes = Buffer.from(text, 'utf8')
-  if (bytes.length <= max) return text
-  return bytes
-    .subarray(bytes.length - Math.max(0, max))
-    .toString('utf8')
-    .replace(/^\uFFFD+/, '')
-}
 
 /**
  * Raw text cut before cleaning, so a megabyte comment costs no more work

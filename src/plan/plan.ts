@@ -4,6 +4,7 @@ import { Inputs } from '../inputs/constants.js'
 import {
   PROVIDER_ENV_VARS,
   selectAgents,
+  type AgentChoice,
   type AgentSelection
 } from '../inputs/models.js'
 import type {
@@ -74,6 +75,15 @@ export function planAgents(settings: Settings): AgentSelection {
     docker: settings.docker,
     baseUrl: settings.baseUrl
   })
+}
+
+/** planAgents, with its refusal kept as data for the intake and main. */
+export function chooseAgents(settings: Settings): AgentChoice {
+  try {
+    return { selection: planAgents(settings) }
+  } catch (error) {
+    return { error }
+  }
 }
 
 /** Every secret's variable a config may not reference (MassGen expands `${VAR}`). */

@@ -8,6 +8,7 @@
 import type { ChangedFile, PullRequestContext } from '../github/pull.js'
 import { attributesFor, type GitAttributes } from './gitattributes.js'
 import { globMatcher } from '../inputs/globs.js'
+import { unescapeC } from '../shared/text.js'
 
 export interface LeftOut {
   file: string
@@ -127,36 +128,6 @@ export interface DiffSection {
   text: string
 }
 
-/** Git's C-style quoting of unusual names: `"b/caf\303\251"`. */
-function unquote(quoted: string): string {
-  const bytes: number[] = []
-  for (let i = 0; i < quoted.length; i++) {
-    const ch = quoted[i] ?? ''
-    if (ch !== '\\') {
-      bytes.push(...Buffer.from(ch, 'utf8'))
-      continue
-    }
-    const next = quoted[++i] ?? ''
-    const octal = /^[0-7]{3}/.exec(quoted.slice(i))
-    if (octal) {
-      bytes.push(parseInt(octal[0], 8) & 0xff)
-      i += 2
-    } else {
-      const simple: Record<string, string> = {
-        n: '\n',
-        t: '\t',
-        r: '\r',
-        a: '\x07',
-        b: '\b',
-        f: '\f',
-        v: '\v'
-      }
-      bytes.push(...Buffer.from(simple[next] ?? next, 'utf8'))
-    }
-  }
-  return Buffer.from(bytes).toString('utf8')
-}
-
 /**
  * The file a `diff --git a/<old> b/<new>` header names. Names with spaces
  * make the header ambiguous, so the pull request's own file list decides:
@@ -164,7 +135,8 @@ function unquote(quoted: string): string {
  */
 export function headerFile(header: string, known: ReadonlySet<string>): string {
   const quoted = /"b\/((?:[^"\\]|\\.)*)"$/.exec(header)
-  if (quoted) return unquote(quoted[1] ?? '')
+  // Git's C-style quoting of unusual names: `"b/caf\303\251"`.
+  if (quoted) return unescapeC(quoted[1] ?? '')
   // Earliest ` b/` first: the longest listed name wins. One set lookup per
   // ` b/` in the header, so a pull request with many files stays linear.
   for (

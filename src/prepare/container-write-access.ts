@@ -10,7 +10,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Inputs } from '../inputs/constants.js'
 import type { ProcessRunner } from '../run/process.js'
-import { errorText } from '../shared/text.js'
+import { errorText, unescapeC } from '../shared/text.js'
 
 export class ContainerWriteError extends Error {}
 
@@ -434,7 +434,8 @@ export function splitAclDump(text: string): AclBlock[] {
     if (file) {
       current = {
         rawPath: file[1] ?? '',
-        path: unescapeAclPath(file[1] ?? ''),
+        // getfacl writes whitespace, backslash and control bytes as \ooo.
+        path: unescapeC(file[1] ?? ''),
         lines: []
       }
       blocks.push(current)
@@ -447,21 +448,6 @@ export function splitAclDump(text: string): AclBlock[] {
       current.lines.push(line)
   }
   return blocks
-}
-
-/** getfacl writes whitespace, backslash and control bytes as \ooo. */
-export function unescapeAclPath(raw: string): string {
-  const bytes: number[] = []
-  for (let i = 0; i < raw.length; i++) {
-    const octal = /^\\([0-7]{3})/.exec(raw.slice(i, i + 4))
-    if (octal) {
-      bytes.push(parseInt(octal[1] ?? '0', 8))
-      i += 3
-    } else {
-      bytes.push(...Buffer.from(raw[i] ?? '', 'utf8'))
-    }
-  }
-  return Buffer.from(bytes).toString('utf8')
 }
 
 /**

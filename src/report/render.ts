@@ -245,7 +245,7 @@ function finish(
   text: string,
   ctx: { secrets: string[]; maxChars: number }
 ): string {
-  // Sticky and finding markers alike: only the doors write real ones.
+  // Sticky and finding markers alike: only the GitHub writers put real ones.
   let out = defuseMarkers(redactSecrets(text, ctx.secrets))
   if (out !== text) out = out.replace(/\*\*\*@(?!\u200B)/g, '***@\u200B')
   return out.length <= ctx.maxChars

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { isInside } from '../shared/paths.js'
+import { decodeHead } from '../shared/text.js'
 import {
   parseStatus,
   voteFileSchema,
@@ -77,10 +78,7 @@ export class LogReader {
       const buffer = Buffer.alloc(length)
       const read = fs.readSync(fd, buffer, 0, length, 0)
       // Cut back to a whole UTF-8 character when the limit split one.
-      const text = buffer
-        .subarray(0, read)
-        .toString('utf8')
-        .replace(/\uFFFD$/, '')
+      const text = decodeHead(buffer.subarray(0, read))
       return { text, truncated: size > maxBytes }
     } catch {
       return undefined

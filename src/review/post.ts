@@ -4,7 +4,7 @@
 //
 // Re-runs: each finding's comment (or body line) carries a hidden marker
 // with its fingerprint (file, line, title words); findings whose marker a
-// bot already posted on the pull request are not posted again.
+// the action itself already posted on the pull request are not posted again.
 //
 // A 422 on the batch (GitHub refused some line) is narrowed down by
 // bisection with PENDING reviews, each deleted at once (a pending review is
@@ -31,7 +31,7 @@ export const MAX_PROBES = 12
 /** Inline comments in one review; more go to the body. */
 export const MAX_INLINE_COMMENTS = 50
 
-export type ReviewDoor = Pick<
+export type ReviewPoster = Pick<
   GitHubApi,
   'listReviewTexts' | 'createReview' | 'deletePendingReview'
 >
@@ -131,15 +131,16 @@ function textContext(
   }
 }
 
-/** Fingerprints of this tag's findings that a bot already posted. */
+/** Fingerprints of this tag's findings that the action itself already posted. */
 export function postedFingerprints(
-  texts: Array<{ body: string; byBot: boolean }>,
+  texts: Array<{ body: string; ours: boolean }>,
   tag: string
 ): Set<string> {
   const out = new Set<string>()
   for (const t of texts) {
-    // A person can quote a marker; only a bot's text names a posted finding.
-    if (!t.byBot) continue
+    // A person or another bot can quote a marker to keep a finding out;
+    // only the token's own text names a posted finding.
+    if (!t.ours) continue
     const markers = [commentMarker(t.body), ...bodyMarkers(t.body)]
     for (const m of markers) if (m && m.tag === tag) out.add(m.fingerprint)
   }
@@ -148,7 +149,7 @@ export function postedFingerprints(
 
 export async function runReview(
   input: ReviewInput,
-  runner: ReviewDoor | undefined,
+  runner: ReviewPoster | undefined,
   log: ReviewLog
 ): Promise<ReviewReport> {
   const changed = new Set(input.changedFiles)
@@ -210,7 +211,7 @@ export async function runReview(
 
 async function postReview(
   input: ReviewInput,
-  runner: ReviewDoor,
+  runner: ReviewPoster,
   log: ReviewLog,
   planned: Planned[],
   report: ReviewReport,
@@ -275,7 +276,7 @@ async function postReview(
  */
 async function refusedComments(
   input: ReviewInput,
-  runner: ReviewDoor,
+  runner: ReviewPoster,
   inline: Planned[]
 ): Promise<Planned[]> {
   let probes = MAX_PROBES

@@ -390,7 +390,7 @@ async function launchFor(
  * the folders MassGen makes are open to that user; the run's folder itself
  * stays private (0700), so no other user of the runner can reach them.
  */
-export function withOpenUmask(launch: Launch): Launch {
+function withOpenUmask(launch: Launch): Launch {
   return {
     ...launch,
     command: '/bin/sh',
@@ -402,7 +402,7 @@ export function withOpenUmask(launch: Launch): Launch {
  * MassGen's validation messages: `❌ [location] message` lines with their
  * `💡 Suggestion` lines on stderr; the rest of stderr is warnings noise.
  */
-export function configErrorLines(stderr: string[]): string[] {
+function configErrorLines(stderr: string[]): string[] {
   const marked = stderr
     .filter((line) => /❌|💡/.test(line))
     .map((line) => line.trim())

@@ -22,16 +22,17 @@ export function stripAnsi(text: string): string {
 const KEY = /^(LOG_DIR|STATUS|WINNER|ANSWER_FILE|ANSWER): (.*)$/
 
 /**
- * Folds one stdout line into the hints. The last occurrence of a key wins
+ * Folds one stdout line, its ANSI codes already stripped (stripAnsi), into
+ * the hints. The last occurrence of a key wins
  * (LOG_DIR excepted: the first), but a path is accepted only inside `logBase` (LOG_DIR) or the accepted
  * LOG_DIR (the others), resolved against MassGen's cwd.
  */
 export function foldOutputLine(
   hints: OutputHints,
-  rawLine: string,
+  line: string,
   where: { cwd: string; logBase: string }
 ): OutputHints {
-  const match = KEY.exec(stripAnsi(rawLine).trimEnd())
+  const match = KEY.exec(line.trimEnd())
   if (!match) return hints
   const key = match[1]
   const value = (match[2] ?? '').trim()

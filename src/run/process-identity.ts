@@ -2,11 +2,16 @@
 // MassGen's pid; by then MassGen may be gone and the pid (and the process
 // group id) reused by an unrelated process. A pid plus the process's start
 // time (field 22 of /proc/<pid>/stat, in clock ticks since boot) names one
-// process for the life of the machine; the command line is checked too.
-import { createHash } from 'node:crypto'
+// process for the life of the machine: a pid comes back only after the pid
+// space wrapped around, never within the same tick.
+//
+// The command line is not part of it: the process started may `exec` (Docker
+// mode starts MassGen through `sh -c 'umask 000 && exec …'`), which keeps the
+// pid and start time but changes the command line, and a post step that
+// compared it would leave a MassGen running after its main step died.
 import * as fs from 'node:fs'
 
-/** `<start time>:<sha256 of the command line>`; undefined without /proc. */
+/** The process's start time in clock ticks since boot; undefined without /proc. */
 export function processIdentity(pid: number): string | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -14,10 +19,7 @@ export function processIdentity(pid: number): string | undefined {
     // parentheses) start at field 3, so field 22 is the 20th of them.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const start = fields[19]
-    if (!start || !/^\d+$/.test(start)) return undefined
-    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`)
-    const hash = createHash('sha256').update(cmdline).digest('hex')
-    return `${start}:${hash}`
+    return start && /^\d+$/.test(start) ? start : undefined
   } catch {
     return undefined
   }

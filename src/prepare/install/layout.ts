@@ -10,7 +10,7 @@ import { lockText } from './lock.js'
 import { pruneTag } from './prune.js'
 
 /** Bump to make every cached install stale (layout or marker change). */
-export const LAYOUT_VERSION = 1
+const LAYOUT_VERSION = 1
 /** Written last into a finished virtualenv. */
 export const MARKER_FILE = '.massgen-action-install'
 
@@ -43,7 +43,7 @@ export function venvLayout(
   // The full Python version and the runner image: a virtualenv links to the
   // interpreter it was made with, so another one makes it useless.
   const image = env.ImageOS ? `-${env.ImageOS}` : ''
-  const lock = lockFor(version, python.minor)
+  const lock = lockText(version, python.minor)
   const locked = lock
     ? `-lock${createHash('sha256').update(lock).digest('hex').slice(0, 8)}`
     : ''
@@ -60,14 +60,6 @@ export function venvLayout(
     lock,
     cacheKey
   }
-}
-
-/** The checked dependency versions of a release, on the Pythons they were checked on. */
-export function lockFor(
-  version: string,
-  pythonMinor: string
-): string | undefined {
-  return lockText(version, pythonMinor)
 }
 
 export function markerText(version: string, extras: string, installer: string) {

@@ -15,7 +15,7 @@
 // github-copilot-sdk (the `copilot` backend: 3.2 s of 12 s of imports) and
 // dspy (question paraphrasing), with what only they need.
 
-export const PRUNED: Record<string, string[]> = {
+const PRUNED: Record<string, string[]> = {
   '0.1.97': [
     'accessible-pygments',
     'ag2',

@@ -6,7 +6,7 @@ import type { ProcessRunner } from '../../run/process.js'
 const PROBE_TIMEOUT_MS = 60_000
 
 /** Prints version, platform, machine and executable, one per line. */
-export const PYTHON_PROBE =
+const PYTHON_PROBE =
   'import sys, platform; ' +
   "print('%d.%d.%d' % sys.version_info[:3]); " +
   'print(sys.platform); ' +
