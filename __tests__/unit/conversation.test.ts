@@ -12,7 +12,6 @@ import {
   type ConversationRequest,
   type ThreadComment
 } from '../../src/plan/conversation.js'
-import { clipBytes } from '../../src/shared/text.js'
 import { checkTriggerAllowed } from '../../src/event/gate.js'
 import type { Permission } from '../../src/github/api.js'
 import { labelSkip } from '../../src/event/intake.js'
@@ -328,13 +327,5 @@ describe('follow-up context', () => {
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_CONTEXT_BYTES)
     expect(text).toContain('[... cut to fit]')
     expect(text).not.toContain('\uFFFD')
-  })
-})
-
-describe('clipBytes', () => {
-  it('never cuts a character in half', () => {
-    expect(clipBytes('a😀b', 3)).toBe('a')
-    expect(clipBytes('a😀b', 5)).toBe('a😀')
-    expect(clipBytes('abc', 10)).toBe('abc')
   })
 })
