@@ -3,21 +3,29 @@
 // from the timings of an earlier run on this machine; a fresh clone (CI)
 // has none, and file size puts short files first. These files run the
 // real MassGen, a Docker engine or long property searches, listed from the
-// longest (measured by `npm test` on the 2-core machine, see
-// docs/test-contracts.md); the rest keep jest's order after them.
+// longest (measured by `npm test` on the 2-core machine); the rest keep
+// jest's order after them.
 import Sequencer from '@jest/test-sequencer'
 
 const LONGEST_FIRST = [
   'docker/docker-mode.test.ts',
-  'docker/context-write.test.ts',
   'e2e/real-massgen.test.ts',
   'reliability/properties.test.ts',
   'e2e/review.test.ts',
   'e2e/user-config.test.ts',
+  // Its runs take the live slot after docker-mode's: started at once, it
+  // would hold a worker only to wait (test-support/live-slot.ts).
+  'docker/context-write.test.ts',
   'e2e/triggers.test.ts',
   'e2e/artifact.test.ts',
   'security/linear.test.ts',
-  'reliability/faults.test.ts'
+  'reliability/faults.test.ts',
+  // Single real runs: before the short files, not after them.
+  'e2e/read-tools.test.ts',
+  'e2e/real-massgen-thread.test.ts',
+  'e2e/cost-and-context.test.ts',
+  'e2e/fake-massgen.test.ts',
+  'security/local-sandbox.test.ts'
 ]
 
 const rank = (test) => {

@@ -445,7 +445,7 @@ describe('the posted report', () => {
 
   it('the comment body, marker included, fits 65,536 characters, with balanced fences and <details>', () => {
     const tag = fc.constantFrom('massgen', 'x'.repeat(64), 'review.v2')
-    check(250, fc.tuple(result, tag), ([r, t]) => {
+    check(120, fc.tuple(result, tag), ([r, t]) => {
       const md = renderReport(r, {
         target: 'comment',
         tag: t,
