@@ -84,6 +84,10 @@ describe('readSettings', () => {
   it('reads query-file inside the workspace', () => {
     expect(read({ 'query-file': 'q.md' }).query).toBe('Review the README')
   })
+  it('reads a query-file whose name starts with two dots: it is still inside', () => {
+    fs.writeFileSync(path.join(workspace, '..question.md'), 'Dotted?\n')
+    expect(read({ 'query-file': '..question.md' }).query).toBe('Dotted?')
+  })
   it('resolves context-path against the workspace', () => {
     expect(read({ 'context-path': 'src' }).contextPath).toBe(
       fs.realpathSync(path.join(workspace, 'src'))

@@ -9,6 +9,7 @@ import { globProblem, parseGlobList } from './globs.js'
 import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
 import { readUserInputs } from './user-inputs.js'
 import { showValue } from '../shared/text.js'
+import { isInside } from '../shared/paths.js'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
@@ -461,15 +462,11 @@ function readCommand(
 function insideWorkspace(workspace: string, file: string): string | undefined {
   const root = path.resolve(workspace)
   const resolved = path.resolve(root, file)
-  const relative = path.relative(root, resolved)
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined
+  if (!isInside(resolved, root)) return undefined
   // Follow links so a link inside the workspace cannot point outside it.
   try {
     const real = fs.realpathSync(resolved)
-    const realRoot = fs.realpathSync(root)
-    const rel = path.relative(realRoot, real)
-    if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined
-    return real
+    return isInside(real, fs.realpathSync(root)) ? real : undefined
   } catch {
     return resolved
   }

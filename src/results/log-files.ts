@@ -72,7 +72,8 @@ export class LogReader {
     if (!real) return undefined
     let fd: number | undefined
     try {
-      fd = fs.openSync(real, 'r')
+      // The resolved path, opened without following a link swapped in since.
+      fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
       const size = fs.fstatSync(fd).size
       const length = Math.min(size, maxBytes)
       const buffer = Buffer.alloc(length)
