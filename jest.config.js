@@ -37,10 +37,11 @@ const project = (name, timeoutMs) => ({
 
 export default {
   verbose: false,
-  // Three files at a time on 2 cores: several wait most of their time (on a
-  // deadline, a cancel, a client's retries), and the runs that need the
+  // Four files at a time on 2 cores: several wait most of their time (on a
+  // deadline, a cancel, a client's retries, the live slot), and with three
+  // the machine sat half idle while they did; the runs that need the
   // machine to themselves take turns through test-support/live-slot.ts.
-  maxWorkers: 3,
+  maxWorkers: 4,
   testSequencer: '<rootDir>/scripts/test-sequencer.mjs',
   projects: [
     project('unit', 15_000),

@@ -70,8 +70,33 @@ export interface StartOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
+/**
+ * Delays that close() ends at once: a scripted delay of minutes (a model
+ * that never answers in time) must not keep the test process alive once
+ * its server is closed.
+ */
+function closableSleep(): {
+  sleep: (ms: number) => Promise<void>
+  endAll: () => void
+} {
+  const pending = new Map<NodeJS.Timeout, () => void>()
+  return {
+    sleep: (ms) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          pending.delete(timer)
+          resolve()
+        }, ms)
+        pending.set(timer, resolve)
+      }),
+    endAll: () => {
+      for (const [timer, resolve] of pending) {
+        clearTimeout(timer)
+        resolve()
+      }
+      pending.clear()
+    }
+  }
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {
@@ -93,7 +118,8 @@ export async function startLlmServer(
   // model -> the answer it gave once its commands had run
   const answered = new Map<string, string>()
   let closing = false
-  const wait = options.sleep ?? sleep
+  const delays = closableSleep()
+  const wait = options.sleep ?? delays.sleep
 
   async function writeSlowly(
     res: http.ServerResponse,
@@ -266,6 +292,7 @@ export async function startLlmServer(
     requests,
     close(): Promise<void> {
       closing = true
+      delays.endAll()
       for (const s of sockets) s.destroy()
       return new Promise((resolve) => server.close(() => resolve()))
     }

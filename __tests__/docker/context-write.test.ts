@@ -181,19 +181,18 @@ async function writingRun() {
   expect(fs.statSync(checkoutDir).uid).toBe(RUNNER_UID)
   const { run, server } = await writeRun(
     {
-      agentIds: ['agent_a', 'agent_b'],
+      agentIds: ['agent_a'],
       agents: {
         'model-a': {
           answer: 'A will write.',
           commands: [COMPETING_WRITE, NETWORK],
           finalCommands: [FINAL_WRITE, FINAL_SWAP],
           voteFor: 'agent_a'
-        },
-        'model-b': { answer: 'B writes nothing.', voteFor: 'agent_a' }
+        }
       }
     },
     checkoutDir,
-    { inputs: { 'docker-network': 'bridge' } }
+    { inputs: { models: 'vllm/model-a', 'docker-network': 'bridge' } }
   )
   const results = commandResultsOf(server.requests, 'model-a')
   const outputOf = (command: string) => {
@@ -222,7 +221,10 @@ async function dyingRun(release: () => void): Promise<ActionRun> {
             resolve()
           }, 200)
         }),
-      inputs: { 'comment-tag': 'docker-context-write-dies' }
+      inputs: {
+        models: 'vllm/model-a',
+        'comment-tag': 'docker-context-write-dies'
+      }
     }
   )
   return run
