@@ -35,10 +35,19 @@ if (Math.max(...BUILD_INPUTS.map(newest)) > built) {
   }
 }
 
-const report = path.join(
-  fs.mkdtempSync(path.join(os.tmpdir(), 'jest-')),
-  'report.json'
-)
+// Every temporary file of the run (the tests', the action's, MassGen's and
+// its containers') goes under one folder, removed at the end: a run leaves
+// hundreds of folders otherwise. Open to every user like /tmp itself: local
+// mode's sandbox user and the runner-like user of the security tests write
+// there too. Jest's cache stays where it was, so that it outlives the run.
+const systemTemp = os.tmpdir()
+const runTemp = fs.mkdtempSync(path.join(systemTemp, 'massgen-action-tests-'))
+fs.chmodSync(runTemp, 0o1777)
+const report = path.join(runTemp, 'jest-report.json')
+const args = process.argv.slice(2)
+const cache = args.some((a) => a.startsWith('--cacheDirectory'))
+  ? []
+  : [`--cacheDirectory=${path.join(systemTemp, 'jest-massgen-action')}`]
 const jest = spawnSync(
   process.execPath,
   [
@@ -46,9 +55,13 @@ const jest = spawnSync(
     'node_modules/jest/bin/jest.js',
     '--json',
     `--outputFile=${report}`,
-    ...process.argv.slice(2)
+    ...cache,
+    ...args
   ],
-  { stdio: 'inherit', env: { ...process.env, NODE_NO_WARNINGS: '1' } }
+  {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_NO_WARNINGS: '1', TMPDIR: runTemp }
+  }
 )
 let passed
 let failed
@@ -63,6 +76,12 @@ try {
   passed = 0
   failed = 1
   skipped = 0
+}
+try {
+  fs.rmSync(runTemp, { recursive: true, force: true })
+} catch (error) {
+  // A file another user made and kept to itself: say where, do not fail.
+  console.log(`left ${runTemp}: ${String(error)}`)
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
 const ok = jest.status === 0 && failed === 0 && skipped === 0 && passed > 0
