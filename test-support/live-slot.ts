@@ -13,7 +13,10 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { ROOT } from './run-action.ts'
 
-/** One lock per checkout: another checkout's suite is not ours to wait on. */
+/**
+ * One lock per checkout in one temp folder: another checkout's suite is not
+ * ours to wait on, and `npm test` gives each run a temp folder of its own.
+ */
 const LOCK = path.join(
   os.tmpdir(),
   `massgen-action-live-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}.lock`
