@@ -5,6 +5,7 @@
 // MassGen 0.1.97 really writes (see __fixtures__/massgen/). The scenario comes
 // from FAKE_MASSGEN_SCENARIO; FAKE_MASSGEN_RECORD names a file that receives
 // the argument array and the NAMES (never values) of the key variables seen.
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 
@@ -55,6 +56,7 @@ const statusFile = path.join(attempt, 'status.json')
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 function writeStatus(fields) {
+  if (statusIsFifo) return
   fs.mkdirSync(attempt, { recursive: true })
   const agents = Object.fromEntries(
     agentIds.map((id, i) => [
@@ -198,6 +200,34 @@ function plantLinks() {
   link(outsideDir, path.join(attempt, 'final', 'agent_zz'))
 }
 
+/**
+ * A hostile agent's named pipes (FAKE_MASSGEN_PLANT_FIFOS=answers): the last agent's
+ * answer and a vote beside it are FIFOs that nobody writes, so a blocking
+ * open of either waits for ever.
+ */
+function plantFifos() {
+  if (process.env.FAKE_MASSGEN_PLANT_FIFOS !== 'answers') return
+  const last = agentIds.length - 1
+  const dir = path.join(attempt, agentIds[last], `20261130_12000${last}_000000`)
+  fs.mkdirSync(dir, { recursive: true })
+  for (const name of ['answer.txt', 'vote.json']) {
+    fs.rmSync(path.join(dir, name), { force: true })
+    execFileSync('mkfifo', [path.join(dir, name)])
+  }
+}
+
+/**
+ * FAKE_MASSGEN_PLANT_FIFOS=status: once the run has started, status.json is
+ * a FIFO that nobody writes, for the rest of the run (writeStatus leaves it).
+ */
+let statusIsFifo = false
+function plantStatusFifo() {
+  if (process.env.FAKE_MASSGEN_PLANT_FIFOS !== 'status') return
+  fs.rmSync(statusFile, { force: true })
+  execFileSync('mkfifo', [statusFile])
+  statusIsFifo = true
+}
+
 /** status.json as MassGen writes it early on: running, no answer or vote yet. */
 const STARTING = {
   phase: 'initial_answer',
@@ -212,11 +242,13 @@ switch (scenario) {
   case 'success':
     header()
     writeStatus(STARTING)
+    plantStatusFifo()
     await sleep(Number(process.env.FAKE_MASSGEN_DELAY_MS ?? 0))
     writeAnswers()
     writeStatus({})
     writeFinal()
     plantLinks()
+    plantFifos()
     footer()
     break
   case 'progress':

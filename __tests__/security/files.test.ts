@@ -103,6 +103,42 @@ describe('files an agent touched', () => {
     expect(fs.readFileSync(final, 'utf8')).not.toContain(KEYS.openai)
   }, 120_000)
 
+  it("attack: an agent leaves named pipes where an agent's answer and vote go, so reading the results waits for ever — fails", async () => {
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      inputs: inputs('fifo-answers'),
+      env: {
+        FAKE_MASSGEN_SCENARIO: 'success',
+        FAKE_MASSGEN_PLANT_FIFOS: 'answers'
+      }
+    })
+    // The step ends on its own, with the answers that are files.
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs.status).toBe('success')
+    expect(run.outputs.answer).toContain('Answer from agent_a.')
+    expect(run.summary).not.toContain('Answer from agent_b.')
+  }, 120_000)
+
+  it('attack: an agent turns status.json into a named pipe while MassGen runs, so the progress poll waits for ever — fails', async () => {
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      inputs: inputs('fifo-status'),
+      env: {
+        FAKE_MASSGEN_SCENARIO: 'success',
+        FAKE_MASSGEN_PLANT_FIFOS: 'status',
+        // Longer than the action's status polls (every 3 s).
+        FAKE_MASSGEN_DELAY_MS: '7000'
+      }
+    })
+    // The step ends on its own and reports a run it could not read.
+    expect(run.outputs.status).toBe('failed')
+    expect(run.summary).toContain('status.json')
+  }, 120_000)
+
   it('attack: the same links when the main step dies and the post step scrubs — fails', async () => {
     const world = outsideWorld()
     const run = await runAction({

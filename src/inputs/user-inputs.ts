@@ -17,6 +17,7 @@ import {
   type RunMode,
   type UserConfigSource
 } from './types.js'
+import { READ_FLAGS } from '../safety/agent-files.js'
 import { isInside } from '../shared/paths.js'
 import { showValue } from '../shared/text.js'
 
@@ -209,11 +210,8 @@ export function readWorkspaceFile(
   }
   let fd: number | undefined
   try {
-    // Non-blocking: a FIFO at the path must not hang the step.
-    fd = fs.openSync(
-      real,
-      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK
-    )
+    // A pull request may put a FIFO at the path: it must not hang the step.
+    fd = fs.openSync(real, READ_FLAGS)
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) {
       errors.push(

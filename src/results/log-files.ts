@@ -3,6 +3,7 @@
 // a spoofed path can make the action read too much or the wrong file.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { READ_FLAGS } from '../safety/agent-files.js'
 import { isInside } from '../shared/paths.js'
 import { decodeHead } from '../shared/text.js'
 import {
@@ -72,9 +73,12 @@ export class LogReader {
     if (!real) return undefined
     let fd: number | undefined
     try {
-      // The resolved path, opened without following a link swapped in since.
-      fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
-      const size = fs.fstatSync(fd).size
+      // The resolved path, opened without following a link swapped in since
+      // and without waiting on a FIFO an agent left there.
+      fd = fs.openSync(real, READ_FLAGS)
+      const stat = fs.fstatSync(fd)
+      if (!stat.isFile()) return undefined
+      const size = stat.size
       const length = Math.min(size, maxBytes)
       const buffer = Buffer.alloc(length)
       const read = fs.readSync(fd, buffer, 0, length, 0)
@@ -109,6 +113,19 @@ export class LogReader {
     const attempt = newest(path.join(this.logDir, turn), 'attempt')
     return attempt ? path.join(this.logDir, turn, attempt) : undefined
   }
+}
+
+/**
+ * status.json while MassGen runs, read as readRunFiles reads it: only inside
+ * LOG_DIR, only a regular file, at most MAX_JSON_BYTES. An agent can reach
+ * the log folder (local mode), and a blocking read would stop the deadline.
+ */
+export function readStatusFile(
+  logDir: string,
+  file: string
+): MassgenStatus | undefined {
+  const raw = new LogReader(logDir).readText(file, MAX_JSON_BYTES)
+  return raw ? parseStatus(raw.text) : undefined
 }
 
 export function readRunFiles(

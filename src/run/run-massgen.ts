@@ -1,9 +1,9 @@
 // Runs MassGen once under the action's own deadline and streams its output.
-import * as fs from 'node:fs'
 import { DeadlineGraceSeconds, InterruptGraceMs } from '../inputs/constants.js'
 import { foldOutputLine, stripAnsi, type OutputHints } from './output-lines.js'
 import type { Exit, ProcessRunner } from './process.js'
-import { parseStatus, type MassgenStatus } from '../results/status-file.js'
+import type { MassgenStatus } from '../results/status-file.js'
+import { readStatusFile } from '../results/log-files.js'
 
 export interface MassgenRunRequest {
   command: string
@@ -132,9 +132,9 @@ export async function runMassgen(
   const poller =
     request.onStatus || request.stopWhen
       ? setInterval(() => {
-          const file = hints.statusFile
-          if (!file) return
-          const status = readStatusQuietly(file)
+          const { logDir, statusFile } = hints
+          if (!logDir || !statusFile) return
+          const status = readStatusFile(logDir, statusFile)
           if (!status) return
           request.onStatus?.(status)
           if (!stopping && request.stopWhen?.(status)) {
@@ -167,14 +167,6 @@ export async function runMassgen(
     stderrTail,
     wallSeconds: (Date.now() - started) / 1000,
     survivors
-  }
-}
-
-function readStatusQuietly(file: string): MassgenStatus | undefined {
-  try {
-    return parseStatus(fs.readFileSync(file, 'utf8'))
-  } catch {
-    return undefined
   }
 }
 

@@ -27,8 +27,12 @@ import { pipeline } from 'node:stream/promises'
 
 const C = fs.constants
 const DIR_FLAGS = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW
-// O_NONBLOCK: a file swapped for a FIFO after lstat cannot hang the open.
-const READ_FLAGS = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK
+/**
+ * How every file an agent may have touched is opened for reading: never
+ * through a link, and O_NONBLOCK so that a FIFO (left there, or swapped in
+ * after a check) cannot hang the open. Check fstat's isFile before reading.
+ */
+export const READ_FLAGS = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK
 const CREATE_FLAGS = C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW
 
 /** A folder held open by descriptor; names are resolved inside it. */
