@@ -72,6 +72,17 @@ function inputs(tag: string): Record<string, string> {
   }
 }
 
+/** A pull request run whose MassGen stand-in succeeds, planting what `env` says. */
+function successRun(tag: string, env: Record<string, string>) {
+  return runAction({
+    eventName: 'pull_request',
+    payload: event('pull_request.opened'),
+    githubApiUrl: github.url,
+    inputs: inputs(tag),
+    env: { FAKE_MASSGEN_SCENARIO: 'success', ...env }
+  })
+}
+
 describe('files an agent touched', () => {
   it("attack: an agent plants links at the scrub's temporary names, at answer.md, as an answer and as folders, so the action overwrites its own post step — fails", async () => {
     const world = outsideWorld()
@@ -104,15 +115,8 @@ describe('files an agent touched', () => {
   }, 120_000)
 
   it("attack: an agent leaves named pipes where an agent's answer and vote go, so reading the results waits for ever — fails", async () => {
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
-      inputs: inputs('fifo-answers'),
-      env: {
-        FAKE_MASSGEN_SCENARIO: 'success',
-        FAKE_MASSGEN_PLANT_FIFOS: 'answers'
-      }
+    const run = await successRun('fifo-answers', {
+      FAKE_MASSGEN_PLANT_FIFOS: 'answers'
     })
     // The step ends on its own, with the answers that are files.
     expect(run.exitCode).toBe(0)
@@ -122,17 +126,10 @@ describe('files an agent touched', () => {
   }, 120_000)
 
   it('attack: an agent turns status.json into a named pipe while MassGen runs, so the progress poll waits for ever — fails', async () => {
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
-      inputs: inputs('fifo-status'),
-      env: {
-        FAKE_MASSGEN_SCENARIO: 'success',
-        FAKE_MASSGEN_PLANT_FIFOS: 'status',
-        // Longer than the action's status polls (every 3 s).
-        FAKE_MASSGEN_DELAY_MS: '7000'
-      }
+    const run = await successRun('fifo-status', {
+      FAKE_MASSGEN_PLANT_FIFOS: 'status',
+      // Longer than the action's status polls (every 3 s).
+      FAKE_MASSGEN_DELAY_MS: '7000'
     })
     // The step ends on its own and reports a run it could not read.
     expect(run.outputs.status).toBe('failed')
