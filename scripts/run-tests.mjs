@@ -43,7 +43,7 @@ if (Math.max(...BUILD_INPUTS.map(newest)) > built) {
 const systemTemp = os.tmpdir()
 const runTemp = fs.mkdtempSync(path.join(systemTemp, 'massgen-action-tests-'))
 fs.chmodSync(runTemp, 0o1777)
-const report = path.join(runTemp, 'jest-report.json')
+const countsFile = path.join(runTemp, 'jest-counts.json')
 const args = process.argv.slice(2)
 const cache = args.some((a) => a.startsWith('--cacheDirectory'))
   ? []
@@ -53,26 +53,30 @@ const jest = spawnSync(
   [
     '--experimental-vm-modules',
     'node_modules/jest/bin/jest.js',
-    '--json',
-    `--outputFile=${report}`,
+    '--reporters=default',
+    `--reporters=${path.resolve('scripts/count-reporter.cjs')}`,
     ...cache,
     ...args
   ],
   {
     stdio: 'inherit',
-    env: { ...process.env, NODE_NO_WARNINGS: '1', TMPDIR: runTemp }
+    env: {
+      ...process.env,
+      NODE_NO_WARNINGS: '1',
+      TMPDIR: runTemp,
+      MASSGEN_ACTION_TEST_COUNTS: countsFile
+    }
   }
 )
 let passed
 let failed
 let skipped
 try {
-  const result = JSON.parse(fs.readFileSync(report, 'utf8'))
-  passed = result.numPassedTests
-  failed = result.numFailedTests + result.numRuntimeErrorTestSuites
-  skipped = result.numPendingTests + result.numTodoTests
+  ;({ passed, failed, skipped } = JSON.parse(
+    fs.readFileSync(countsFile, 'utf8')
+  ))
 } catch {
-  // No report: jest itself failed before running anything.
+  // No counts: jest itself failed before it finished a run.
   passed = 0
   failed = 1
   skipped = 0

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Everything the whole suite needs beyond `npm ci`, on a fresh Debian machine
+# or a used one (each step reuses what is there):
+#   - the pinned MassGen virtualenvs, plain and with the [docker] extra;
+#   - a Docker engine (started only when none answers; scripts/docker-engine.sh
+#     records whether it started it, so `scripts/docker-engine.sh stop` stops
+#     only that one) and the local runtime image MASSGEN_ACTION_TEST_IMAGE;
+#   - setfacl (Docker mode's write grant is an ACL);
+#   - the runner-like users of the security tests (uid 1001 and 1002);
+#   - the workflow linters.
+# The engine, setfacl and the users need root: run as root, or with sudo,
+# which this script asks for itself. Prints the linters' folder on its last
+# line, for PATH.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { echo "::: $*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo --preserve-env=MASSGEN_ACTION_TEST_IMAGE "$@"; fi
+}
+
+step "MassGen virtualenv (pinned, reused when present)"
+bash scripts/setup-massgen.sh >&2
+step "MassGen virtualenv with the [docker] extra (Docker-mode tests)"
+MASSGEN_EXTRAS=docker bash scripts/setup-massgen.sh >&2
+
+step "Docker engine (started only when none answers) and the runtime image"
+as_root bash scripts/docker-engine.sh start >&2
+as_root bash scripts/build-runtime-image.sh "${MASSGEN_ACTION_TEST_IMAGE:-massgen-action-runtime:test}" >&2
+
+step "setfacl (Docker mode with context-permission write grants the image's user by ACL)"
+command -v setfacl >/dev/null ||
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq acl >/dev/null
+
+step "the runner-like users of the security tests (uid 1001 with sudo, 1002 without)"
+as_root bash scripts/runner-user.sh >/dev/null
+
+step "workflow linters"
+bash scripts/workflow-linters.sh
