@@ -4,7 +4,7 @@
 # N skipped'), and stops the Docker engine again when provisioning started it.
 # Arguments go to jest. .ci/run runs exactly this.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 engine_was_up=false
 if timeout 10 docker info >/dev/null 2>&1; then engine_was_up=true; fi
