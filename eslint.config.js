@@ -20,7 +20,7 @@ export default tseslint.config(
   // Plain JavaScript (configs, scripts/*.mjs, the stand-ins) has no types to
   // read: every value would be `any`. The TypeScript files carry the logic.
   {
-    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked
   },
   // Scripts run by Node 24 directly, with '.ts' imports: their own tsconfig.

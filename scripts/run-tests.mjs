@@ -54,7 +54,7 @@ const jest = spawnSync(
     '--experimental-vm-modules',
     'node_modules/jest/bin/jest.js',
     '--reporters=default',
-    `--reporters=${path.resolve('scripts/count-reporter.cjs')}`,
+    `--reporters=${path.resolve('scripts/count-reporter.mjs')}`,
     ...cache,
     ...args
   ],

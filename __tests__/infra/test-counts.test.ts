@@ -1,5 +1,5 @@
 // scripts/run-tests.mjs ends every run on 'N passed, N failed, N skipped',
-// counted by scripts/count-reporter.cjs. With jest's `--json` report, one
+// counted by scripts/count-reporter.mjs. With jest's `--json` report, one
 // failure holding a circular error object made the report unwritable, and
 // the closing line said '0 passed, 1 failed' whatever had run.
 import { describe, expect, it } from '@jest/globals'

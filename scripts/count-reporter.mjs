@@ -2,7 +2,7 @@
 // named by MASSGEN_ACTION_TEST_COUNTS. `--json` serialises every test's
 // failure, and one failure holding a circular error object lost the whole
 // report (and so the count); numbers cannot.
-const fs = require('node:fs')
+import * as fs from 'node:fs'
 
 class CountReporter {
   onRunComplete(_contexts, results) {
@@ -17,4 +17,4 @@ class CountReporter {
   }
 }
 
-module.exports = CountReporter
+export default CountReporter
