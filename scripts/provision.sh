@@ -9,15 +9,13 @@
 #   - the runner-like users of the security tests (uid 1001 and 1002);
 #   - the workflow linters.
 # The engine, setfacl and the users need root: run as root, or with sudo,
-# which this script asks for itself. Prints the linters' folder on its last
+# which this script asks for itself (scripts/as-root.sh). Prints the linters' folder on its last
 # line, for PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { echo "::: $*" >&2; }
 
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo --preserve-env=MASSGEN_ACTION_TEST_IMAGE "$@"; fi
-}
+as_root() { bash scripts/as-root.sh "$@"; }
 
 step "MassGen virtualenv (pinned, reused when present)"
 bash scripts/setup-massgen.sh >&2

@@ -6,12 +6,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
+export MASSGEN_ACTION_TEST_IMAGE="${MASSGEN_ACTION_TEST_IMAGE:-massgen-action-runtime:test}"
+
+# A daemon that answered before provisioning is someone else's: left alone.
 engine_was_up=false
 if timeout 10 docker info >/dev/null 2>&1; then engine_was_up=true; fi
 stop_engine() {
-  if ! $engine_was_up; then
-    if [ "$(id -u)" -eq 0 ]; then bash scripts/docker-engine.sh stop; else sudo bash scripts/docker-engine.sh stop; fi
-  fi
+  $engine_was_up || bash scripts/as-root.sh --no-prompt bash scripts/docker-engine.sh stop
 }
 trap 'stop_engine >/dev/null 2>&1' EXIT
 
@@ -21,5 +22,4 @@ linters=$(bash scripts/provision.sh | tail -1) || {
   exit 1
 }
 export PATH="$linters:$PATH"
-export MASSGEN_ACTION_TEST_IMAGE="${MASSGEN_ACTION_TEST_IMAGE:-massgen-action-runtime:test}"
 node scripts/run-tests.mjs "$@"
