@@ -131,7 +131,7 @@ export function expectNoKeyLeak(
   expect(findKeyLeaks(run, server, keys)).toEqual([])
 }
 
-/** The local runtime image of the Docker-mode tests (.ci/run builds it). */
+/** The local runtime image of the Docker-mode tests (scripts/provision.sh builds it). */
 export const TEST_IMAGE =
   process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'
 

@@ -1,7 +1,7 @@
 // The local runtime image (scripts/build-runtime-image.sh) offers what MassGen's
 // Docker mode uses of ghcr.io/massgen/mcp-runtime-sudo. Runs only where
 // MASSGEN_ACTION_TEST_IMAGE names a built image and a Docker daemon answers
-// (.ci/run sets both up).
+// (scripts/provision.sh sets both up).
 import { spawnSync } from 'node:child_process'
 import * as path from 'node:path'
 
