@@ -23,12 +23,14 @@ import { createProcessRunner, type ProcessRunner } from './run/process.js'
 import { localModeRefusal } from './event/local-mode.js'
 import { reactionsFor } from './event/reactions.js'
 import { renderSkipped } from './report/render.js'
-import { scrubSecrets } from './safety/scrub.js'
+import { SCRUB_LIMITS, scrubSecrets, type ScrubResult } from './safety/scrub.js'
 import {
   credentialState,
   restoreGitCredentials,
-  takeGitCredentials
+  takeGitCredentials,
+  type TakenCredentials
 } from './safety/git-credentials.js'
+import { ContextPathError, confineToWorkspace } from './safety/context-path.js'
 import { redactSecrets } from './safety/redact.js'
 import {
   deliverReport,
@@ -91,13 +93,6 @@ export async function run(
       core
     )
   }
-  // Before any agent can read the context path.
-  const credentials = await takeGitCredentials(settings.contextPath, core)
-  for (const value of credentials.secrets) {
-    core.setSecret(value)
-    secrets.push(value)
-  }
-  core.saveState(State.GitCredentials, credentialState(credentials))
   const workDir = makeWorkDir()
   saveStateForPost(settings, dest, workDir, decision)
   const started = Date.now()
@@ -105,9 +100,16 @@ export async function run(
   await reactions.start()
 
   let result: RunResult
+  let credentials: TakenCredentials = NO_CREDENTIALS
   try {
+    // Before anything reads, serves, binds, mounts or opens it to agents.
+    const confined: Settings = {
+      ...settings,
+      contextPath: confineToWorkspace(settings.workspace, settings.contextPath)
+    }
+    credentials = await takeCredentials(confined.contextPath, secrets)
     result = await execute(
-      settings,
+      confined,
       decision,
       dest,
       workDir,
@@ -248,12 +250,36 @@ async function verifyHead(
     : undefined
 }
 
+const NO_CREDENTIALS: TakenCredentials = {
+  files: [],
+  secrets: [],
+  originals: new Map()
+}
+
+/** The checkout's persisted token, out of the agents' reach for the run (masked). */
+async function takeCredentials(
+  contextPath: string,
+  secrets: string[]
+): Promise<TakenCredentials> {
+  const credentials = await takeGitCredentials(
+    contextPath,
+    core,
+    process.env.RUNNER_TEMP
+  )
+  for (const value of credentials.secrets) {
+    core.setSecret(value)
+    secrets.push(value)
+  }
+  core.saveState(State.GitCredentials, credentialState(credentials))
+  return credentials
+}
+
 /** MassGen and its containers are gone: take back what the run was lent. */
 async function cleanUpRun(
   settings: Settings,
   runner: ProcessRunner,
   workDir: string,
-  credentials: Awaited<ReturnType<typeof takeGitCredentials>>,
+  credentials: TakenCredentials,
   secrets: string[]
 ): Promise<void> {
   if (settings.docker) {
@@ -305,13 +331,26 @@ async function finish(
   if (review) result.review = review
   await deliverReport(result, dest, workDir)
   await setReviewOutputs(review, workDir, secrets)
-  const scrub = await scrubSecrets(workDir, secrets)
-  if (scrub.scrubbed.length > 0) {
+  reportScrub(await scrubSecrets(workDir, secrets))
+}
+
+/** What the end-of-run scrub did that a reader should know. */
+function reportScrub(scrub: ScrubResult): void {
+  if (scrub.scrubbed.length > 0)
     core.warning(
       `${scrub.scrubbed.length} file(s) of the run held an API key (an agent printed it); ` +
         'they were redacted on disk, and every posted text was redacted too.'
     )
-  }
+  if (scrub.removed.length > 0)
+    core.warning(
+      `${scrub.removed.length} file(s) of the run were over ${SCRUB_LIMITS.fileBytes} bytes, too ` +
+        'large to check for keys, and were removed.'
+    )
+  if (scrub.stopped)
+    core.warning(
+      `The key scrub of the run's folder stopped at its ${scrub.stopped === 'time' ? `${SCRUB_LIMITS.seconds}-second` : `${SCRUB_LIMITS.totalBytes}-byte`} ` +
+        `limit after ${scrub.scanned} file(s); files after that were not checked (RUNNER_TEMP is removed when the job ends).`
+    )
 }
 
 /**
@@ -396,7 +435,10 @@ function failedBefore(
   const message = errorText(error)
   core.error(message)
   return {
-    outcome: error instanceof ModelsError ? 'config-error' : 'failed',
+    outcome:
+      error instanceof ModelsError || error instanceof ContextPathError
+        ? 'config-error'
+        : 'failed',
     reason: message,
     question,
     exitCode: null,

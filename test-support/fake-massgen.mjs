@@ -228,6 +228,24 @@ function plantStatusFifo() {
   statusIsFifo = true
 }
 
+/**
+ * FAKE_MASSGEN_PLANT_SPARSE=<bytes>: an agent's `truncate -s 15T`: sparse
+ * files of that size in an agent's workspace and in the log folder (as a
+ * log the artifact would take), costing no disk but endless to read.
+ */
+function plantSparse() {
+  const size = Number(process.env.FAKE_MASSGEN_PLANT_SPARSE ?? 0)
+  if (!size) return
+  for (const file of [
+    path.resolve('.massgen', 'workspaces', agentIds[0], 'huge.bin'),
+    path.join(attempt, agentIds[0], 'huge.log')
+  ]) {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.closeSync(fs.openSync(file, 'w'))
+    fs.truncateSync(file, size)
+  }
+}
+
 /** status.json as MassGen writes it early on: running, no answer or vote yet. */
 const STARTING = {
   phase: 'initial_answer',
@@ -249,6 +267,7 @@ switch (scenario) {
     writeFinal()
     plantLinks()
     plantFifos()
+    plantSparse()
     footer()
     break
   case 'progress':

@@ -10,7 +10,12 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import { FAKE_MASSGEN, ROOT, runAction } from '../../test-support/run-action.js'
+import {
+  FAKE_MASSGEN,
+  ROOT,
+  runAction,
+  type ActionRun
+} from '../../test-support/run-action.js'
 import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
 
 let github: GitHubServer
@@ -164,4 +169,50 @@ describe('files an agent touched', () => {
     )
     expect(fs.readFileSync(final, 'utf8')).not.toContain(KEYS.openai)
   }, 120_000)
+
+  it('attack: an agent leaves a 15 TiB sparse file (one `truncate -s 15T`) in its workspace and its logs, so the end-of-run scrub reads for days — fails', async () => {
+    const rssFile = path.join(
+      fs.mkdtempSync(path.join(os.tmpdir(), 'security-sparse-')),
+      'rss.json'
+    )
+    let run: ActionRun | undefined
+    try {
+      run = await runAction({
+        eventName: 'pull_request',
+        payload: event('pull_request.opened'),
+        githubApiUrl: github.url,
+        inputs: inputs('sparse'),
+        env: {
+          FAKE_MASSGEN_SCENARIO: 'success',
+          FAKE_MASSGEN_PLANT_SPARSE: String(15 * 2 ** 40),
+          BENCH_RSS_FILE: rssFile
+        },
+        // The bundle's own peak RSS, written at its exit (scripts/bench-rss.mjs).
+        nodeArgs: ['--import', path.join(ROOT, 'scripts', 'bench-rss.mjs')],
+        // Not a timing assertion: a step still reading after this is killed,
+        // so the old bundle fails here instead of holding the suite for days.
+        killAfterMs: 100_000
+      })
+      expect(run.exitCode).toBe(0)
+      expect(run.outputs.status).toBe('success')
+      expect(run.stdout).toMatch(
+        /2 file\(s\) of the run were over \d+ bytes, too large to check for keys, and were removed/
+      )
+      const workDir = run.state['work-dir'] ?? ''
+      expect(
+        fs.existsSync(
+          path.join(workDir, '.massgen', 'workspaces', 'agent_a', 'huge.bin')
+        )
+      ).toBe(false)
+      const rss = JSON.parse(fs.readFileSync(rssFile, 'utf8')) as {
+        maxRssKiB: number
+      }
+      // Measured: see the report of this change; well under 1 GiB.
+      expect(rss.maxRssKiB).toBeLessThan(512 * 1024)
+      process.stdout.write(`sparse run: peak RSS ${rss.maxRssKiB} KiB\n`)
+    } finally {
+      const workDir = run?.state['work-dir']
+      if (workDir) fs.rmSync(workDir, { recursive: true, force: true })
+    }
+  }, 180_000)
 })

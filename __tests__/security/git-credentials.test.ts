@@ -214,4 +214,95 @@ describe('the token actions/checkout persisted', () => {
     )
     expect(run.stdout).toMatch(/::warning::.*was not put back/)
   }, 120_000)
+
+  // actions/checkout v6: the header sits in $RUNNER_TEMP/git-credentials-<uuid>.config,
+  // which .git/config includes (includeIf gitdir); git in the checkout still
+  // sends the token, and an agent that can read RUNNER_TEMP reads it there.
+  function checkoutV6() {
+    const repo = checkout()
+    const temp = path.join(repo.dir, 'runner-temp')
+    fs.mkdirSync(temp)
+    const credentials = path.join(
+      temp,
+      'git-credentials-6f1c2a9e-2b7d-4c1e-9a55-0d3e8f7b1c24.config'
+    )
+    const text = `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${CREDENTIAL}\n`
+    fs.writeFileSync(credentials, text)
+    const config = [
+      '[core]',
+      '\trepositoryformatversion = 0',
+      `[includeIf "gitdir:${repo.gitDir}"]`,
+      `\tpath = ${credentials}`,
+      `[includeIf "gitdir:${repo.gitDir}/worktrees/*"]`,
+      `\tpath = ${credentials}`,
+      '[includeIf "gitdir:/github/workspace/.git"]',
+      `\tpath = /github/runner_temp/${path.basename(credentials)}`,
+      ''
+    ].join('\n')
+    fs.writeFileSync(path.join(repo.gitDir, 'config'), config)
+    fs.rmSync(path.join(repo.gitDir, 'worktrees'), { recursive: true })
+    return {
+      ...repo,
+      temp,
+      credentials,
+      expectRestored() {
+        expect(fs.readFileSync(credentials, 'utf8')).toBe(text)
+        expect(fs.readFileSync(path.join(repo.gitDir, 'config'), 'utf8')).toBe(
+          config
+        )
+      }
+    }
+  }
+
+  it('attack: an agent reads the token actions/checkout v6 keeps in $RUNNER_TEMP/git-credentials-*.config, included from .git/config — fails', async () => {
+    const repo = checkoutV6()
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      workspace: repo.workspace,
+      // Without the sandbox an agent sees RUNNER_TEMP, as with its own tools.
+      inputs: { ...inputs('git-creds-v6'), 'local-sandbox': 'false' },
+      env: {
+        RUNNER_TEMP: repo.temp,
+        FAKE_MASSGEN_SCENARIO: 'success',
+        FAKE_MASSGEN_READ: JSON.stringify({
+          from: repo.credentials,
+          to: repo.seen
+        })
+      }
+    })
+    expect(run.outputs.status).toBe('success')
+    const seen = fs.readFileSync(repo.seen, 'utf8')
+    expect(seen).toContain('[http "https://github.com/"]')
+    expect(seen).not.toContain(CREDENTIAL)
+    expect(seen).not.toContain(TOKEN)
+    expect(run.stdout).toMatch(/::warning::.*git-credentials-6f1c2a9e/)
+    repo.expectRestored()
+    expect(JSON.stringify(run.state)).not.toContain(CREDENTIAL)
+  }, 120_000)
+
+  it("actions/checkout v6's credentials file: the main step dies, the post step puts it back exactly", async () => {
+    const repo = checkoutV6()
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      workspace: repo.workspace,
+      inputs: { ...inputs('git-creds-v6-post'), 'local-sandbox': 'false' },
+      env: {
+        RUNNER_TEMP: repo.temp,
+        FAKE_MASSGEN_SCENARIO: 'hang',
+        FAKE_MASSGEN_READ: JSON.stringify({
+          from: repo.credentials,
+          to: repo.seen
+        })
+      },
+      killAfterMs: 5000
+    })
+    expect(fs.readFileSync(repo.seen, 'utf8')).not.toContain(CREDENTIAL)
+    expect(run.state['git-credentials']).toContain('git-credentials-6f1c2a9e')
+    expect(run.post?.exitCode).toBe(0)
+    repo.expectRestored()
+  }, 120_000)
 })

@@ -50,8 +50,8 @@ const COMMAND =
 const VERSION = /expected a pinned MassGen release such as '0\.1\.97'/
 const IMAGE =
   /expected a Docker image reference such as 'ghcr\.io\/massgen\/mcp-runtime-sudo:latest'/
-const INSIDE = /outside the workspace \(expected a file path inside /
-const READABLE = /expected an existing text file inside the workspace/
+const INSIDE = /outside the workspace.*\(expected a file path inside /
+const READABLE = /expected a file path inside the workspace/
 
 const CASES: BadInput[] = [
   // models

@@ -41,4 +41,33 @@ describe('scrubSecrets', () => {
       'nothing here'
     )
   })
+
+  it('is bounded: a file over the size limit is removed unread (a link to one is left alone); the total budget stops it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scrub-limits-'))
+    fs.writeFileSync(path.join(dir, 'small.txt'), `k=${KEY}\n`)
+    // Sparse: 1 TiB of nothing, read at no cost by nobody.
+    fs.closeSync(fs.openSync(path.join(dir, 'huge.bin'), 'w'))
+    fs.truncateSync(path.join(dir, 'huge.bin'), 2 ** 40)
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'scrub-outside-'))
+    fs.closeSync(fs.openSync(path.join(outside, 'big.bin'), 'w'))
+    fs.truncateSync(path.join(outside, 'big.bin'), 2 ** 30)
+    fs.symlinkSync(path.join(outside, 'big.bin'), path.join(dir, 'link.bin'))
+    const limits = { fileBytes: 1024 * 1024, totalBytes: 2 ** 30, seconds: 60 }
+    const result = await scrubSecrets(dir, [KEY], limits)
+    expect(result.removed.map((f) => path.basename(f))).toEqual(['huge.bin'])
+    expect(fs.existsSync(path.join(dir, 'huge.bin'))).toBe(false)
+    expect(fs.existsSync(path.join(outside, 'big.bin'))).toBe(true)
+    expect(result.scrubbed.map((f) => path.basename(f))).toEqual(['small.txt'])
+    expect(result.stopped).toBeUndefined()
+
+    const many = fs.mkdtempSync(path.join(os.tmpdir(), 'scrub-budget-'))
+    for (let i = 0; i < 5; i++)
+      fs.writeFileSync(path.join(many, `f${i}.txt`), 'x'.repeat(1000))
+    const stopped = await scrubSecrets(many, [KEY], {
+      ...limits,
+      totalBytes: 3000
+    })
+    expect(stopped.stopped).toBe('bytes')
+    expect(stopped.scanned).toBeLessThan(5)
+  })
 })

@@ -7,9 +7,8 @@ import { findExecutable } from '../prepare/executable.js'
 import { ModelsError, parseModels } from './models.js'
 import { globProblem, parseGlobList } from './globs.js'
 import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
-import { readUserInputs } from './user-inputs.js'
+import { readUserInputs, readWorkspaceFile } from './user-inputs.js'
 import { showValue } from '../shared/text.js'
-import { isInside } from '../shared/paths.js'
 import { parse as parseShell } from 'shell-quote'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
@@ -177,6 +176,7 @@ export function readSettings(source: InputSource): Settings {
     dockerImage:
       check('dockerImage', Inputs.DockerImage, Defaults.DockerImage) ?? '',
     maxDurationSeconds: maxDuration ?? Defaults.MaxDurationSeconds,
+    workspace: realOrResolved(source.workspace),
     contextPath: readContextPath(source, errors),
     contextPermission: permission ?? 'read',
     massgenVersion:
@@ -307,26 +307,20 @@ function readQuery(source: InputSource, errors: string[]): string {
     return query
   }
   if (!file) return checkQuerySize(query, Inputs.Query, errors)
-  const resolved = insideWorkspace(source.workspace, file)
-  if (!resolved) {
-    errors.push(
-      `Input '${Inputs.QueryFile}': '${showValue(file)}' is outside the workspace ` +
-        `(expected a file path inside ${source.workspace})`
-    )
-    return ''
-  }
-  try {
-    const text = fs.readFileSync(resolved, 'utf8').trim()
-    if (!text)
-      errors.push(`Input '${Inputs.QueryFile}': '${showValue(file)}' is empty`)
-    return checkQuerySize(text, Inputs.QueryFile, errors)
-  } catch {
-    errors.push(
-      `Input '${Inputs.QueryFile}': cannot read '${showValue(file)}' (expected an existing ` +
-        `text file inside the workspace)`
-    )
-    return ''
-  }
+  // A pull request may put a link, a FIFO or a huge file at the name:
+  // no link followed out of the workspace, no wait, at most what is allowed.
+  const read = readWorkspaceFile(
+    source.workspace,
+    file,
+    Inputs.QueryFile,
+    MAX_QUERY_FILE_BYTES,
+    errors
+  )
+  if (!read) return ''
+  const text = read.text.trim()
+  if (!text)
+    errors.push(`Input '${Inputs.QueryFile}': '${showValue(file)}' is empty`)
+  return checkQuerySize(text, Inputs.QueryFile, errors)
 }
 
 /**
@@ -334,6 +328,8 @@ function readQuery(source: InputSource, errors: string[]): string {
  * an argument over 128 KiB (E2BIG); the rest is room for the PR context note.
  */
 export const MAX_QUERY_BYTES = 100_000
+/** What is read of `query-file`: the question's limit plus room for the blank lines trimmed. */
+const MAX_QUERY_FILE_BYTES = MAX_QUERY_BYTES + 64 * 1024
 
 function checkQuerySize(
   query: string,
@@ -404,21 +400,28 @@ function readModels(text: string, errors: string[]) {
   }
 }
 
+/**
+ * Where the agents look, resolved against the workspace without following
+ * links: main confines it to the workspace link by link before anything uses
+ * it (safety/context-path.ts), so a refusal reaches the summary and comment.
+ */
 function readContextPath(source: InputSource, errors: string[]): string {
   const given = source.getInput(Inputs.ContextPath).trim()
   const resolved = path.resolve(source.workspace, given || '.')
-  try {
-    if (fs.statSync(resolved).isDirectory() || fs.statSync(resolved).isFile()) {
-      return fs.realpathSync(resolved)
-    }
-  } catch {
-    // Reported below.
-  }
+  if (fs.existsSync(resolved)) return resolved
   errors.push(
     `Input '${Inputs.ContextPath}': '${showValue(given)}' does not exist ` +
       `(expected a file or folder, absolute or relative to the workspace)`
   )
   return resolved
+}
+
+function realOrResolved(dir: string): string {
+  try {
+    return fs.realpathSync(dir)
+  } catch {
+    return path.resolve(dir)
+  }
 }
 
 /**
@@ -433,6 +436,7 @@ export function splitCommand(text: string): string[] | { refused: string } {
   const words: string[] = []
   for (const entry of parseShell(text, variable)) {
     if (typeof entry === 'string') {
+      // eslint-disable-next-line no-control-regex -- the marker of `variable`
       const name = /\u0000([^\u0000]*)\u0000/.exec(entry)?.[1]
       if (name !== undefined)
         return {
@@ -483,17 +487,4 @@ function readCommand(
   // A path is resolved once, against the workspace it was checked in:
   // MassGen starts from the run's own folder, where it would not resolve.
   return first.includes('/') ? [found, ...words.slice(1)] : words
-}
-
-function insideWorkspace(workspace: string, file: string): string | undefined {
-  const root = path.resolve(workspace)
-  const resolved = path.resolve(root, file)
-  if (!isInside(resolved, root)) return undefined
-  // Follow links so a link inside the workspace cannot point outside it.
-  try {
-    const real = fs.realpathSync(resolved)
-    return isInside(real, fs.realpathSync(root)) ? real : undefined
-  } catch {
-    return resolved
-  }
 }

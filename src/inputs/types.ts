@@ -38,7 +38,12 @@ export interface Settings {
   docker: boolean
   dockerImage: string
   maxDurationSeconds: number
-  /** Absolute, existing. */
+  /** The workspace's real path (GITHUB_WORKSPACE): what context-path must stay inside. */
+  workspace: string
+  /**
+   * Absolute and existing; confined to the workspace, link by link, before
+   * the run (safety/context-path.ts), which hands on the checked real path.
+   */
   contextPath: string
   contextPermission: ContextPermission
   massgenVersion: string

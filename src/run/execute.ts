@@ -33,6 +33,7 @@ import {
 } from '../report/report.js'
 import { judgeRun } from '../results/results.js'
 import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
+import { recheckConfined } from '../safety/context-path.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
 import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
 import { gatherContext, type RunContext } from '../plan/run-context.js'
@@ -174,7 +175,9 @@ async function prepare(
   workDir: string
 ): Promise<MassgenInstallation> {
   if (settings.docker) await prepareDocker(runner, settings.dockerImage, core)
-  if (settings.docker && settings.contextPermission === 'write')
+  if (settings.docker && settings.contextPermission === 'write') {
+    // The grant opens a tree to another uid: only the very folder confined.
+    recheckConfined(settings.workspace, settings.contextPath)
     await grantContainerWrite(
       runner,
       settings.dockerImage,
@@ -182,7 +185,8 @@ async function prepare(
       core,
       workDir
     )
-  return prepareMassgen(runner, {
+  }
+  const installation = await prepareMassgen(runner, {
     version: settings.massgenVersion,
     command: settings.massgenCommand,
     docker: settings.docker,
@@ -192,6 +196,9 @@ async function prepare(
     env: process.env,
     log: core
   })
+  // Last look before MassGen mounts, binds or serves it.
+  recheckConfined(settings.workspace, settings.contextPath)
+  return installation
 }
 
 /**

@@ -70,14 +70,20 @@ export class Folder {
     return path.join(this.where, name)
   }
 
-  /** The folder's entries, by type, links reported as links. */
-  entries(): fs.Dirent[] {
-    return fs.readdirSync(
-      PROC_FD ? `/proc/self/fd/${this.fd}` : this.path('.'),
-      {
-        withFileTypes: true
-      }
+  /**
+   * The folder's entries, by type, links reported as links, one at a time:
+   * an agent may leave millions of names in one folder.
+   */
+  *entries(): Generator<fs.Dirent> {
+    const dir = fs.opendirSync(
+      PROC_FD ? `/proc/self/fd/${this.fd}` : this.path('.')
     )
+    try {
+      for (let entry = dir.readSync(); entry; entry = dir.readSync())
+        yield entry
+    } finally {
+      dir.closeSync()
+    }
   }
 
   close(): void {
@@ -360,6 +366,42 @@ export async function pipeHandles(
   )
 }
 
+/** A listing that fails midway (the folder went away) just ends. */
+function* safely<T>(items: Generator<T>): Generator<T> {
+  try {
+    for (;;) {
+      let next: IteratorResult<T>
+      try {
+        next = items.next()
+      } catch {
+        return
+      }
+      if (next.done) return
+      yield next.value
+    }
+  } finally {
+    // A walk stopped early closes the listing too.
+    items.return(undefined)
+  }
+}
+
+/**
+ * Removes the regular file `rel` under `root` (never a link's target, never
+ * outside `root`); false when it is not one.
+ */
+export async function removeAgentFile(
+  root: string,
+  rel: string
+): Promise<boolean> {
+  return inFolderOf(root, rel, (folder, name) => {
+    const seen = fs.lstatSync(folder.path(name))
+    if (!seen.isFile()) return Promise.resolve(false)
+    // unlink(2) removes the name itself, whatever it is by now.
+    fs.unlinkSync(folder.path(name))
+    return Promise.resolve(true)
+  })
+}
+
 export interface WalkedFile {
   /** Absolute path, for messages. */
   full: string
@@ -377,13 +419,13 @@ export function* walkFiles(
   enter: (folderName: string) => boolean = () => true
 ): Generator<WalkedFile> {
   const walk = function* (folder: Folder, rel: string): Generator<WalkedFile> {
-    let entries: fs.Dirent[]
+    let entries: Generator<fs.Dirent>
     try {
       entries = folder.entries()
     } catch {
       return
     }
-    for (const entry of entries) {
+    for (const entry of safely(entries)) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name
       if (entry.isDirectory()) {
         if (!enter(entry.name)) continue

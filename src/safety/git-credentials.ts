@@ -16,6 +16,12 @@
 // of the credential. The post step rebuilds the credential from its own
 // `github-token` (the token actions/checkout uses by default) and writes it
 // back only when the hash matches.
+//
+// actions/checkout v6 keeps the header in a file of its own instead,
+// `$RUNNER_TEMP/git-credentials-<uuid>.config`, which the repository's
+// configs include (`includeIf.gitdir:<repo>/.git.path`). Such a file, when
+// it is directly in RUNNER_TEMP, is treated like a config of the repository:
+// its header lines are taken out for the run and put back the same way.
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -119,6 +125,47 @@ export function configFiles(gitDir: string): Array<[string, string]> {
   return found
 }
 
+/** How actions/checkout v6 names its credentials file (include.path / includeIf.*.path). */
+const INCLUDED_CREDENTIALS =
+  /^\s*path\s*=\s*"?([^"\n]*\/(git-credentials-[0-9a-f-]+\.config))"?\s*$/gim
+
+/**
+ * The credentials files of actions/checkout v6 that `configs` include, as
+ * [RUNNER_TEMP's real path, file name]: only files directly in RUNNER_TEMP
+ * (where checkout writes them), never a path a config could aim elsewhere.
+ */
+export async function includedCredentialFiles(
+  configs: Array<[string, string]>,
+  runnerTemp: string | undefined
+): Promise<Array<[string, string]>> {
+  if (!runnerTemp) return []
+  let temp: string
+  try {
+    temp = fs.realpathSync(runnerTemp)
+  } catch {
+    return []
+  }
+  const names = new Set<string>()
+  for (const [root, rel] of configs) {
+    const text = (await readAgentFile(root, rel, MAX_CONFIG_BYTES))?.toString(
+      'utf8'
+    )
+    for (const match of text?.matchAll(INCLUDED_CREDENTIALS) ?? []) {
+      const [, included = '', name = ''] = match
+      if (sameFolder(path.dirname(included), temp)) names.add(name)
+    }
+  }
+  return [...names].map((name) => [temp, name])
+}
+
+function sameFolder(a: string, b: string): boolean {
+  try {
+    return fs.realpathSync(a) === b
+  } catch {
+    return false
+  }
+}
+
 /** Splits a config's lines into the kept ones and the removed header lines. */
 export function withoutHeaders(text: string): {
   kept: string[]
@@ -149,7 +196,9 @@ function tokenOf(credential: string): string | undefined {
  */
 export async function takeGitCredentials(
   contextPath: string,
-  log: CredentialLog
+  log: CredentialLog,
+  /** RUNNER_TEMP, where actions/checkout v6 keeps the header. */
+  runnerTemp?: string
 ): Promise<TakenCredentials> {
   const taken: TakenCredentials = {
     files: [],
@@ -158,7 +207,12 @@ export async function takeGitCredentials(
   }
   const gitDir = findGitDir(contextPath)
   if (!gitDir) return taken
-  for (const [root, rel] of configFiles(gitDir)) {
+  const configs = configFiles(gitDir)
+  const files = [
+    ...configs,
+    ...(await includedCredentialFiles(configs, runnerTemp))
+  ]
+  for (const [root, rel] of files) {
     try {
       await takeFrom(root, rel, taken)
     } catch (error) {
@@ -171,7 +225,7 @@ export async function takeGitCredentials(
     log.warning(
       `The checkout keeps a GitHub token in its git config (${taken.files
         .map((f) => path.join(f.root, f.rel))
-        .join(', ')}), inside the context path the agents read. ` +
+        .join(', ')}), which the agents could read or use. ` +
         'It is taken out for the run and put back after. Set ' +
         '`persist-credentials: false` on actions/checkout so it is never there.'
     )
