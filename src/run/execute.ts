@@ -33,6 +33,7 @@ import {
 } from '../report/report.js'
 import { judgeRun } from '../results/results.js'
 import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
+import { inertLine } from './output-lines.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
 import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
 import { gatherContext, type RunContext } from '../plan/run-context.js'
@@ -231,7 +232,7 @@ async function watchMassgen(
       core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')
     },
     onLine: (line) => {
-      core.info(line)
+      core.info(inertLine(line))
       // MassGen's last result line: its containers' work is over.
       if (settings.docker && line.startsWith('COMPLETED:'))
         containersKilled ??= killRunContainers(runner, run.workDir)
