@@ -294,7 +294,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
       process.env.RUNNER_TOOL_CACHE ?? path.join(os.homedir(), '.cache'),
     ...OFFLINE_ENV,
     // Defaults the runner fills in from action.yml.
-    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue0000000000000000000000',
+    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue00000000000000000000000',
     INPUT_DOCKER: 'false',
     // Tests run local mode on pull request and comment events on purpose.
     'INPUT_ACCEPT-LOCAL-MODE-RISK': 'true',
@@ -388,7 +388,7 @@ export async function runPostStep(options: {
     GITHUB_STEP_SUMMARY: path.join(dir, 'post-summary.md'),
     RUNNER_TEMP: path.join(dir, 'runner-temp'),
     ...OFFLINE_ENV,
-    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue0000000000000000000000',
+    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue00000000000000000000000',
     ...inputs,
     ...Object.fromEntries(
       Object.entries({ [State.IsPost]: 'true', ...options.state }).map(

@@ -14,7 +14,7 @@ import { commentsOn, event, githubWithPull, KEYS } from '../e2e/helpers.js'
 
 const ENV_AGENT = path.join(ROOT, 'test-support', 'env-agent.mjs')
 /** The github-token run-action gives the action. */
-const TOKEN = 'ghs_e2eTokenValue0000000000000000000000'
+const TOKEN = 'ghs_e2eTokenValue00000000000000000000000'
 
 const JOB_SECRETS = {
   NPM_TOKEN: 'npm_JobSecretNpmToken0123456789abcdefABCD',

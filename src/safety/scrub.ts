@@ -12,7 +12,7 @@ import {
   rewriteAgentFile,
   walkFiles
 } from './agent-files.js'
-import { byteNeedles, redactingStream } from './redact.js'
+import { byteNeedles, holdsSecret, redactingStream } from './redact.js'
 
 const CHUNK = 1024 * 1024
 
@@ -22,11 +22,12 @@ export async function scrubSecrets(
 ): Promise<{ scanned: number; scrubbed: string[] }> {
   const needles = byteNeedles(
     [...new Set(secrets.map((s) => s.trim()))].filter((s) => s.length >= 8)
-  ).map((n) => Buffer.from(n, 'latin1'))
+  )
   const result = { scanned: 0, scrubbed: [] as string[] }
   if (needles.length === 0) return result
   // One read buffer for every file: memory stays flat however many there are.
-  const overlap = Math.max(...needles.map((n) => n.length)) - 1
+  // The overlap holds a needle wrapped or spaced out (redact.ts).
+  const overlap = 4 * Math.max(...needles.map((n) => n.length))
   const buffer = Buffer.alloc(CHUNK + overlap)
   for (const { full, rel } of walkFiles(dir)) {
     result.scanned++
@@ -47,7 +48,7 @@ export async function scrubSecrets(
 function holdsAny(
   root: string,
   rel: string,
-  needles: Buffer[],
+  needles: string[],
   buffer: Buffer,
   overlap: number
 ): Promise<boolean> {
@@ -64,7 +65,7 @@ function holdsAny(
 
 async function scan(
   handle: fs.promises.FileHandle,
-  needles: Buffer[],
+  needles: string[],
   buffer: Buffer,
   overlap: number
 ): Promise<boolean> {
@@ -73,7 +74,7 @@ async function scan(
     const { bytesRead } = await handle.read(buffer, kept, CHUNK, null)
     if (bytesRead === 0) return false
     const view = buffer.subarray(0, kept + bytesRead)
-    if (needles.some((n) => view.includes(n))) return true
+    if (holdsSecret(view.toString('latin1'), needles)) return true
     kept = Math.min(overlap, view.length)
     view.copy(buffer, 0, view.length - kept)
   }
