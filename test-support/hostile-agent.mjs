@@ -114,8 +114,13 @@ attempt(
     return names.filter((n) => process.env[n]).join(',')
   }
 )
-// RUNDIR: the folder that holds RUNNER_TEMP, where a runner keeps the job's files.
-const runDir = path.dirname(process.env.RUNNER_TEMP ?? '/nonexistent/x')
+// RUNDIR: the folder that holds RUNNER_TEMP, where a runner keeps the job's
+// files. MassGen's environment no longer names RUNNER_TEMP, but the layout
+// does: the run's folder (five levels above the config) is made in it.
+const runnerTemp =
+  process.env.RUNNER_TEMP ??
+  path.dirname(path.resolve(configFile, '../../../../..'))
+const runDir = path.dirname(runnerTemp)
 for (const file of (targets.runnerFiles ?? []).map((f) =>
   f.replace(/^RUNDIR/, runDir)
 )) {

@@ -42,6 +42,20 @@ export const OFFLINE_ENV = {
   no_proxy: '127.0.0.1,localhost'
 } as const
 
+/**
+ * The stand-ins (fake MassGen, hostile agent, replay) take their script
+ * from variables the action's allow-list withholds: name them in
+ * `pass-env`, as a workflow would, next to any the test gives itself.
+ */
+const TEST_HOOK = /^(FAKE_MASSGEN_|HOSTILE_|REPLAY_MASSGEN_)/
+
+function passTestHooks(env: NodeJS.ProcessEnv): void {
+  const hooks = Object.keys(env).filter((name) => TEST_HOOK.test(name))
+  if (hooks.length === 0) return
+  const given = env['INPUT_PASS-ENV'] ?? ''
+  env['INPUT_PASS-ENV'] = [given, ...hooks].filter(Boolean).join('\n')
+}
+
 export interface ActionRun {
   exitCode: number | null
   stdout: string
@@ -280,13 +294,14 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
       process.env.RUNNER_TOOL_CACHE ?? path.join(os.homedir(), '.cache'),
     ...OFFLINE_ENV,
     // Defaults the runner fills in from action.yml.
-    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue0000000000000000000000',
+    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue00000000000000000000000',
     INPUT_DOCKER: 'false',
     // Tests run local mode on pull request and comment events on purpose.
     'INPUT_ACCEPT-LOCAL-MODE-RISK': 'true',
     ...inputs,
     ...options.env
   }
+  passTestHooks(base)
   fs.mkdirSync(base.RUNNER_TEMP as string, { recursive: true })
   if (options.user) {
     base.HOME = options.user.home
@@ -373,7 +388,7 @@ export async function runPostStep(options: {
     GITHUB_STEP_SUMMARY: path.join(dir, 'post-summary.md'),
     RUNNER_TEMP: path.join(dir, 'runner-temp'),
     ...OFFLINE_ENV,
-    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue0000000000000000000000',
+    'INPUT_GITHUB-TOKEN': 'ghs_e2eTokenValue00000000000000000000000',
     ...inputs,
     ...Object.fromEntries(
       Object.entries({ [State.IsPost]: 'true', ...options.state }).map(

@@ -41,7 +41,7 @@ import {
 jest.setTimeout(900_000)
 
 const IMAGE = TEST_IMAGE
-const TOKEN = 'ghs_e2eTokenValue0000000000000000000000'
+const TOKEN = 'ghs_e2eTokenValue00000000000000000000000'
 const loopback = loopbackServers()
 
 const dockerMassgen = () => massgenBinary('docker')

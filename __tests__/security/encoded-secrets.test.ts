@@ -21,7 +21,7 @@ import {
 import { commentsOn, event, githubWithPull, KEYS } from '../e2e/helpers.js'
 
 /** The github-token run-action gives the action. */
-const TOKEN = 'ghs_e2eTokenValue0000000000000000000000'
+const TOKEN = 'ghs_e2eTokenValue00000000000000000000000'
 
 let github: GitHubServer
 beforeAll(async () => {
@@ -122,5 +122,141 @@ describe('encoded secrets', () => {
     } finally {
       await artifacts.close()
     }
+  }, 120_000)
+})
+
+/** `fold -w width`: how `base64` (76) and `xxd -p` (60) print. */
+const wrap = (text: string, width: number) =>
+  (text.match(new RegExp(`.{1,${width}}`, 'g')) ?? []).join('\n')
+
+/** `xxd` without options: offset, eight 4-digit groups, the printable column. */
+function xxdDump(bytes: Buffer): string {
+  const lines: string[] = []
+  for (let at = 0; at < bytes.length; at += 16) {
+    const row = bytes.subarray(at, at + 16)
+    const groups = (row.toString('hex').match(/.{1,4}/g) ?? []).join(' ')
+    const text = [...row]
+      .map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.'))
+      .join('')
+    lines.push(
+      `${at.toString(16).padStart(8, '0')}: ${groups.padEnd(39)}  ${text}`
+    )
+  }
+  return lines.join('\n')
+}
+
+/** `hexdump -C`: offset, sixteen 2-digit groups, `|printable|`. */
+function hexdumpC(bytes: Buffer): string {
+  const lines: string[] = []
+  for (let at = 0; at < bytes.length; at += 16) {
+    const row = bytes.subarray(at, at + 16)
+    const hexes = [...row].map((b) => b.toString(16).padStart(2, '0'))
+    const left = hexes.slice(0, 8).join(' ')
+    const right = hexes.slice(8).join(' ')
+    const text = [...row]
+      .map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.'))
+      .join('')
+    lines.push(
+      `${at.toString(16).padStart(8, '0')}  ${left.padEnd(23)}  ${right.padEnd(23)}  |${text}|`
+    )
+  }
+  return lines.join('\n')
+}
+
+/** What an agent's shell prints for `echo $KEY | <tool>`, real line widths. */
+function wrappedEncodings(
+  name: string,
+  secret: string
+): Array<[string, string]> {
+  const line = Buffer.from(`${secret}\n`)
+  return [
+    [`${name}: echo | base64`, wrap(line.toString('base64'), 76)],
+    [
+      `${name}: echo | base64 with CRLF`,
+      wrap(line.toString('base64'), 76).replace(/\n/g, '\r\n')
+    ],
+    [`${name}: echo | xxd -p`, wrap(line.toString('hex'), 60)],
+    [`${name}: echo | xxd`, xxdDump(line)],
+    [`${name}: echo | hexdump -C`, hexdumpC(line)],
+    [`${name}: spaced out`, [...secret].join(' ')]
+  ]
+}
+
+const WRAPPED = [
+  ...wrappedEncodings('openai', KEYS.openai),
+  ...wrappedEncodings('anthropic', KEYS.anthropic),
+  ...wrappedEncodings('token', TOKEN)
+]
+
+/** Hex digits of a dump's hex columns, joined (xxd, hexdump -C). */
+const dumpHexOf = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map(
+      (l) => /^\s*[0-9a-f]{8}:?((?:\s{1,2}[0-9a-f]{2,4})+)/i.exec(l)?.[1] ?? ''
+    )
+    .join('')
+    .replace(/\s/g, '')
+
+/**
+ * The wrapped attacks a text still lets one decode: the encoded middle with
+ * white space left out, the hex of a dump, or a 16-character run of a key
+ * (a dump's printable column).
+ */
+function decodable(text: string): string[] {
+  const flat = text.replace(/\s/g, '')
+  const hexes = dumpHexOf(text)
+  return WRAPPED.filter(([how, encoded]) => {
+    const middle = encoded.replace(/\s/g, '')
+    const core = middle.slice(8, middle.length - 8)
+    if (flat.includes(core) || hexes.includes(core)) return true
+    const secret = how.startsWith('openai')
+      ? KEYS.openai
+      : how.startsWith('anthropic')
+        ? KEYS.anthropic
+        : TOKEN
+    const hex = Buffer.from(secret).toString('hex')
+    if (hexes.includes(hex.slice(8, hex.length - 8))) return true
+    return how.endsWith('xxd') || how.endsWith('hexdump -C')
+      ? text.includes(secret.slice(16, 32))
+      : false
+  }).map(([how]) => how)
+}
+
+describe('encoded secrets of real length, wrapped as a shell prints them', () => {
+  it('attack: an agent posts `echo $KEY | base64`, `xxd -p`, `xxd` and `hexdump -C` of a 164-char OpenAI and a 108-char Anthropic key and the token — nothing decodes', async () => {
+    const answer = [
+      'Review done. Encoded debug data follows.',
+      ...WRAPPED.map(([how, text]) => `${how}:\n\`\`\`\n${text}\n\`\`\``)
+    ].join('\n')
+    const run = await runAction({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened'),
+      githubApiUrl: github.url,
+      inputs: {
+        query: 'Is the parser change safe?',
+        models: 'openai/gpt-5.4 claude/claude-opus-4-6',
+        'openai-api-key': KEYS.openai,
+        'anthropic-api-key': KEYS.anthropic,
+        'massgen-command': FAKE_MASSGEN,
+        'comment-tag': 'wrapped',
+        'max-duration': '30'
+      },
+      env: { FAKE_MASSGEN_SCENARIO: 'success', FAKE_MASSGEN_ANSWER: answer }
+    })
+    expect(run.outputs.status).toBe('success')
+    // The attack as written would be caught by the check.
+    expect(decodable(answer)).toHaveLength(WRAPPED.length)
+    const comment =
+      commentsOn(github, 42).find((b) => b.includes('tag=wrapped')) ?? ''
+    expect(comment).toContain('Review done.')
+    expect(decodable(comment)).toEqual([])
+    expect(decodable(run.summary)).toEqual([])
+    expect(decodable(run.outputs.answer ?? '')).toEqual([])
+    for (const file of listFiles(run.state['work-dir'] ?? ''))
+      expect({
+        file,
+        decodable: decodable(fs.readFileSync(file, 'latin1').slice(0, 1 << 22))
+      }).toEqual({ file, decodable: [] })
   }, 120_000)
 })

@@ -14,7 +14,7 @@ import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
 import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
 
 /** The github-token run-action gives the action (checkout's default token). */
-const TOKEN = 'ghs_e2eTokenValue0000000000000000000000'
+const TOKEN = 'ghs_e2eTokenValue00000000000000000000000'
 const CREDENTIAL = Buffer.from(`x-access-token:${TOKEN}`).toString('base64')
 
 let github: GitHubServer

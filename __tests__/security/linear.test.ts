@@ -13,6 +13,7 @@ import {
   safeMarkdown
 } from '../../src/safety/markdown.js'
 import { foldOutputLine, stripAnsi } from '../../src/run/output-lines.js'
+import { redactSecrets } from '../../src/safety/redact.js'
 import { overviewOf } from '../../src/plan/pr-context.js'
 import { renderReport } from '../../src/report/render.js'
 import type { RunResult } from '../../src/inputs/types.js'
@@ -99,14 +100,15 @@ function cpuMs(work: () => unknown, runs: number): number {
  */
 function ratios(
   work: (text: string) => unknown,
-  plain: string = PLAIN
+  plain: string = PLAIN,
+  hostile: Record<string, string> = HOSTILE
 ): Record<string, number> {
   const base = Math.max(
     cpuMs(() => work(plain), 2),
     1
   )
   const out: Record<string, number> = {}
-  for (const [name, text] of Object.entries(HOSTILE)) {
+  for (const [name, text] of Object.entries(hostile)) {
     let ms = cpuMs(() => work(text), 1)
     if (ms / base >= LIMIT)
       ms = Math.min(
@@ -190,6 +192,29 @@ describe('linear work on hostile text of 1 MiB', () => {
       ratios(
         (text) => foldOutputLine({}, stripAnsi(`QUESTION: ${text}`), where),
         colored
+      )
+    )
+  }, 300_000)
+  it('attack: an answer built to make redaction of wrapped and dumped encodings quadratic (dump lines, spaced hex, near-misses) — fails', () => {
+    const key = 'sk-proj-' + 'Ab3_'.repeat(39)
+    const hex = Buffer.from(key).toString('hex')
+    const hostile = {
+      ...HOSTILE,
+      'hex dump lines': fill(
+        '00000000: 736b 2d70 726f 6a2d 4141  sk-proj-AA\n'
+      ),
+      'spaced near-miss of the key': fill(
+        `${[...key.slice(0, -1)].join(' ')} \n`
+      ),
+      'wrapped near-miss of the hex': fill(
+        `${hex.slice(0, 60)}\n${hex.slice(60, -2)}\n`
+      )
+    }
+    expectLinear(
+      ratios(
+        (text) => redactSecrets(text, [key]),
+        fill('The parser change looks safe to me.\n'),
+        hostile
       )
     )
   }, 300_000)

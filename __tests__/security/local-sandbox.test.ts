@@ -27,7 +27,7 @@ jest.setTimeout(120_000)
 
 const loopback = loopbackServers()
 const HOSTILE = path.join(ROOT, 'test-support', 'hostile-agent.mjs')
-const TOKEN = 'ghs_e2eTokenValue0000000000000000000000'
+const TOKEN = 'ghs_e2eTokenValue00000000000000000000000'
 
 interface Attempt {
   name: string

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { parseModels, selectAgents } from '../../src/inputs/models.js'
-import { childEnv } from '../../src/plan/plan.js'
+import { childEnv, KEY_ENV_VARS } from '../../src/plan/plan.js'
+import { parsePassEnv } from '../../src/safety/child-env.js'
+import { installerEnv } from '../../src/prepare/install/python.js'
 
 const keys = { openai: 'sk-openai-value', google: 'AIza-google-value' }
 const agents = selectAgents(parseModels('openai/gpt-5.4'), keys, {
@@ -27,10 +29,18 @@ describe('childEnv (what MassGen, and so every agent command, may see)', () => {
       GITHUB_STEP_SUMMARY: '/runner/_temp/step_summary',
       GITHUB_EVENT_PATH: '/runner/_temp/event.json',
       GOOGLE_API_KEY: 'AIza-google-value',
-      GITHUB_REPOSITORY: 'octo-org/octo-repo'
+      GITHUB_REPOSITORY: 'octo-org/octo-repo',
+      NPM_TOKEN: 'npm_job_secret',
+      AWS_SECRET_ACCESS_KEY: 'aws-job-secret',
+      MY_GH: 'ghs_token',
+      LC_ALL: 'C.UTF-8',
+      HTTPS_PROXY: 'http://proxy:3128',
+      PIP_INDEX_URL: 'https://mirror/simple',
+      PYTHONPATH: '/opt/tools'
     },
     keys,
-    agents
+    agents,
+    ['PYTHONPATH']
   )
   it('drops the token, the runtime tokens, the inputs and the runner command files', () => {
     for (const name of [
@@ -55,6 +65,48 @@ describe('childEnv (what MassGen, and so every agent command, may see)', () => {
   })
   it('keeps DOCKER_HOST, so MassGen reaches the same engine as the action', () => {
     expect(env.DOCKER_HOST).toBe('unix:///run/user/1001/docker.sock')
-    expect(env.GITHUB_REPOSITORY).toBe('octo-org/octo-repo')
+  })
+  it('is an allow-list: job secrets under any name stay behind', () => {
+    for (const name of [
+      'NPM_TOKEN',
+      'AWS_SECRET_ACCESS_KEY',
+      'MY_GH',
+      'GITHUB_REPOSITORY',
+      'PIP_INDEX_URL'
+    ])
+      expect(env[name]).toBeUndefined()
+    expect(env.LC_ALL).toBe('C.UTF-8')
+    expect(env.HTTPS_PROXY).toBe('http://proxy:3128')
+  })
+  it('adds the names pass-env gives', () => {
+    expect(env.PYTHONPATH).toBe('/opt/tools')
+  })
+})
+
+describe('pass-env', () => {
+  it('refuses the token, the runner and key variables, naming the input', () => {
+    const { names, errors } = parsePassEnv(
+      'pass-env',
+      'PYTHONPATH, GITHUB_TOKEN\nACTIONS_RUNTIME_TOKEN, OPENAI_API_KEY, MY_GH_TOKEN, 1BAD, INPUT_X',
+      KEY_ENV_VARS
+    )
+    expect(names).toEqual(['PYTHONPATH'])
+    expect(errors).toHaveLength(6)
+    for (const e of errors) expect(e).toMatch(/^Input 'pass-env': /)
+  })
+})
+
+describe('installerEnv', () => {
+  it('gets the allow-list and pip/uv settings, no key and no job secret', () => {
+    const env = installerEnv({
+      PATH: '/usr/bin',
+      PIP_INDEX_URL: 'https://mirror/simple',
+      OPENAI_API_KEY: 'sk-x',
+      NPM_TOKEN: 'npm_job_secret'
+    })
+    expect(env.PIP_INDEX_URL).toBe('https://mirror/simple')
+    expect(env.UV_DEFAULT_INDEX).toBe('https://mirror/simple')
+    expect(env.OPENAI_API_KEY).toBeUndefined()
+    expect(env.NPM_TOKEN).toBeUndefined()
   })
 })

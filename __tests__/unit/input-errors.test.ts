@@ -515,7 +515,7 @@ const GOOD: Record<string, string> = {
   'cache-massgen': 'false',
   docker: 'false',
   'accept-local-mode-risk': 'true',
-  'github-token': 'ghs_e2eTokenValue0000000000000000000000'
+  'github-token': 'ghs_e2eTokenValue00000000000000000000000'
 }
 
 /** The pull request's author may write: the gate lets the run through. */

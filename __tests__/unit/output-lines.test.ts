@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import {
   foldOutputLine,
+  inertLine,
   stripAnsi,
   type OutputHints
 } from '../../src/run/output-lines.js'
@@ -62,5 +63,16 @@ describe('isInside', () => {
     ['/a/../b', '/a', false]
   ])('%s in %s: %s', (candidate, root, expected) => {
     expect(isInside(candidate, root)).toBe(expected)
+  })
+})
+
+describe('inertLine', () => {
+  it('makes no workflow command of a copied line', () => {
+    expect(inertLine('::add-mask::x')).toBe('| ::add-mask::x')
+    expect(inertLine('  ::error file=a::b')).toBe('|   ::error file=a::b')
+    expect(inertLine('QUESTION: ##[set-output name=a;]b')).toBe(
+      'QUESTION: ##\\[set-output name=a;]b'.replace(/^/, '| ')
+    )
+    expect(inertLine('x\r::warning::y')).toBe('| x\\r::warning::y')
   })
 })

@@ -4,6 +4,7 @@ import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import {
   base64Core,
+  REDACTED,
   matchSpans,
   redactingStream,
   redactionNeedles,
@@ -136,5 +137,31 @@ describe('redactingStream', () => {
         redactSecrets(text, [SECRET])
       )
     }
+  })
+})
+
+describe('wrapped and dumped encodings of a real-length key', () => {
+  const key = 'sk-proj-' + 'Zx9_Qw-'.repeat(22) + 'AB'
+  const line = Buffer.from(`${key}\n`)
+  const wrap = (text: string, width: number) =>
+    (text.match(new RegExp(`.{1,${width}}`, 'g')) ?? []).join('\n')
+  it.each([
+    ['base64 at 76 columns', wrap(line.toString('base64'), 76)],
+    ['xxd -p at 60 columns', wrap(line.toString('hex'), 60)],
+    ['spaced out', [...key].join(' ')]
+  ])('redacts %s', (_how, encoded) => {
+    const out = redactSecrets(`before\n${encoded}\nafter`, [key])
+    // What is left is at most the encoded line end (`IK`, `0a`).
+    expect(out).toMatch(/^before\n\*\*\*[A-Za-z0-9=]{0,4}\nafter$/)
+  })
+  it('redacts the stream too, a chunk boundary inside the wrapped form', async () => {
+    const text = `x\n${wrap(line.toString('base64'), 76)}\ny`
+    const stream = redactingStream([key])
+    const chunks: Buffer[] = []
+    stream.on('data', (c: Buffer) => chunks.push(c))
+    stream.write(Buffer.from(text.slice(0, 100), 'latin1'))
+    stream.end(Buffer.from(text.slice(100), 'latin1'))
+    await new Promise((resolve) => stream.on('end', resolve))
+    expect(Buffer.concat(chunks).toString('latin1')).toBe(`x\n${REDACTED}IK\ny`)
   })
 })

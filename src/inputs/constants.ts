@@ -46,7 +46,8 @@ export const Inputs = {
   Review: 'review',
   FailOn: 'fail-on',
   MinAgreement: 'min-agreement',
-  AgentCommands: 'agent-commands'
+  AgentCommands: 'agent-commands',
+  PassEnv: 'pass-env'
 } as const
 
 export const Outputs = {

@@ -31,6 +31,12 @@ export const PROVIDER_ENV_VARS: Record<Provider, string[]> = {
   openrouter: ['OPENROUTER_API_KEY']
 }
 
+/** Every variable that may carry an API key; only the agents planned get theirs. */
+export const KEY_ENV_VARS: readonly string[] = [
+  ...new Set(Object.values(PROVIDER_ENV_VARS).flat()),
+  'CLAUDE_CODE_API_KEY'
+]
+
 /** The action input that supplies each provider's key. */
 export const PROVIDER_INPUT: Record<Provider, string> = {
   openai: Inputs.OpenaiApiKey,

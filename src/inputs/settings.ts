@@ -4,7 +4,8 @@ import * as path from 'node:path'
 import { z } from 'zod'
 import { Defaults, Inputs } from './constants.js'
 import { findExecutable } from '../prepare/executable.js'
-import { ModelsError, parseModels } from './models.js'
+import { KEY_ENV_VARS, ModelsError, parseModels } from './models.js'
+import { parsePassEnv } from '../safety/child-env.js'
 import { globProblem, parseGlobList } from './globs.js'
 import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
 import { readUserInputs, readWorkspaceFile } from './user-inputs.js'
@@ -227,10 +228,17 @@ export function readSettings(source: InputSource): Settings {
     minAgreement: check('minAgreement', Inputs.MinAgreement, '1') ?? 1,
     agentCommands: readAgentCommands(
       check('agentCommands', Inputs.AgentCommands, 'auto')
-    )
+    ),
+    passEnv: readPassEnv(raw(Inputs.PassEnv), errors)
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings
+}
+
+function readPassEnv(text: string, errors: string[]): string[] {
+  const parsed = parsePassEnv(Inputs.PassEnv, text, KEY_ENV_VARS)
+  errors.push(...parsed.errors)
+  return parsed.names
 }
 
 /** At most this many globs per input: each is matched against every changed file. */

@@ -100,6 +100,8 @@ export interface Settings {
   minAgreement: number
   /** MassGen's command tool for the agents; `auto`: plan.ts agentCommandsOn. */
   agentCommands: boolean | 'auto'
+  /** `pass-env`: more variable names handed to MassGen (safety/child-env.ts). */
+  passEnv: readonly string[]
 }
 
 export const RUN_MODES = ['full', 'quick', 'fast'] as const

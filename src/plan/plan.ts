@@ -1,7 +1,9 @@
 // Pure planning: settings + question + where things go -> what to run.
 import { buildConfig } from './config.js'
+import { allowedEnv } from '../safety/child-env.js'
 import { Inputs } from '../inputs/constants.js'
 import {
+  KEY_ENV_VARS,
   PROVIDER_ENV_VARS,
   selectAgents,
   type AgentChoice,
@@ -50,11 +52,7 @@ export interface PlanInput {
   agents?: AgentSelection
 }
 
-/** Every variable that may carry an API key; only the child gets them. */
-export const KEY_ENV_VARS = [
-  ...new Set(Object.values(PROVIDER_ENV_VARS).flat()),
-  'CLAUDE_CODE_API_KEY'
-]
+export { KEY_ENV_VARS }
 
 /**
  * The agents that run: the user's own (`config` with `agents`) or those of
@@ -120,7 +118,7 @@ export function planRun(input: PlanInput): RunPlan {
     overridden: merged.overridden,
     config,
     args: massgenArgs(input.configFile, input.question, settings),
-    env: childEnv(input.baseEnv, settings.keys, agents)
+    env: childEnv(input.baseEnv, settings.keys, agents, settings.passEnv)
   }
 }
 
@@ -199,8 +197,9 @@ export function massgenArgs(
 }
 
 /**
- * The token, and the runner's command files: a process that can write
- * GITHUB_ENV (BASH_ENV=...) or GITHUB_PATH runs code in every later step.
+ * The token, and the runner's command files (a process that can write
+ * GITHUB_ENV or GITHUB_PATH runs code in every later step): no config may
+ * name them in a `${VAR}`. The child never has them (not on the allow-list).
  */
 const RUNNER_ONLY_VARS = [
   'GITHUB_TOKEN',
@@ -214,21 +213,16 @@ const RUNNER_ONLY_VARS = [
 ]
 
 /**
- * The child's environment: the runner's, minus everything that carries a
- * credential the agents do not need (action inputs hold the keys and token,
- * ACTIONS_* the runtime tokens), plus exactly the keys of the agents planned.
+ * The child's environment: the allow-list of the runner's (child-env.ts),
+ * the names `pass-env` adds, and exactly the keys of the agents planned.
  */
 export function childEnv(
   baseEnv: NodeJS.ProcessEnv,
   keys: ApiKeys,
-  agents: AgentPlan[]
+  agents: AgentPlan[],
+  passEnv: readonly string[] = []
 ): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(baseEnv)) {
-    if (/^(INPUT_|ACTIONS_)/i.test(name)) continue
-    if (RUNNER_ONLY_VARS.includes(name) || KEY_ENV_VARS.includes(name)) continue
-    env[name] = value
-  }
+  const env = allowedEnv(baseEnv, passEnv)
   const needed = new Set(agents.flatMap((agent) => agent.keyEnvVars))
   for (const [provider, vars] of Object.entries(PROVIDER_ENV_VARS) as [
     Provider,

@@ -146,16 +146,75 @@ function clipText(text: string, max: number): string {
     : chars.slice(0, max - 1).join('') + '…'
 }
 
-/** A suggestion longer than the caps is not offered: a cut one is wrong code. */
-function suggestionOf(text: string | null | undefined): string | undefined {
-  if (text === null || text === undefined) return undefined
+/** White space that looks like a space but is not one to a compiler. */
+const ODD_SPACE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u
+
+/** A word (letters, marks, digits, `_`) as an identifier is written. */
+const WORD = /[\p{L}\p{M}\p{N}_]+/gu
+const ASCII_LETTER = /[A-Za-z]/
+/**
+ * Inside a word of ASCII letters, any other letter, mark or digit is a
+ * possible look-alike: Cyrillic and Greek letters, full-width forms, Latin
+ * ones such as the dotless i, combining marks. Strict on purpose: a
+ * withheld suggestion still shows as a finding.
+ */
+const NOT_ASCII = /[^ -~\t\n]/
+/** `U+0430` for each distinct character, at most five. */
+function codePoints(chars: string[]): string {
+  return [...new Set(chars)]
+    .slice(0, 5)
+    .map(
+      (c) =>
+        `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
+    )
+    .join(', ')
+}
+
+/**
+ * Why a suggestion would commit something else than it shows, or
+ * undefined: a look-alike letter inside an ASCII word (`v\u0430lue`, with
+ * a Cyrillic a, names another variable) or a space that is not one.
+ */
+export function lookAlikeProblem(body: string): string | undefined {
+  const spaces = body.match(new RegExp(ODD_SPACE.source, 'gu')) ?? []
+  if (spaces.length > 0)
+    return `it holds a space that is not an ASCII space (${codePoints(spaces)})`
+  const foreign: string[] = []
+  for (const [word] of body.matchAll(WORD)) {
+    if (!ASCII_LETTER.test(word)) continue
+    for (const c of word) if (NOT_ASCII.test(c)) foreign.push(c)
+  }
+  if (foreign.length > 0)
+    return `a word mixes ASCII letters with other letters or marks that can look alike (${codePoints(foreign)})`
+  return undefined
+}
+
+/**
+ * The replacement offered for one-click commit, or why it is not: longer
+ * than the caps (a cut one is wrong code), or hiding what it commits.
+ */
+function suggestionOf(text: string | null | undefined): {
+  suggestion?: string
+  withheld?: string
+} {
+  if (text === null || text === undefined) return {}
   const body = text.replace(/\r\n?/g, '\n').replace(/\n$/, '')
-  if (body.length > MAX_SUGGESTION_CHARS) return undefined
-  if (body.split('\n').length > MAX_SUGGESTION_LINES) return undefined
+  if (body.length > MAX_SUGGESTION_CHARS) return {}
+  if (body.split('\n').length > MAX_SUGGESTION_LINES) return {}
   // Code with invisible or bidi characters is not offered for one-click
   // commit: stripping them would change the code, keeping them hides it.
-  if (stripInvisible(body) !== body) return undefined
-  return body
+  if (stripInvisible(body) !== body)
+    return { withheld: 'it holds invisible or direction-changing characters' }
+  const lookAlike = lookAlikeProblem(body)
+  return lookAlike ? { withheld: lookAlike } : { suggestion: body }
+}
+
+/** The explanation, with a note saying why a suggestion was not offered. */
+function explained(explanation: string, withheld: string | undefined): string {
+  const text = clipText(explanation, MAX_EXPLANATION_CHARS)
+  if (!withheld) return text
+  const note = `(A suggested change was not offered for commit: ${withheld}.)`
+  return text ? `${text}\n\n${note}` : note
 }
 
 /** One finding, or undefined when it breaks the schema or names no changed file. */
@@ -177,7 +236,7 @@ export function checkFinding(
     (startLine >= f.line || f.line - startLine >= MAX_RANGE_LINES)
   )
     startLine = undefined
-  const suggestion = suggestionOf(f.suggestion)
+  const { suggestion, withheld } = suggestionOf(f.suggestion)
   return {
     agent,
     file,
@@ -185,7 +244,7 @@ export function checkFinding(
     ...(startLine !== undefined ? { startLine } : {}),
     severity: f.severity,
     title,
-    explanation: clipText(f.explanation ?? '', MAX_EXPLANATION_CHARS),
+    explanation: explained(f.explanation ?? '', withheld),
     ...(suggestion !== undefined ? { suggestion } : {})
   }
 }

@@ -34,6 +34,7 @@ import {
 import { judgeRun } from '../results/results.js'
 import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
 import { recheckConfined } from '../safety/context-path.js'
+import { inertLine } from './output-lines.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
 import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
 import { gatherContext, type RunContext } from '../plan/run-context.js'
@@ -91,7 +92,10 @@ export async function execute(
     }
   )
   if (settings.userConfig) {
-    const refused = await preflight(runner, installation, configFile, workDir)
+    const refused = await preflight(runner, installation, configFile, {
+      workDir,
+      passEnv: settings.passEnv
+    })
     if (refused) {
       await firstView
       return { ...refused, ...ran }
@@ -235,7 +239,7 @@ async function watchMassgen(
       core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')
     },
     onLine: (line) => {
-      core.info(line)
+      core.info(inertLine(line))
       // MassGen's last result line: its containers' work is over.
       if (settings.docker && line.startsWith('COMPLETED:'))
         containersKilled ??= killRunContainers(runner, run.workDir)
@@ -317,10 +321,11 @@ async function preflight(
   runner: ProcessRunner,
   installation: { command: string; prefixArgs: string[] },
   configFile: string,
-  workDir: string
+  where: { workDir: string; passEnv: readonly string[] }
 ): Promise<Omit<RunResult, 'question'> | undefined> {
+  const { workDir, passEnv } = where
   const env = withMassgenOnPath(
-    childEnv(process.env, {}, []),
+    childEnv(process.env, {}, [], passEnv),
     installation.command
   )
   const started = Date.now()

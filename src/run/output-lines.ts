@@ -57,3 +57,15 @@ export function foldOutputLine(
   }
   return { ...hints, answerFile: resolved }
 }
+
+/**
+ * A line of MassGen's output as the action copies it to the job log, where
+ * the runner reads workflow commands. MassGen echoes readers' text (the
+ * question carries comments; answer previews), so no copied line may be
+ * one: the runner trims a line and takes `::name::` at its start (a leading
+ * `| ` prevents it), finds the legacy `##[name]` anywhere in it (`##\[` is
+ * not it), and ends a line at a lone carriage return too (shown as `\r`).
+ */
+export function inertLine(line: string): string {
+  return `| ${line.replace(/\r/g, '\\r').replace(/##\[/g, '##\\[')}`
+}

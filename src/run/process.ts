@@ -1,6 +1,7 @@
 // The process runner: every child process the action starts goes through here.
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
+import { allowedEnv } from '../safety/child-env.js'
 
 export type StreamName = 'stdout' | 'stderr'
 
@@ -190,7 +191,9 @@ function exec(
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      // Unless told otherwise, a short command (docker, setfacl) gets the
+      // allow-list only: no key, no token, no job secret.
+      env: options.env ?? allowedEnv(process.env),
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: options.timeoutMs,
       killSignal: 'SIGKILL'

@@ -11,9 +11,15 @@
 // encoded twice, encrypted or retold is beyond any redaction (README,
 // "Security").
 //
-// Matching is one scan per needle (String.indexOf) over the text, then the
-// found spans are merged and each replaced by `***`: linear in the text for
-// a fixed set of needles, whatever the text holds.
+// A shell wraps what it encodes (`base64` at 76 columns, `xxd -p` at 60)
+// and an agent can space a value out, so the long needles are also looked
+// for in the text with its white space left out, and hex needles in the hex
+// columns of dump lines (`xxd`, `hexdump -C`), whose lines go whole.
+//
+// Matching is one scan per needle (String.indexOf) over the text and over
+// each of those two views of it (each built in one pass), then the found
+// spans are merged and each replaced by `***`: linear in the text for a
+// fixed set of needles, whatever the text holds.
 import { Transform, type TransformCallback } from 'node:stream'
 
 export const REDACTED = '***'
@@ -93,9 +99,89 @@ export function matchSpans(
     )
       spans.push([at, at + needle.length])
   }
-  spans.sort((a, b) => a[0] - b[0])
+  return mergeSpans(spans)
+}
+
+/** Needles this long are also matched with white space left out. */
+const MIN_SQUEEZED = 16
+
+/** The text without white space, and where each kept character was. */
+function squeezed(text: string): { text: string; at: Int32Array } {
+  const at = new Int32Array(text.length)
+  const kept: string[] = []
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    // Space, tab, line feed, vertical tab, form feed, carriage return.
+    if (c === 32 || (c >= 9 && c <= 13)) continue
+    at[kept.length] = i
+    kept.push(text[i] as string)
+  }
+  return { text: kept.join(''), at }
+}
+
+/**
+ * A hex dump line: an offset, then hex groups (`xxd`: `0000: 736b 2d70`,
+ * `hexdump -C`: `00000000  73 6b 2d 70`), then the printable column. A
+ * group ends at a blank, so the column's first letters are not taken for one.
+ */
+const DUMP_LINE =
+  /^[ \t]*[0-9A-Fa-f]{4,16}:?((?:[ \t]{1,2}[0-9A-Fa-f]{2,8}(?=[ \t\r]|$))+)/
+
+/**
+ * The hex columns of the dump lines, joined, and for each of their
+ * characters the [start, end) of the line it came from.
+ */
+function dumpHex(text: string): { text: string; lines: Int32Array } {
+  const parts: string[] = []
+  const lines: number[] = []
+  let start = 0
+  while (start <= text.length) {
+    const nl = text.indexOf('\n', start)
+    const end = nl === -1 ? text.length : nl
+    // Offsets and groups are short: the test needs only the line's head.
+    const m = DUMP_LINE.exec(text.slice(start, Math.min(end, start + 256)))
+    const hex = m?.[1]?.replace(/[ \t]/g, '') ?? ''
+    if (hex) {
+      parts.push(hex)
+      for (let i = 0; i < hex.length; i++) lines.push(start, end)
+    }
+    if (nl === -1) break
+    start = nl + 1
+  }
+  return { text: parts.join(''), lines: Int32Array.from(lines) }
+}
+
+function isHex(needle: string): boolean {
+  return /^[0-9A-Fa-f]+$/.test(needle)
+}
+
+/** Every span where a needle occurs: as written, wrapped or spaced, or in a dump. */
+export function findSpans(
+  text: string,
+  needles: string[]
+): Array<[number, number]> {
+  const spans = matchSpans(text, needles)
+  const long = needles.filter((n) => n.length >= MIN_SQUEEZED)
+  if (long.length === 0 || !/\s/.test(text)) return spans
+  const view = squeezed(text)
+  for (const [start, end] of matchSpans(view.text, long))
+    spans.push([view.at[start] ?? 0, (view.at[end - 1] ?? 0) + 1])
+  const hexNeedles = long.filter(isHex)
+  if (hexNeedles.length > 0 && text.includes('\n')) {
+    const dump = dumpHex(text)
+    for (const [start, end] of matchSpans(dump.text, hexNeedles))
+      spans.push([
+        dump.lines[2 * start] ?? 0,
+        dump.lines[2 * (end - 1) + 1] ?? 0
+      ])
+  }
+  return mergeSpans(spans)
+}
+
+function mergeSpans(spans: Array<[number, number]>): Array<[number, number]> {
+  const sorted = [...spans].sort((a, b) => a[0] - b[0])
   const merged: Array<[number, number]> = []
-  for (const span of spans) {
+  for (const span of sorted) {
     const last = merged[merged.length - 1]
     if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1])
     else merged.push([span[0], span[1]])
@@ -116,7 +202,7 @@ function replaceSpans(text: string, spans: Array<[number, number]>): string {
 }
 
 function redactWith(text: string, needles: string[]): string {
-  let out = replaceSpans(text, matchSpans(text, needles))
+  let out = replaceSpans(text, findSpans(text, needles))
   for (const p of KEY_PATTERNS) out = out.replace(p, REDACTED)
   // A needle holding `***` could be rebuilt by a replacement; each round
   // shortens the text, so this ends.
@@ -136,7 +222,7 @@ export function redactSecrets(text: string, secrets: string[]): string {
 
 /** True when the text holds a secret in any recognised form. */
 export function holdsSecret(text: string, needles: string[]): boolean {
-  return needles.some((n) => text.includes(n))
+  return findSpans(text, needles).length > 0
 }
 
 /** The needles as byte strings (latin1: one char per byte), for raw files. */
@@ -158,8 +244,9 @@ function isTokenChar(ch: string | undefined): boolean {
  */
 export function redactingStream(secrets: string[]): Transform {
   const needles = byteNeedles(secrets)
-  // Held back: the longest needle, and at least a key-shaped token's length.
-  const keep = Math.max(256, ...needles.map((v) => v.length))
+  // Held back: the longest needle spaced out (twice its length, plus a
+  // dump's offsets and printable column), and at least a token's length.
+  const keep = Math.max(256, ...needles.map((v) => 4 * v.length))
   let carry = ''
   return new Transform({
     transform(chunk: Buffer, _encoding, done: TransformCallback) {
@@ -188,7 +275,7 @@ function cutPoint(text: string, keep: number, needles: string[]): number {
   // A secret across the cut goes whole to the next round. Only a chain of
   // overlapping matches longer than `keep` (a value repeating itself) is cut
   // through, so the held tail stays bounded.
-  for (const [start, end] of matchSpans(text, needles)) {
+  for (const [start, end] of findSpans(text, needles)) {
     if (start < cut && end > cut && start >= cut - keep) return start
     if (start >= cut) break
   }

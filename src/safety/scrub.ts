@@ -19,7 +19,7 @@ import {
   rewriteAgentFile,
   walkFiles
 } from './agent-files.js'
-import { byteNeedles, redactingStream } from './redact.js'
+import { byteNeedles, holdsSecret, redactingStream } from './redact.js'
 
 const CHUNK = 1024 * 1024
 
@@ -55,12 +55,13 @@ export async function scrubSecrets(
 ): Promise<ScrubResult> {
   const needles = byteNeedles(
     [...new Set(secrets.map((s) => s.trim()))].filter((s) => s.length >= 8)
-  ).map((n) => Buffer.from(n, 'latin1'))
+  )
   const result: ScrubResult = { scanned: 0, scrubbed: [], removed: [] }
   if (needles.length === 0) return result
   const budget = new Budget(limits)
   // One read buffer for every file: memory stays flat however many there are.
-  const overlap = Math.max(...needles.map((n) => n.length)) - 1
+  // The overlap holds a needle wrapped or spaced out (redact.ts).
+  const overlap = 4 * Math.max(...needles.map((n) => n.length))
   const buffer = Buffer.alloc(CHUNK + overlap)
   for (const { full, rel } of walkFiles(dir)) {
     const stop = budget.exhausted()
@@ -112,7 +113,7 @@ type Verdict = 'found' | 'clean' | 'too-large' | 'unchecked'
 function holdsAny(
   root: string,
   rel: string,
-  needles: Buffer[],
+  needles: string[],
   buffer: Buffer,
   overlap: number,
   budget: Budget
@@ -134,7 +135,7 @@ function holdsAny(
 async function scan(
   handle: fs.promises.FileHandle,
   size: number,
-  needles: Buffer[],
+  needles: string[],
   buffer: Buffer,
   overlap: number
 ): Promise<Verdict> {
@@ -147,7 +148,7 @@ async function scan(
     if (bytesRead === 0) return 'clean'
     position += bytesRead
     const view = buffer.subarray(0, kept + bytesRead)
-    if (needles.some((n) => view.includes(n))) return 'found'
+    if (holdsSecret(view.toString('latin1'), needles)) return 'found'
     kept = Math.min(overlap, view.length)
     view.copy(buffer, 0, view.length - kept)
   }

@@ -1,5 +1,6 @@
 // What an install tells the user: the log it writes to, the error it fails
 // with, and the end of an installer's output, cleaned for a public log.
+import { redactSecrets } from '../../safety/redact.js'
 
 export interface InstallLog {
   info(message: string): void
@@ -31,11 +32,13 @@ export function tail(output: string, env: NodeJS.ProcessEnv): string {
   let text = output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
   // user:password@ in index URLs
   text = text.replace(/(\w+:\/\/)[^/\s@]+@/g, '$1***@')
-  for (const [name, value] of Object.entries(env)) {
-    if (value && value.length >= 8 && /KEY|TOKEN|SECRET|PASSWORD/i.test(name)) {
-      text = text.split(value).join('***')
-    }
-  }
+  const values = Object.entries(env)
+    .filter(([name]) => /KEY|TOKEN|SECRET|PASSWORD/i.test(name))
+    .map(([, value]) => value ?? '')
+    .filter((value) => value.length >= 8)
+  // The installer's environment holds no key (safety/child-env.ts); key
+  // shapes are redacted all the same.
+  text = redactSecrets(text, values)
   const lines = text
     .split('\n')
     .map((line) => line.trimEnd())

@@ -1,6 +1,7 @@
 // The Python MassGen is installed with: which one it is (it names the
 // virtualenv's folder) and the environment pip and uv run in.
 import { MassgenInstallError } from './output.js'
+import { installerBaseEnv } from '../../safety/child-env.js'
 import type { ProcessRunner } from '../../run/process.js'
 
 const PROBE_TIMEOUT_MS = 60_000
@@ -23,11 +24,13 @@ export interface PythonInfo {
   executable: string
 }
 
-/** The environment pip and uv run with: never waiting for input, never downloading Python. */
+/**
+ * The environment pip and uv run with: the allow-list and their own
+ * settings (no key, no token), never waiting for input, never downloading
+ * Python.
+ */
 export function installerEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base }
-  delete env.VIRTUAL_ENV
-  delete env.PYTHONHOME
+  const env: NodeJS.ProcessEnv = installerBaseEnv(base)
   env.PIP_NO_INPUT = '1'
   env.PIP_DISABLE_PIP_VERSION_CHECK = '1'
   env.PIP_ROOT_USER_ACTION = 'ignore'
