@@ -22,7 +22,7 @@ import { chooseAgents } from './plan/plan.js'
 import { createProcessRunner, type ProcessRunner } from './run/process.js'
 import { localModeRefusal } from './event/local-mode.js'
 import { reactionsFor } from './event/reactions.js'
-import { renderSkipped } from './report/render.js'
+import { renderReport, renderSkipped } from './report/render.js'
 import { scrubSecrets } from './safety/scrub.js'
 import {
   credentialState,
@@ -76,9 +76,10 @@ export async function run(
   const trigger = readTrigger(
     context.eventName,
     context.payload,
-    process.env.GITHUB_ACTOR ?? ''
+    process.env.GITHUB_ACTOR ?? '',
+    process.env.GITHUB_REPOSITORY ?? ''
   )
-  const decision = await decide(settings, trigger, gh)
+  const decision = await decide(settings, trigger, gh, secrets)
   if (!decision) return
   const dest = destinationFor(settings, decision, gh, secrets)
   const head = await verifyHead(settings, trigger, decision, dest, gh)
@@ -160,7 +161,8 @@ function readInputs(): { settings: Settings; secrets: string[] } | undefined {
 async function decide(
   settings: Settings,
   trigger: Trigger,
-  gh: () => GitHubApi
+  gh: () => GitHubApi,
+  secrets: string[]
 ): Promise<RunDecision | undefined> {
   // The agents are chosen once, here; the intake and the plan reuse the choice.
   const agents = chooseAgents(settings)
@@ -173,6 +175,10 @@ async function decide(
   }
   if (decision.action === 'skip') {
     await skip(decision.reason, decision.quiet, settings)
+    return undefined
+  }
+  if (decision.action === 'fail') {
+    await failUnchecked(decision, settings, gh, secrets)
     return undefined
   }
   const refusal = localModeRefusal(settings, context.eventName, trigger)
@@ -216,7 +222,7 @@ function destinationFor(
 }
 
 /**
- * On comments the head came from the API: the context must be that commit.
+ * The head came from the API: the context must be that commit.
  * 'stopped' when the head moved (reported) or could not be checked.
  */
 async function verifyHead(
@@ -243,9 +249,7 @@ async function verifyHead(
     await refuseMovedHead(head.reason, settings, dest)
     return 'stopped'
   }
-  return trigger.kind === 'comment' || trigger.kind === 'review_comment'
-    ? head?.sha
-    : undefined
+  return head?.sha
 }
 
 /** MassGen and its containers are gone: take back what the run was lent. */
@@ -344,9 +348,10 @@ async function attachLogs(
   return undefined
 }
 /**
- * The head commit the run reviews, checked against the comment and
- * `expected-head-sha` (head-check.ts); set as the `head-sha` output.
- * Undefined when the run is not about a pull request.
+ * The head commit the run reviews, read from the API and checked against
+ * the comment or the pull_request event, and `expected-head-sha`
+ * (head-check.ts); set as the `head-sha` output. Undefined when the run is
+ * not about a pull request.
  */
 async function resolveHead(
   settings: Settings,
@@ -364,11 +369,14 @@ async function resolveHead(
       commentCreatedAt: trigger.createdAt,
       expectedSha: settings.expectedHeadSha
     })
-  } else if (trigger.kind === 'pull_request' && trigger.headSha) {
+  } else if (trigger.kind === 'pull_request') {
+    // Every action: a push can land between any event and the job's start.
+    const sha = await gh().getPullHeadSha(trigger.number)
     verdict = checkHead({
-      head: { sha: trigger.headSha, committedAt: undefined, forcePushedAt: [] },
+      head: { sha, committedAt: undefined, forcePushedAt: [] },
       commentCreatedAt: undefined,
-      expectedSha: settings.expectedHeadSha
+      expectedSha: settings.expectedHeadSha,
+      event: { sha: trigger.headSha, labeled: trigger.labeled !== undefined }
     })
   }
   if (verdict) core.setOutput(Outputs.HeadSha, verdict.sha)
@@ -458,6 +466,47 @@ async function skip(
     dest,
     renderSkipped(reason, reportContext(dest, 'summary'))
   )
+}
+
+/**
+ * The permission check failed (gate.ts): nothing ran, and the step fails so
+ * that the pull request does not silently go without its review. The reason
+ * is in the summary and, where the run would have reported, a comment.
+ */
+async function failUnchecked(
+  decision: Extract<Intake, { action: 'fail' }>,
+  settings: Settings,
+  gh: () => GitHubApi,
+  secrets: string[]
+): Promise<void> {
+  const reason = redactSecrets(decision.reason, secrets)
+  core.setOutput(Outputs.Status, 'failed')
+  core.saveState(State.Reported, 'true')
+  const postable = Boolean(decision.issueNumber || decision.replyTo)
+  const dest: Destination = {
+    github:
+      postable && settings.comment && settings.githubToken ? gh() : undefined,
+    issueNumber: decision.issueNumber,
+    reply: decision.replyTo,
+    settings,
+    runUrl: runUrl(process.env),
+    secrets
+  }
+  const report = (target: 'comment' | 'summary') =>
+    renderReport(
+      {
+        outcome: 'failed',
+        reason,
+        question: '',
+        exitCode: null,
+        agents: [],
+        votes: {}
+      },
+      reportContext(dest, target)
+    )
+  await writeSummary(dest, report('summary'))
+  await (dest.reply ? postReply : postComment)(dest, report('comment'))
+  core.setFailed(reason)
 }
 
 /** A run the workflow's settings forbid here: said in the summary, and failed. */
