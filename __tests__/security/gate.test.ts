@@ -255,7 +255,12 @@ describe('pull requests', () => {
       ...pull,
       title: 'Fix typo in README',
       author: { login: 'mallory-contrib', id: 5550777, type: 'User' },
-      head: { ...pull.head, repo: 'mallory-contrib/octo-repo' }
+      head: {
+        ...pull.head,
+        // The fork fixture's head: nobody pushed after its event.
+        sha: '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',
+        repo: 'mallory-contrib/octo-repo'
+      }
     }
   })
 
