@@ -113,7 +113,9 @@ function checkEventHead(sha: string, event: EventHead): HeadVerdict {
     }
   }
   if (event.sha.toLowerCase() === sha) return { ok: true, sha }
-  const what = event.labeled ? 'the commit that was labelled' : 'the commit the event was for'
+  const what = event.labeled
+    ? 'the commit that was labelled'
+    : 'the commit the event was for'
   return {
     ok: false,
     sha,
