@@ -178,7 +178,10 @@ async function decide(
     return undefined
   }
   if (decision.action === 'fail') {
-    await failUnchecked(decision, settings, gh, secrets)
+    await failClosed(
+      decision.reason,
+      destinationFor(settings, decision, gh, secrets)
+    )
     return undefined
   }
   const refusal = localModeRefusal(settings, context.eventName, trigger)
@@ -196,7 +199,7 @@ async function decide(
 /** Where the report goes: the sticky comment (or a thread reply) and the summary. */
 function destinationFor(
   settings: Settings,
-  decision: Extract<Intake, { action: 'run' }>,
+  decision: Pick<Extract<Intake, { action: 'run' }>, 'issueNumber' | 'replyTo'>,
   gh: () => GitHubApi,
   secrets: string[]
 ): Destination {
@@ -238,10 +241,10 @@ async function verifyHead(
     (error: unknown) => error as Error
   )
   if (head instanceof Error) {
-    failBeforeRun(
-      new IntakeError(
-        `Could not check the pull request's head commit: ${redactSecrets(head.message, dest.secrets)}`
-      )
+    await failClosed(
+      "Could not check the pull request's head commit, so nothing was run: " +
+        head.message,
+      dest
     )
     return 'stopped'
   }
@@ -469,34 +472,20 @@ async function skip(
 }
 
 /**
- * The permission check failed (gate.ts): nothing ran, and the step fails so
- * that the pull request does not silently go without its review. The reason
- * is in the summary and, where the run would have reported, a comment.
+ * A check the run depends on could not be made (the permission API, the
+ * pull request's head): nothing ran, and the step fails so that the pull
+ * request does not silently go without its review. The reason is in the
+ * summary and, where the run would have reported, a comment.
  */
-async function failUnchecked(
-  decision: Extract<Intake, { action: 'fail' }>,
-  settings: Settings,
-  gh: () => GitHubApi,
-  secrets: string[]
-): Promise<void> {
-  const reason = redactSecrets(decision.reason, secrets)
+async function failClosed(reason: string, dest: Destination): Promise<void> {
+  const shown = redactSecrets(reason, dest.secrets)
   core.setOutput(Outputs.Status, 'failed')
   core.saveState(State.Reported, 'true')
-  const postable = Boolean(decision.issueNumber || decision.replyTo)
-  const dest: Destination = {
-    github:
-      postable && settings.comment && settings.githubToken ? gh() : undefined,
-    issueNumber: decision.issueNumber,
-    reply: decision.replyTo,
-    settings,
-    runUrl: runUrl(process.env),
-    secrets
-  }
   const report = (target: 'comment' | 'summary') =>
     renderReport(
       {
         outcome: 'failed',
-        reason,
+        reason: shown,
         question: '',
         exitCode: null,
         agents: [],
@@ -506,7 +495,7 @@ async function failUnchecked(
     )
   await writeSummary(dest, report('summary'))
   await (dest.reply ? postReply : postComment)(dest, report('comment'))
-  core.setFailed(reason)
+  core.setFailed(shown)
 }
 
 /** A run the workflow's settings forbid here: said in the summary, and failed. */

@@ -39,9 +39,10 @@ describe('carriesOthersText', () => {
   })
   it('a bot named as acting always does: its pull request or push carries upstream text', () => {
     const bot = { login: 'dependabot[bot]', isBot: true }
-    const botPr: Trigger = { ...pr(false), actor: bot, authorIsBot: true }
+    const own = pr(false) as Extract<Trigger, { kind: 'pull_request' }>
+    const botPr: Trigger = { ...own, actor: bot, authorIsBot: true }
     expect(carriesOthersText('pull_request', botPr)).toBe(true)
-    const botSender: Trigger = { ...pr(false), actor: bot }
+    const botSender: Trigger = { ...own, actor: bot }
     expect(carriesOthersText('pull_request', botSender)).toBe(true)
     const push: Trigger = {
       kind: 'event',
