@@ -14,7 +14,9 @@ const BUILD_INPUTS = [
   'src',
   'package.json',
   'package-lock.json',
-  'tsconfig.json'
+  'tsconfig.json',
+  'scripts/third-party-notices.mjs',
+  'scripts/license-texts'
 ]
 function newest(entry) {
   const stat = fs.statSync(entry)

@@ -11,6 +11,18 @@ import { parse } from 'yaml'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const WORKFLOWS = path.join(ROOT, '.github', 'workflows')
+const EXAMPLES = path.join(ROOT, 'examples')
+
+const yamlFiles = (folder: string) =>
+  fs
+    .readdirSync(folder)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .map((f) => path.join(folder, f))
+/** The repository's workflows and the examples users copy (examples/massgen.yaml is a MassGen config). */
+const ALL_WORKFLOWS = [
+  ...yamlFiles(WORKFLOWS),
+  ...yamlFiles(EXAMPLES).filter((f) => !f.endsWith('massgen.yaml'))
+]
 
 interface Step {
   name?: string
@@ -62,15 +74,85 @@ describe('the workflows', () => {
 
   const actionlint = spawnSync('actionlint', ['-version']).status === 0
   ;(actionlint ? it : it.skip)(
-    'pass actionlint (with shellcheck on every run: step)',
+    'pass actionlint (with shellcheck on every run: step), the examples too',
     () => {
-      const files = fs
-        .readdirSync(WORKFLOWS)
-        .filter((f) => /\.ya?ml$/.test(f))
-        .map((f) => path.join(WORKFLOWS, f))
-      const lint = spawnSync('actionlint', files, { encoding: 'utf8' })
+      const lint = spawnSync('actionlint', ALL_WORKFLOWS, { encoding: 'utf8' })
       expect(lint.stdout + lint.stderr).toBe('')
       expect(lint.status).toBe(0)
     }
   )
+
+  const zizmor = spawnSync('zizmor', ['--version']).status === 0
+  ;(zizmor ? it : it.skip)(
+    'pass zizmor with no finding, the examples too',
+    () => {
+      const audit = spawnSync(
+        'zizmor',
+        [
+          '--offline',
+          '--no-progress',
+          '--config',
+          path.join(ROOT, '.github', 'zizmor.yml'),
+          ...ALL_WORKFLOWS
+        ],
+        { encoding: 'utf8' }
+      )
+      expect(audit.stdout).toContain('No findings to report')
+      expect(audit.status).toBe(0)
+    }
+  )
+
+  it.each(ALL_WORKFLOWS.map((f) => [path.relative(ROOT, f), f]))(
+    '%s pins every other action by commit SHA, with its version, and persists no credentials',
+    (_name, file) => {
+      const text = fs.readFileSync(file, 'utf8')
+      const uses = [...text.matchAll(/^\s*(?:- )?uses: (\S+)(.*)$/gm)]
+      expect(uses.length).toBeGreaterThan(0)
+      for (const [line, ref, comment] of uses) {
+        if (ref === './' || ref!.startsWith('massgen/massgen-action@')) continue
+        expect({ line, pinned: /@[0-9a-f]{40}$/.test(ref!) }).toEqual({
+          line,
+          pinned: true
+        })
+        expect(comment).toMatch(/^ # v\d+\.\d+\.\d+$/)
+      }
+      const steps = Object.values((parse(text) as Workflow).jobs).flatMap(
+        (job) => job.steps
+      )
+      for (const step of steps.filter((s) =>
+        s.uses?.startsWith('actions/checkout@')
+      )) {
+        expect(step.with?.['persist-credentials']).toBe(false)
+      }
+    }
+  )
+
+  it('no step output or event text is written into a run: script', () => {
+    for (const file of ALL_WORKFLOWS) {
+      const steps = Object.values(
+        (parse(fs.readFileSync(file, 'utf8')) as Workflow).jobs
+      ).flatMap((job) => job.steps)
+      for (const step of steps) {
+        expect({ file, run: step.run }).not.toEqual({
+          file,
+          run: expect.stringMatching(/\$\{\{\s*(steps|github\.event)\./)
+        })
+      }
+    }
+  })
+
+  it("the README's quick start is examples/pull-request.yml, word for word", () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const block =
+      /## Add it to your repository[\s\S]*?```yaml\n([\s\S]*?)\n\s*```/.exec(
+        readme
+      )?.[1]
+    const unindented = block
+      ?.split('\n')
+      .map((l) => l.replace(/^ {3}/, ''))
+      .join('\n')
+    expect(unindented).toBe(
+      fs.readFileSync(path.join(EXAMPLES, 'pull-request.yml'), 'utf8').trimEnd()
+    )
+  })
 })

@@ -117,6 +117,39 @@ describe('renderReport', () => {
     expect(md).not.toContain('ignored: winnerAnswer wins')
   })
 
+  it("leaves the answers' massgen-findings blocks out: the findings table shows them", () => {
+    const block = (title: string) =>
+      [
+        '```massgen-findings',
+        `[{"file":"a.ts","line":1,"title":"${title}"}]`,
+        '```'
+      ].join('\n')
+    const md = renderReport(
+      success({
+        winnerAnswer: `Two problems.\n\n${block('winner json')}\n\nFix both.`,
+        agents: [
+          agent('agent_a', {
+            answer: `One problem.\n\n~~~~ massgen-findings\n[]\n~~~~\nDone.`
+          }),
+          agent('agent_b', { answer: 'x' }),
+          agent('agent_c', { answer: `Unclosed:\n${block('c').slice(0, -4)}` })
+        ]
+      }),
+      ctx
+    )
+    expectWellFormed(md)
+    expect(md).not.toContain('massgen-findings')
+    expect(md).not.toContain('winner json')
+    for (const prose of [
+      'Two problems.',
+      'Fix both.',
+      'One problem.',
+      'Done.',
+      'Unclosed:'
+    ])
+      expect(md).toContain(prose)
+  })
+
   it('shows split votes as they fell', () => {
     const result = success({
       winner: 'agent_a',

@@ -99,13 +99,35 @@ describe('readSettings', () => {
       read({ 'massgen-command': 'node "massgen==0.1.97" --x' }, env)
         .massgenCommand
     ).toEqual(['node', 'massgen==0.1.97', '--x'])
-    expect(splitCommand("a 'b c' $(rm -rf /)")).toEqual([
-      'a',
-      'b c',
-      '$(rm',
-      '-rf',
-      '/)'
-    ])
+    expect(splitCommand("a 'b c' $(rm -rf /)")).toEqual({
+      refused: "a '$' a shell would expand"
+    })
+  })
+  it.each([
+    [
+      'uvx massgen --config="a b.yaml"',
+      ['uvx', 'massgen', '--config=a b.yaml']
+    ],
+    ["x 'it''s' \"q \\\" d\"", ['x', 'its', 'q " d']],
+    ['x a\\ b', ['x', 'a b']],
+    ["x '$HOME' *.yaml", ['x', '$HOME', '*.yaml']]
+  ])('splits %s as a shell would, expanding nothing', (text, words) => {
+    expect(splitCommand(text)).toEqual(words)
+  })
+  it.each([
+    ['massgen | tee log', "the shell operator '|'"],
+    ['massgen; rm -rf /', "the shell operator ';'"],
+    ['massgen && x', "the shell operator '&&'"],
+    ['massgen > out', "the shell operator '>'"],
+    ['massgen # note', "a comment ('# note')"],
+    ['massgen $HOME', "the variable '$HOME' (no shell expands it)"],
+    ['massgen "--x=${TOKEN}"', "the variable '$TOKEN' (no shell expands it)"]
+  ])('refuses %s, naming what is not a word', (text, refused) => {
+    expect(splitCommand(text)).toEqual({ refused })
+    const env = { PATH: path.dirname(process.execPath) }
+    expect(() =>
+      read({ 'massgen-command': text.replace('massgen', 'node') }, env)
+    ).toThrow(`Input 'massgen-command': ${refused}`)
   })
   it('reports every bad input at once, each naming the input and the form', () => {
     let error: unknown

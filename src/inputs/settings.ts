@@ -10,6 +10,7 @@ import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
 import { readUserInputs } from './user-inputs.js'
 import { showValue } from '../shared/text.js'
 import { isInside } from '../shared/paths.js'
+import { parse as parseShell } from 'shell-quote'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
@@ -420,12 +421,30 @@ function readContextPath(source: InputSource, errors: string[]): string {
   return resolved
 }
 
-/** Splits `massgen-command` into words: quotes group, nothing is expanded. */
-export function splitCommand(text: string): string[] {
+/**
+ * Splits `massgen-command` into words as a shell would (quotes, escapes,
+ * `--config="a b.yaml"`), by shell-quote. The command runs with no shell, so
+ * what a shell would expand or connect is refused rather than passed on
+ * changed: a variable (`$HOME`; `'$HOME'` in single quotes is plain text),
+ * an operator (`a | b`, `a; b`, `$(...)`) or a comment. Globs stay as written.
+ */
+export function splitCommand(text: string): string[] | { refused: string } {
+  const variable = (name: string) => `\u0000${name}\u0000`
   const words: string[] = []
-  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g
-  for (const match of text.matchAll(pattern)) {
-    words.push(match[1] ?? match[2] ?? match[3] ?? '')
+  for (const entry of parseShell(text, variable)) {
+    if (typeof entry === 'string') {
+      const name = /\u0000([^\u0000]*)\u0000/.exec(entry)?.[1]
+      if (name !== undefined)
+        return {
+          refused: name
+            ? `the variable '$${name}' (no shell expands it)`
+            : "a '$' a shell would expand"
+        }
+      words.push(entry)
+    } else if ('comment' in entry) {
+      return { refused: `a comment ('#${entry.comment}')` }
+    } else if (entry.op === 'glob') words.push(entry.pattern)
+    else return { refused: `the shell operator '${entry.op}'` }
   }
   return words
 }
@@ -436,14 +455,21 @@ function readCommand(
   errors: string[]
 ): string[] | undefined {
   if (!text) return undefined
-  const expected = `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97')`
-  if (/["']/.test(text.replace(/"[^"]*"|'[^']*'/g, ''))) {
+  const expected = `(expected a command and its arguments, e.g. 'uvx massgen==0.1.97'; it runs with no shell)`
+  if (/["']/.test(text.replace(/"(\\.|[^"\\])*"|'[^']*'|\\./g, ''))) {
     errors.push(
       `Input '${Inputs.MassgenCommand}': unbalanced quote in '${showValue(text)}' ${expected}`
     )
     return undefined
   }
-  const words = splitCommand(text)
+  const split = splitCommand(text)
+  if (!Array.isArray(split)) {
+    errors.push(
+      `Input '${Inputs.MassgenCommand}': ${split.refused} in '${showValue(text)}' ${expected}`
+    )
+    return undefined
+  }
+  const words = split
   // Checked here, before anything runs or is posted, not when MassGen starts.
   const first = words[0] ?? ''
   const found = findExecutable(first, source.env, source.workspace)

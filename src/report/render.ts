@@ -25,6 +25,7 @@ import {
 import type { AgentResult, RunResult } from '../inputs/types.js'
 import { defuseMarkers, findingsSection } from '../review/render.js'
 import { clip } from '../shared/text.js'
+import { withoutFindingsBlocks } from '../shared/findings-fence.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'
@@ -96,8 +97,12 @@ export function renderReport(result: RunResult, ctx: ReportContext): string {
     .sort((a, b) => b.votesReceived - a.votesReceived)
   // Text past the budget can never be shown: cut it before the (costly)
   // sanitising, so a 1 MiB answer costs a comment 64 KiB of work.
+  // The findings block is machine text: the findings table shows it.
   const visible = (text: string) =>
-    safeMarkdown(clipRaw(text, ctx.maxChars, secrets), secrets)
+    safeMarkdown(
+      clipRaw(withoutFindingsBlocks(text), ctx.maxChars, secrets),
+      secrets
+    )
   const winnerBody = winnerText === undefined ? undefined : visible(winnerText)
   const otherBodies = others.map((a) => visible(a.answer ?? ''))
 

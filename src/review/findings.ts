@@ -5,12 +5,15 @@
 // the rest), and its file must be one the pull request changes.
 import { z } from 'zod'
 import { stripInvisible } from '../event/command.js'
+import {
+  answerLines,
+  FINDINGS_FENCE,
+  findingsFences
+} from '../shared/findings-fence.js'
 
 export const SEVERITIES = ['blocker', 'concern', 'nit'] as const
 export type Severity = (typeof SEVERITIES)[number]
 
-/** The info string of the fenced block the agents write their findings in. */
-export const FINDINGS_FENCE = 'massgen-findings'
 /** A larger block is ignored whole: no answer needs 64 KiB of findings. */
 export const MAX_BLOCK_CHARS = 64 * 1024
 /** Findings kept per agent; the rest are counted as dropped. */
@@ -106,31 +109,12 @@ export function findingsBlock(answer: string): {
   state: BlockState
   text?: string
 } {
-  const lines = answer.replace(/\r\n?/g, '\n').split('\n')
-  let found: { state: BlockState; text?: string } = { state: 'missing' }
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^ {0,3}(`{3,}|~{3,})[ \t]*massgen-findings[ \t]*$/.exec(
-      lines[i] ?? ''
-    )
-    if (!open) continue
-    const fence = open[1] as string
-    const closer = new RegExp(
-      `^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`
-    )
-    const body: string[] = []
-    let size = 0
-    let j = i + 1
-    for (; j < lines.length && !closer.test(lines[j] ?? ''); j++) {
-      size += (lines[j] ?? '').length + 1
-      if (size <= MAX_BLOCK_CHARS) body.push(lines[j] ?? '')
-    }
-    found =
-      size > MAX_BLOCK_CHARS
-        ? { state: 'too-large' }
-        : { state: 'found', text: body.join('\n') }
-    i = j
-  }
-  return found
+  const last = findingsFences(answerLines(answer)).at(-1)
+  if (!last) return { state: 'missing' }
+  const size = last.body.reduce((sum, line) => sum + line.length + 1, 0)
+  return size > MAX_BLOCK_CHARS
+    ? { state: 'too-large' }
+    : { state: 'found', text: last.body.join('\n') }
 }
 
 /** Checks a path the agent wrote against the files the pull request changes. */

@@ -1,0 +1,67 @@
+// Where an answer's `massgen-findings` blocks are: read by the review
+// (src/review/findings.ts) and left out of the answers the report shows,
+// where the findings table already says what they hold. A line scan, so
+// linear in the answer's length; an opener with no closer runs to the end,
+// as in Markdown.
+
+/** The info string of the fenced block the agents write their findings in. */
+export const FINDINGS_FENCE = 'massgen-findings'
+
+const OPENER = new RegExp(
+  `^ {0,3}(\`{3,}|~{3,})[ \\t]*${FINDINGS_FENCE}[ \\t]*$`
+)
+
+/** One block: its lines, opener and closer included, as [first, end). */
+export interface FencedBlock {
+  first: number
+  /** The line after the closer (or after the last line). */
+  end: number
+  /** The lines between opener and closer. */
+  body: string[]
+}
+
+export function answerLines(answer: string): string[] {
+  return answer.replace(/\r\n?/g, '\n').split('\n')
+}
+
+export function findingsFences(lines: readonly string[]): FencedBlock[] {
+  const blocks: FencedBlock[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const open = OPENER.exec(lines[i] ?? '')
+    if (!open) continue
+    const fence = open[1] as string
+    const closer = new RegExp(
+      `^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`
+    )
+    let j = i + 1
+    while (j < lines.length && !closer.test(lines[j] ?? '')) j++
+    blocks.push({
+      first: i,
+      end: Math.min(j + 1, lines.length),
+      body: lines.slice(i + 1, j)
+    })
+    i = j
+  }
+  return blocks
+}
+
+/**
+ * The answer as readers see it: every findings block left out (the raw JSON
+ * repeats the findings table, and the findings file and outputs keep it).
+ */
+export function withoutFindingsBlocks(answer: string): string {
+  const lines = answerLines(answer)
+  const blocks = findingsFences(lines)
+  if (blocks.length === 0) return answer
+  const kept: string[] = []
+  let next = 0
+  for (const block of blocks) {
+    kept.push(...lines.slice(next, block.first))
+    next = block.end
+  }
+  kept.push(...lines.slice(next))
+  return kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+}
