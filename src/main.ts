@@ -22,7 +22,7 @@ import { chooseAgents } from './plan/plan.js'
 import { createProcessRunner, type ProcessRunner } from './run/process.js'
 import { localModeRefusal } from './event/local-mode.js'
 import { reactionsFor } from './event/reactions.js'
-import { renderSkipped } from './report/render.js'
+import { renderReport, renderSkipped } from './report/render.js'
 import { SCRUB_LIMITS, scrubSecrets, type ScrubResult } from './safety/scrub.js'
 import {
   credentialState,
@@ -78,9 +78,10 @@ export async function run(
   const trigger = readTrigger(
     context.eventName,
     context.payload,
-    process.env.GITHUB_ACTOR ?? ''
+    process.env.GITHUB_ACTOR ?? '',
+    process.env.GITHUB_REPOSITORY ?? ''
   )
-  const decision = await decide(settings, trigger, gh)
+  const decision = await decide(settings, trigger, gh, secrets)
   if (!decision) return
   const dest = destinationFor(settings, decision, gh, secrets)
   const head = await verifyHead(settings, trigger, decision, dest, gh)
@@ -162,7 +163,8 @@ function readInputs(): { settings: Settings; secrets: string[] } | undefined {
 async function decide(
   settings: Settings,
   trigger: Trigger,
-  gh: () => GitHubApi
+  gh: () => GitHubApi,
+  secrets: string[]
 ): Promise<RunDecision | undefined> {
   // The agents are chosen once, here; the intake and the plan reuse the choice.
   const agents = chooseAgents(settings)
@@ -175,6 +177,13 @@ async function decide(
   }
   if (decision.action === 'skip') {
     await skip(decision.reason, decision.quiet, settings)
+    return undefined
+  }
+  if (decision.action === 'fail') {
+    await failClosed(
+      decision.reason,
+      destinationFor(settings, decision, gh, secrets)
+    )
     return undefined
   }
   const refusal = localModeRefusal(settings, context.eventName, trigger)
@@ -192,7 +201,7 @@ async function decide(
 /** Where the report goes: the sticky comment (or a thread reply) and the summary. */
 function destinationFor(
   settings: Settings,
-  decision: Extract<Intake, { action: 'run' }>,
+  decision: Pick<Extract<Intake, { action: 'run' }>, 'issueNumber' | 'replyTo'>,
   gh: () => GitHubApi,
   secrets: string[]
 ): Destination {
@@ -218,7 +227,7 @@ function destinationFor(
 }
 
 /**
- * On comments the head came from the API: the context must be that commit.
+ * The head came from the API: the context must be that commit.
  * 'stopped' when the head moved (reported) or could not be checked.
  */
 async function verifyHead(
@@ -234,10 +243,10 @@ async function verifyHead(
     (error: unknown) => error as Error
   )
   if (head instanceof Error) {
-    failBeforeRun(
-      new IntakeError(
-        `Could not check the pull request's head commit: ${redactSecrets(head.message, dest.secrets)}`
-      )
+    await failClosed(
+      "Could not check the pull request's head commit, so nothing was run: " +
+        head.message,
+      dest
     )
     return 'stopped'
   }
@@ -245,9 +254,7 @@ async function verifyHead(
     await refuseMovedHead(head.reason, settings, dest)
     return 'stopped'
   }
-  return trigger.kind === 'comment' || trigger.kind === 'review_comment'
-    ? head?.sha
-    : undefined
+  return head?.sha
 }
 
 const NO_CREDENTIALS: TakenCredentials = {
@@ -383,9 +390,10 @@ async function attachLogs(
   return undefined
 }
 /**
- * The head commit the run reviews, checked against the comment and
- * `expected-head-sha` (head-check.ts); set as the `head-sha` output.
- * Undefined when the run is not about a pull request.
+ * The head commit the run reviews, read from the API and checked against
+ * the comment or the pull_request event, and `expected-head-sha`
+ * (head-check.ts); set as the `head-sha` output. Undefined when the run is
+ * not about a pull request.
  */
 async function resolveHead(
   settings: Settings,
@@ -403,11 +411,14 @@ async function resolveHead(
       commentCreatedAt: trigger.createdAt,
       expectedSha: settings.expectedHeadSha
     })
-  } else if (trigger.kind === 'pull_request' && trigger.headSha) {
+  } else if (trigger.kind === 'pull_request') {
+    // Every action: a push can land between any event and the job's start.
+    const sha = await gh().getPullHeadSha(trigger.number)
     verdict = checkHead({
-      head: { sha: trigger.headSha, committedAt: undefined, forcePushedAt: [] },
+      head: { sha, committedAt: undefined, forcePushedAt: [] },
       commentCreatedAt: undefined,
-      expectedSha: settings.expectedHeadSha
+      expectedSha: settings.expectedHeadSha,
+      event: { sha: trigger.headSha, labeled: trigger.labeled !== undefined }
     })
   }
   if (verdict) core.setOutput(Outputs.HeadSha, verdict.sha)
@@ -500,6 +511,33 @@ async function skip(
     dest,
     renderSkipped(reason, reportContext(dest, 'summary'))
   )
+}
+
+/**
+ * A check the run depends on could not be made (the permission API, the
+ * pull request's head): nothing ran, and the step fails so that the pull
+ * request does not silently go without its review. The reason is in the
+ * summary and, where the run would have reported, a comment.
+ */
+async function failClosed(reason: string, dest: Destination): Promise<void> {
+  const shown = redactSecrets(reason, dest.secrets)
+  core.setOutput(Outputs.Status, 'failed')
+  core.saveState(State.Reported, 'true')
+  const report = (target: 'comment' | 'summary') =>
+    renderReport(
+      {
+        outcome: 'failed',
+        reason: shown,
+        question: '',
+        exitCode: null,
+        agents: [],
+        votes: {}
+      },
+      reportContext(dest, target)
+    )
+  await writeSummary(dest, report('summary'))
+  await (dest.reply ? postReply : postComment)(dest, report('comment'))
+  core.setFailed(shown)
 }
 
 /** A run the workflow's settings forbid here: said in the summary, and failed. */

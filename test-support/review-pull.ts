@@ -2,6 +2,7 @@
 // name), and three agents' scripted answers whose findings differ AND
 // overlap: the review tests (unit and end to end) share them.
 import type { ServerPull } from './github-state.ts'
+import { FIXTURE_HEAD_SHA } from './sample-pull.ts'
 
 const parserHunk = [
   '@@ -10,7 +10,14 @@ export function parse(text: string): Node {',
@@ -88,7 +89,7 @@ export function reviewPull(): ServerPull {
     body: 'Parses nested brackets; caches parsed nodes.',
     author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
     base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
-    head: { ref: 'fast', sha: 'b'.repeat(40), repo: 'octo-org/octo-repo' },
+    head: { ref: 'fast', sha: FIXTURE_HEAD_SHA, repo: 'octo-org/octo-repo' },
     files: [
       {
         filename: 'src/parser.ts',

@@ -2,13 +2,19 @@
 // pull_request fixtures (__fixtures__/events/pull_request.opened.json) name.
 import type { ServerPull } from './github-state.ts'
 
+/**
+ * The head commit the pull_request fixtures name (`pull_request.head.sha`):
+ * the server's head is the event's, as when nobody pushed after the event.
+ */
+export const FIXTURE_HEAD_SHA = '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432'
+
 export function samplePull(): ServerPull {
   return {
     title: 'Speed up the parser',
     body: 'Please review @alice',
     author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
     base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
-    head: { ref: 'fast', sha: 'b'.repeat(40), repo: 'octo-org/octo-repo' },
+    head: { ref: 'fast', sha: FIXTURE_HEAD_SHA, repo: 'octo-org/octo-repo' },
     files: [
       {
         filename: 'src/parser.ts',

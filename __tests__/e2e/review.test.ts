@@ -26,6 +26,7 @@ import {
 import { renderReviewExample } from '../../test-support/review-example.js'
 import { event, expectNoKeyLeak, KEYS } from './helpers.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { FIXTURE_HEAD_SHA } from '../../test-support/sample-pull.js'
 import { fingerprintOf } from '../../src/review/group.js'
 
 // Two real MassGen runs of three agents in local mode on a loaded machine.
@@ -115,7 +116,7 @@ describe('review: inline with the real MassGen', () => {
     if (!posted) throw new Error('no review')
     expect(posted.event).toBe('COMMENT')
     expect(posted.state).toBe('COMMENTED')
-    expect(posted.commitId).toBe('b'.repeat(40))
+    expect(posted.commitId).toBe(FIXTURE_HEAD_SHA)
 
     // The batch was refused (src/cache.ts line 30 is not in the diff), the
     // refused comment found with pending reviews, the rest posted.

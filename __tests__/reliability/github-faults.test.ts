@@ -113,32 +113,32 @@ const FAULTS: GitHubFault[] = [
     }
   },
   {
-    name: '404: the pull request is gone',
+    // Its head cannot be checked against the event's (head-check.ts): fail closed.
+    name: '404: the pull request is gone: nothing runs, the step fails, the summary says why',
     prGone: true,
     inputs: { 'pr-context': 'false' },
     setup: () => undefined,
     check(run, _server, comment) {
       expect(comment).toBeUndefined()
-      expect(run.outputs.status).toBe('success')
-      expect(run.outputs['comment-url']).toBe('')
+      expect(run.outputs.status).toBe('failed')
+      expect(run.outputs['config-file']).toBeUndefined()
+      expect(run.summary).toMatch(
+        /Could not check the pull request's head commit, so nothing was run: Reading the head of pull request #\u200B42 failed \(404/
+      )
       expect(warnings(run).join('\n')).toMatch(
         /Could not post the comment on #42 \(not-found: .*404.*gone, or hidden from the token\)/
       )
-      expect(run.summary).toContain('Answer from agent_a.')
     }
   },
   {
-    name: '404: the pull request is gone before its context is read',
-    prGone: true,
-    setup: () => undefined,
+    name: "404 on the pull request's files when its context is read",
+    setup: (s) =>
+      s.injectFault(`GET ${R}/pulls/{pull_number}/files`, faults.notFound(), 1),
     check(run, _server, comment) {
-      expect(comment).toBeUndefined()
       expect(run.outputs.status).toBe('failed')
       // `#42` in posted text carries a zero-width space (no backlink).
       expect(run.summary).toMatch(/Reading pull request #\u200B42 failed \(404/)
-      expect(warnings(run).join('\n')).toMatch(
-        /Could not post the comment on #42/
-      )
+      expect(comment).toMatch(/Reading pull request #\u200B42 failed \(404/)
     }
   },
   {

@@ -164,7 +164,7 @@ describe('the gate on events other than comment commands', () => {
   )
 
   it(
-    'attack: the permission API refuses to answer, hoping the gate fails open — fails',
+    'attack: the permission API refuses to answer, hoping the gate fails open — fails (closed, and the step fails)',
     async () => {
       github.injectFault(PERMISSION, faults.forbidden(), 10)
       const result = await run('issues', {
@@ -172,7 +172,17 @@ describe('the gate on events other than comment commands', () => {
         issue: { number: 7 },
         sender: user('alice-maintainer')
       })
-      expectRefused(result, /could not check alice-maintainer's permission/)
+      // Not a refusal of anyone: failed, said in the summary and on the issue.
+      expect(result.exitCode).toBe(1)
+      expect(result.outputs.status).toBe('failed')
+      expect(result.stdout).toMatch(
+        /::error::The permission check failed, so nothing was run: could not check alice-maintainer's permission/
+      )
+      expect(result.summary).toMatch(/could not check alice-maintainer/)
+      expect(result.outputs['config-file']).toBeUndefined()
+      expect(commentsOn(github, 7).join('\n')).toMatch(
+        /could not check alice-maintainer/
+      )
     },
     TIMEOUT
   )
@@ -255,7 +265,12 @@ describe('pull requests', () => {
       ...pull,
       title: 'Fix typo in README',
       author: { login: 'mallory-contrib', id: 5550777, type: 'User' },
-      head: { ...pull.head, repo: 'mallory-contrib/octo-repo' }
+      head: {
+        ...pull.head,
+        // The fork fixture's head: nobody pushed after its event.
+        sha: '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',
+        repo: 'mallory-contrib/octo-repo'
+      }
     }
   })
 

@@ -19,9 +19,10 @@ import {
   type RunOptions
 } from '../../test-support/run-action.js'
 import { commentsOn, event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { FIXTURE_HEAD_SHA } from '../../test-support/sample-pull.js'
 
 /** Head of PR #42 on the loopback server (test-support/sample-pull.ts). */
-const HEAD = 'b'.repeat(40)
+const HEAD = FIXTURE_HEAD_SHA
 /** When the fixture's `/massgen` comment was made. */
 const COMMENTED = '2025-11-28T10:01:05Z'
 

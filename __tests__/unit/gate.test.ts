@@ -140,10 +140,11 @@ describe('checkTriggerAllowed', () => {
     expect(d.asked).toEqual([])
   })
 
-  it('fails closed when the permission cannot be read', async () => {
+  it('fails closed when the permission cannot be read, marked as a failed check (not a refusal of anyone)', async () => {
     const d = permissions({ a: new GitHubError('forbidden', 'no access', 403) })
     expect(await checkTriggerAllowed(d, comment('a'), NONE)).toEqual({
       allowed: false,
+      checkFailed: true,
       reason: "could not check a's permission: no access"
     })
   })

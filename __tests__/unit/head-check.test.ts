@@ -47,6 +47,32 @@ describe('checkHead', () => {
     for (const verdict of refused) expect(verdict.ok).toBe(false)
   })
 
+  it("pull_request events: the head must be the event's commit, in any case; a payload without one is refused", () => {
+    const check = (sha: string | undefined, labeled = false) =>
+      checkHead({
+        head: head(),
+        commentCreatedAt: undefined,
+        expectedSha: undefined,
+        event: { sha, labeled }
+      })
+    expect(check(SHA.toUpperCase())).toEqual({ ok: true, sha: SHA })
+    const moved = check('c'.repeat(40), true)
+    expect(moved.ok).toBe(false)
+    expect(moved.ok ? '' : moved.reason).toMatch(
+      /head is now aaaaaaaaaaaa, not cccccccccccc \(the commit that was labelled\).*remove the label and add it again/
+    )
+    const none = check(undefined)
+    expect(none.ok ? '' : none.reason).toMatch(/names no head commit/)
+    // expected-head-sha still counts first.
+    const expected = checkHead({
+      head: head(),
+      commentCreatedAt: undefined,
+      expectedSha: 'b'.repeat(40),
+      event: { sha: SHA, labeled: false }
+    })
+    expect(expected.ok ? '' : expected.reason).toContain('expected-head-sha')
+  })
+
   it('without a comment time (pull_request runs), only the expected sha counts', () => {
     expect(
       checkHead({

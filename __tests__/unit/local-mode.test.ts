@@ -37,6 +37,28 @@ describe('carriesOthersText', () => {
   ])('%s: %s', (_name, trigger, expected) => {
     expect(carriesOthersText(trigger.eventName, trigger)).toBe(expected)
   })
+  it('a bot named as acting always does: its pull request or push carries upstream text', () => {
+    const bot = { login: 'dependabot[bot]', isBot: true }
+    const own = pr(false) as Extract<Trigger, { kind: 'pull_request' }>
+    const botPr: Trigger = { ...own, actor: bot, authorIsBot: true }
+    expect(carriesOthersText('pull_request', botPr)).toBe(true)
+    const botSender: Trigger = { ...own, actor: bot }
+    expect(carriesOthersText('pull_request', botSender)).toBe(true)
+    const push: Trigger = {
+      kind: 'event',
+      eventName: 'push',
+      issueNumber: undefined,
+      actors: [bot]
+    }
+    expect(carriesOthersText('push', push)).toBe(true)
+    expect(
+      localModeRefusal(
+        { docker: false, acceptLocalModeRisk: false },
+        'pull_request',
+        botPr
+      )
+    ).toMatch(/a bot started it/)
+  })
   it('pull_request_target always does', () => {
     expect(carriesOthersText('pull_request_target', pr(false))).toBe(true)
   })

@@ -150,15 +150,25 @@ describe('readTrigger', () => {
   })
 
   it('names both actors of a workflow_run and keeps its pull request', () => {
+    const here = {
+      id: 300,
+      url: 'https://api.github.com/repos/Octo-Org/Octo-Repo'
+    }
     expect(
-      readTrigger('workflow_run', {
-        workflow_run: {
-          actor: { login: 'mallory', type: 'User' },
-          triggering_actor: { login: 'alice', type: 'User' },
-          pull_requests: [{ number: 12 }]
+      readTrigger(
+        'workflow_run',
+        {
+          repository: { id: 300, full_name: 'octo-org/octo-repo' },
+          workflow_run: {
+            actor: { login: 'mallory', type: 'User' },
+            triggering_actor: { login: 'alice', type: 'User' },
+            pull_requests: [{ number: 12, base: { repo: here } }]
+          },
+          sender: { login: 'alice', type: 'User' }
         },
-        sender: { login: 'alice', type: 'User' }
-      })
+        '',
+        'octo-org/octo-repo'
+      )
     ).toMatchObject({
       kind: 'event',
       issueNumber: 12,
@@ -167,6 +177,38 @@ describe('readTrigger', () => {
         { login: 'mallory', isBot: false }
       ]
     })
+  })
+
+  it("takes a workflow_run's pull request only when its base repository is this one", () => {
+    const entry = (number: number, id: unknown, url: unknown) => ({
+      number,
+      base: { repo: { id, url } }
+    })
+    const other = 'https://api.github.com/repos/Codertocat/Hello-World'
+    const ours = 'https://api.github.com/repos/octo-org/octo-repo'
+    const numberOf = (pulls: unknown[], repository = 'octo-org/octo-repo') => {
+      const t = readTrigger(
+        'workflow_run',
+        {
+          repository: { id: 300, full_name: 'octo-org/octo-repo' },
+          workflow_run: { pull_requests: pulls }
+        },
+        'alice',
+        repository
+      )
+      return t.kind === 'event' ? t.issueNumber : 'not an event'
+    }
+    expect(numberOf([entry(2, 186, other)])).toBeUndefined()
+    expect(numberOf([entry(2, 186, other), entry(7, 300, ours)])).toBe(7)
+    // Our address but another repository's id: not ours.
+    expect(numberOf([entry(2, 186, ours)])).toBeUndefined()
+    // No id in the entry: the address decides.
+    expect(numberOf([entry(3, undefined, ours)])).toBe(3)
+    expect(numberOf([entry(3, 300, `${ours}-fork`)])).toBeUndefined()
+    expect(numberOf([entry(3, 300, undefined)])).toBeUndefined()
+    expect(numberOf([{ number: 4 }])).toBeUndefined()
+    // No GITHUB_REPOSITORY: nothing can be this repository's.
+    expect(numberOf([entry(3, 300, ours)], '')).toBeUndefined()
   })
 
   it('falls back on GITHUB_ACTOR when the payload has no sender', () => {

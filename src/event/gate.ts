@@ -6,7 +6,15 @@ import type { GitHubApi, Permission } from '../github/api.js'
 import type { Actor, Settings, Trigger } from '../inputs/types.js'
 import { errorText } from '../shared/text.js'
 
-export type GateResult = { allowed: true } | { allowed: false; reason: string }
+export type GateResult =
+  | { allowed: true }
+  /** Refused: someone without write access, a bot not allow-listed, ... */
+  | { allowed: false; reason: string }
+  /**
+   * Refused because the permission could not be read (the API failed after
+   * its retries): not a verdict on anyone, so the step fails for it to show.
+   */
+  | { allowed: false; reason: string; checkFailed: true }
 
 export type GatePolicy = Pick<Settings, 'allowedBots' | 'allowedUsers'>
 
@@ -92,6 +100,7 @@ async function checkActor(
     const why = errorText(e)
     return {
       allowed: false,
+      checkFailed: true,
       reason: `could not check ${who}'s permission: ${why}`
     }
   }

@@ -1,6 +1,6 @@
-// Time of check, time of use on comment runs. A maintainer reads a pull
-// request and comments `/massgen ...`; the job starts seconds or minutes
-// later. Whoever can push to the pull request can push in between, and the
+// Time of check, time of use on comment and pull request runs. A maintainer
+// reads a pull request and comments `/massgen ...` (or adds the label); the
+// job starts seconds or minutes later. Whoever can push to the pull request can push in between, and the
 // agents would then review (and the workflow run) code the maintainer never
 // saw. An issue_comment payload names no commit, so the action finds the
 // head itself and refuses to run when it may have moved after the comment.
@@ -22,6 +22,12 @@
 //    commit's own dates), so no rule on the API alone closes that window.
 //    The remaining guard is 1: the reviewed commit is pinned, shown in the
 //    report's context, and is the one the workflow checked out.
+// 4. pull_request and pull_request_target events (every action: labeled,
+//    opened, synchronize, ...) name the head commit they were for: the
+//    commit a maintainer labelled, the one just pushed. The head now must be
+//    that commit, read from the API; a push after the event is refused, not
+//    reviewed under the event's `head-sha`. Sound, and stronger than 2 and 3:
+//    an equal commit means nothing moved.
 //
 // A refusal ends the run as `skipped` (nothing run, nothing charged), with
 // the reason in the log, the job summary and the pull request's comment, so
@@ -34,13 +40,23 @@ const SKEW_MS = 60_000
 export type HeadVerdict =
   { ok: true; sha: string } | { ok: false; sha: string; reason: string }
 
+/** What a pull_request event says of the head (rule 4). */
+export interface EventHead {
+  /** The payload's `pull_request.head.sha`; undefined when it has none. */
+  sha: string | undefined
+  /** A `labeled` event: the maintainer's label named this commit. */
+  labeled: boolean
+}
+
 export function checkHead(input: {
   head: PullHead
   /** When the comment was made (payload); undefined for non-comment runs. */
   commentCreatedAt: string | undefined
   expectedSha: string | undefined
+  /** pull_request events only: the head commit the event was for. */
+  event?: EventHead
 }): HeadVerdict {
-  const { head, commentCreatedAt, expectedSha } = input
+  const { head, commentCreatedAt, expectedSha, event } = input
   const sha = head.sha.toLowerCase()
   const short = sha.slice(0, 12)
   if (expectedSha && expectedSha.toLowerCase() !== sha) {
@@ -53,6 +69,7 @@ export function checkHead(input: {
         'before the run started. Nothing was run; check the new commits and comment again.'
     }
   }
+  if (event) return checkEventHead(sha, event)
   if (!commentCreatedAt) return { ok: true, sha }
   const commented = Date.parse(commentCreatedAt)
   const forced = head.forcePushedAt.find((t) => Date.parse(t) > commented)
@@ -78,4 +95,32 @@ export function checkHead(input: {
     }
   }
   return { ok: true, sha }
+}
+
+/** Rule 4: the head is still the commit the pull_request event was for. */
+function checkEventHead(sha: string, event: EventHead): HeadVerdict {
+  const short = sha.slice(0, 12)
+  const again = event.labeled
+    ? 'remove the label and add it again'
+    : 'start the run again'
+  if (!event.sha) {
+    return {
+      ok: false,
+      sha,
+      reason:
+        "The event names no head commit (its 'pull_request.head.sha'), so the run " +
+        `cannot be tied to the commit it was for; the head is now ${short}. Nothing was run.`
+    }
+  }
+  if (event.sha.toLowerCase() === sha) return { ok: true, sha }
+  const what = event.labeled
+    ? 'the commit that was labelled'
+    : 'the commit the event was for'
+  return {
+    ok: false,
+    sha,
+    reason:
+      `The pull request's head is now ${short}, not ${event.sha.slice(0, 12)} (${what}): ` +
+      `someone pushed after the event. Nothing was run; check the new commits and ${again}.`
+  }
 }

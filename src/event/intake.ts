@@ -2,7 +2,7 @@
 import { Inputs } from '../inputs/constants.js'
 import { parseCommand, stripInvisible } from './command.js'
 import type { ConversationRequest } from '../plan/conversation.js'
-import { checkTriggerAllowed } from './gate.js'
+import { checkTriggerAllowed, type GateResult } from './gate.js'
 import type { GitHubApi } from '../github/api.js'
 import { ModelsError, type AgentChoice } from '../inputs/models.js'
 import { MAX_QUERY_BYTES } from '../inputs/settings.js'
@@ -16,6 +16,16 @@ import type { AgentSelection } from '../inputs/models.js'
 
 export type Intake =
   | { action: 'skip'; reason: string; quiet: boolean }
+  | {
+      /**
+       * The permission check itself failed (gate.ts): nothing runs, and
+       * the step fails with the reason, reported where the run would be.
+       */
+      action: 'fail'
+      reason: string
+      issueNumber: number | undefined
+      replyTo?: { pullNumber: number; threadId: number }
+    }
   | {
       action: 'run'
       question: string
@@ -65,12 +75,33 @@ export async function intake(
     case 'event': {
       const gate = await checkTriggerAllowed(github(), trigger, settings)
       if (!gate.allowed)
-        return { action: 'skip', reason: gate.reason, quiet: false }
+        return refused(gate, {
+          issueNumber: settings.issueNumber ?? trigger.issueNumber
+        })
       return queryRun(settings, trigger)
     }
     case 'manual':
       return queryRun(settings, trigger)
   }
+}
+
+/**
+ * A gate refusal: skipped when someone may not start runs; failed, reported
+ * where the run would have been, when their permission could not be read.
+ */
+function refused(
+  gate: Exclude<GateResult, { allowed: true }>,
+  where: Pick<Extract<Intake, { action: 'fail' }>, 'issueNumber' | 'replyTo'>
+): Intake {
+  if ('checkFailed' in gate)
+    return {
+      action: 'fail',
+      reason:
+        `The permission check failed, so nothing was run: ${gate.reason}. ` +
+        "This says nothing of anyone's access; re-run the job once GitHub's API answers.",
+      ...where
+    }
+  return { action: 'skip', reason: gate.reason, quiet: false }
 }
 
 /** A run on the configured question, reported on the event's issue if any. */
@@ -106,8 +137,7 @@ async function pullRequestIntake(
     return { action: 'skip', reason: forkSkipReason(), quiet: false }
   }
   const gate = await checkTriggerAllowed(github(), trigger, settings)
-  if (!gate.allowed)
-    return { action: 'skip', reason: gate.reason, quiet: false }
+  if (!gate.allowed) return refused(gate, { issueNumber: trigger.number })
   return {
     action: 'run',
     question: requireQuery(settings, trigger.eventName),
@@ -189,8 +219,7 @@ async function commentIntake(
   }
   // Checked before anything else so a refused user costs nothing.
   const gate = await checkTriggerAllowed(github(), trigger, settings)
-  if (!gate.allowed)
-    return { action: 'skip', reason: gate.reason, quiet: false }
+  if (!gate.allowed) return refused(gate, { issueNumber: trigger.issueNumber })
   const question = commandQuestion(settings, command)
   if (typeof question !== 'string') return question
   return {
@@ -257,7 +286,10 @@ async function reviewCommentIntake(
   }
   const gate = await checkTriggerAllowed(github(), trigger, settings)
   if (!gate.allowed)
-    return { action: 'skip', reason: gate.reason, quiet: false }
+    return refused(gate, {
+      issueNumber: undefined,
+      replyTo: { pullNumber: trigger.pullNumber, threadId: trigger.threadId }
+    })
   // Review comments on a fork's pull request run like pull_request: no secrets.
   if (withoutSecrets(settings, trigger, agents)) {
     return { action: 'skip', reason: forkSkipReason(), quiet: false }

@@ -7,10 +7,31 @@ import type { Trigger } from '../inputs/types.js'
 /** Events whose text comes only from people who can already change the workflow. */
 const OWN_TEXT_EVENTS = ['schedule', 'workflow_dispatch', 'push']
 
+/**
+ * Bots write what they carry from elsewhere: a Dependabot or Renovate pull
+ * request (or push) holds upstream release notes, changelogs and commit
+ * messages, written by whoever publishes the dependency, and allow-listing
+ * the bot says nothing of that text. Any bot named as acting counts.
+ */
+function botInvolved(trigger: Trigger): boolean {
+  switch (trigger.kind) {
+    case 'pull_request':
+      return trigger.authorIsBot || trigger.actor.isBot
+    case 'event':
+    case 'review_comment':
+      return trigger.actors.some((a) => a.isBot)
+    case 'comment':
+      return trigger.authorIsBot
+    default:
+      return false
+  }
+}
+
 export function carriesOthersText(
   eventName: string,
   trigger: Trigger
 ): boolean {
+  if (botInvolved(trigger)) return true
   if (trigger.kind === 'pull_request')
     return eventName !== 'pull_request' || trigger.fromFork
   return !OWN_TEXT_EVENTS.includes(eventName)
@@ -24,10 +45,13 @@ export function localModeRefusal(
 ): string | undefined {
   if (settings.docker || settings.acceptLocalModeRisk) return undefined
   if (!carriesOthersText(eventName, trigger)) return undefined
+  const whose = botInvolved(trigger)
+    ? 'a bot started it, and bots carry text written elsewhere (upstream release notes, changelogs)'
+    : "their text comes from people outside the repository's writers"
   return (
-    `Local mode ('${Inputs.Docker}: false') refused on '${eventName}' events: their text ` +
-    "comes from people outside the repository's writers and can instruct the agents, " +
-    "whose commands in local mode can read the agents' API keys. Use Docker mode " +
-    `(the default), or set '${Inputs.AcceptLocalModeRisk}: true' to accept that risk.`
+    `Local mode ('${Inputs.Docker}: false') refused on '${eventName}' events: ${whose} ` +
+    "and can instruct the agents, whose commands in local mode can read the agents' " +
+    `API keys. Use Docker mode (the default), or set '${Inputs.AcceptLocalModeRisk}: true' ` +
+    'to accept that risk.'
   )
 }

@@ -205,24 +205,79 @@ function actorsOf(event: unknown, fallbackActor: string): Actor[] {
 }
 
 /** The issue or pull request an event is about, when it names one. */
-function issueNumberOf(event: unknown): number | undefined {
+function issueNumberOf(event: unknown, repository: string): number | undefined {
   const p = record(event)
-  const pulls = record(p?.workflow_run)?.pull_requests
   return (
     positiveInt(record(p?.issue)?.number) ??
     positiveInt(record(p?.pull_request)?.number) ??
-    (Array.isArray(pulls) ? positiveInt(record(pulls[0])?.number) : undefined)
+    workflowRunPull(p, repository)
   )
 }
 
 /**
- * What started this run, from GITHUB_EVENT_NAME, the event payload and
- * GITHUB_ACTOR (used when the payload names no sender).
+ * The pull request a workflow_run followed, when it is this repository's.
+ * GitHub lists there every open pull request whose head is the run's head
+ * branch, other repositories' included (a fork's PR #2 against its own
+ * parent, say): taking the first would report on this repository's
+ * unrelated #2. Only an entry whose base repository is this one counts,
+ * by id where the payload has both, and always by `owner/name`
+ * (case-insensitive); none: the run has no issue and reports in the job
+ * summary only.
+ */
+function workflowRunPull(
+  event: Record<string, unknown> | undefined,
+  repository: string
+): number | undefined {
+  const pulls = record(event?.workflow_run)?.pull_requests
+  if (!Array.isArray(pulls)) return undefined
+  const here = thisRepository(event, repository)
+  if (!here) return undefined
+  for (const entry of pulls) {
+    const base = record(record(record(entry)?.base)?.repo)
+    if (!base || repoNameOfUrl(base.url) !== here.fullName) continue
+    const id = positiveInt(base.id)
+    if (id !== undefined && here.id !== undefined && id !== here.id) continue
+    const number = positiveInt(record(entry)?.number)
+    if (number !== undefined) return number
+  }
+  return undefined
+}
+
+/**
+ * The repository the run reports to: GITHUB_REPOSITORY (the one the API
+ * client writes to), with the payload's repository id when the payload's
+ * repository is that one.
+ */
+function thisRepository(
+  event: Record<string, unknown> | undefined,
+  repository: string
+): { fullName: string; id: number | undefined } | undefined {
+  const fullName = repository.trim().toLowerCase()
+  if (!/^[^/\s]+\/[^/\s]+$/.test(fullName)) return undefined
+  const repo = record(event?.repository)
+  const named =
+    typeof repo?.full_name === 'string' &&
+    repo.full_name.toLowerCase() === fullName
+  return { fullName, id: named ? positiveInt(repo.id) : undefined }
+}
+
+/** `owner/name` of an API address `https://api.github.com/repos/owner/name`. */
+function repoNameOfUrl(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined
+  const match = /\/repos\/([^/?#]+)\/([^/?#]+)\/?$/.exec(url)
+  return match ? `${match[1]}/${match[2]}`.toLowerCase() : undefined
+}
+
+/**
+ * What started this run, from GITHUB_EVENT_NAME, the event payload,
+ * GITHUB_ACTOR (used when the payload names no sender) and
+ * GITHUB_REPOSITORY (the repository whose issues the run may report on).
  */
 export function readTrigger(
   eventName: string,
   payload: unknown,
-  fallbackActor = ''
+  fallbackActor = '',
+  repository = ''
 ): Trigger {
   switch (eventName) {
     case 'pull_request':
@@ -237,7 +292,7 @@ export function readTrigger(
       return {
         kind: 'manual',
         eventName,
-        issueNumber: issueNumberOf(payload)
+        issueNumber: issueNumberOf(payload, repository)
       }
     default:
       // issues, pull_request_review, workflow_run, push, ...: anyone who
@@ -245,7 +300,7 @@ export function readTrigger(
       return {
         kind: 'event',
         eventName,
-        issueNumber: issueNumberOf(payload),
+        issueNumber: issueNumberOf(payload, repository),
         actors: actorsOf(payload, fallbackActor)
       }
   }

@@ -8,6 +8,7 @@ import { readFileAtRef } from './contents.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import {
   readPullHead,
+  readPullHeadSha,
   readPullRequestContext,
   type PullHead,
   type PullRequestContext
@@ -51,6 +52,8 @@ export interface GitHubApi {
   ): Promise<PullRequestContext>
   /** The head commit, its committer date and the head's force pushes. */
   getPullHead(number: number): Promise<PullHead>
+  /** The head commit alone (pull_request events name theirs). */
+  getPullHeadSha(number: number): Promise<string>
   /** A file's text at a commit; undefined when there is none. */
   getFileAtRef(file: string, ref: string): Promise<string | undefined>
   /**
@@ -171,6 +174,9 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
 
     getPullHead: (number) =>
       readPullHead({ octokit, owner, repo, log }, number),
+
+    getPullHeadSha: (number) =>
+      readPullHeadSha({ octokit, owner, repo, log }, number),
 
     getFileAtRef: (file, ref) =>
       readFileAtRef({ octokit, owner, repo, log }, file, ref),

@@ -103,6 +103,23 @@ export interface PullHead {
   forcePushedAt: string[]
 }
 
+/** The pull request's head commit now: one request, for pull_request events. */
+export async function readPullHeadSha(
+  { octokit, owner, repo }: PullRequestTarget,
+  number: number
+): Promise<string> {
+  try {
+    const pr = await octokit.rest.pulls.get({
+      owner,
+      repo,
+      pull_number: number
+    })
+    return pr.data.head.sha
+  } catch (e) {
+    throw toGitHubError(e, `Reading the head of pull request #${number}`)
+  }
+}
+
 /** Timeline items read at most, newest pages included (100 per page). */
 const MAX_TIMELINE_PAGES = 30
 
