@@ -1,0 +1,142 @@
+// A few lines of Python that MassGen loads at start-up, before any of its
+// own code (Python imports `sitecustomize` from the first folder of
+// PYTHONPATH that has one), to turn off what MassGen 0.1.97 reads by itself
+// from the folders it is given (docs/massgen-0.1.97.md, "Files MassGen loads
+// by itself"):
+//
+// - ProjectInstructionsSection (massgen/system_prompt_sections.py) walks up
+//   from every context path through up to 10 parent folders and puts the
+//   first CLAUDE.md or AGENTS.md into every agent's system prompt, links
+//   followed, no size cap: the pull request's own, or one above the
+//   checkout. The guard makes it find nothing; the repository's own
+//   instructions come from the base commit instead (project-instructions.ts).
+// - the answers MassGen frames as `<agentN.M> ... <end of agentN.M>` pass
+//   through neutralizeMarkers' pattern first (massgen-markers.ts).
+//
+// python-dotenv (which MassGen calls at start-up and in its tools) is turned
+// off by PYTHON_DOTENV_DISABLED in the same environment.
+//
+// Where the guard lives: a folder of the run's own (0555, the file 0444),
+// written before MassGen starts, never in the checkout; in local mode's
+// sandbox it is bound read-only. MassGen's cwd is the run's folder, and its
+// console script puts only its own bin folder first on sys.path, so no file
+// of the checkout can shadow the guard; PYTHONPATH is the guard alone.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { MARKER_CLOSE, MARKER_OPEN, MARKER_PATTERN } from './massgen-markers.js'
+
+/** The line the guard prints on stderr once it has patched MassGen. */
+export const GUARD_ACTIVE_LINE =
+  'massgen-action guard: project instruction files off, answer markers neutralised'
+
+export function guardSource(): string {
+  return `# Written by massgen-action for one run (src/safety/massgen-guard.ts).
+import importlib.abc
+import re
+import sys
+
+_MARKER = re.compile(${JSON.stringify(MARKER_PATTERN)}, re.IGNORECASE)
+_OPEN = ${JSON.stringify(MARKER_OPEN)}
+_CLOSE = ${JSON.stringify(MARKER_CLOSE)}
+
+
+def _neutral(text):
+    if not isinstance(text, str):
+        return text
+    return _MARKER.sub(lambda m: _OPEN + m.group(1) + (_CLOSE if m.group(2) else ""), text)
+
+
+def _no_instructions(module):
+    section = getattr(module, "ProjectInstructionsSection", None)
+    if section is None:
+        return
+    section.discover_instruction_file = lambda self, context_path: None
+    section.build_content = lambda self: ""
+    print(${JSON.stringify(GUARD_ACTIVE_LINE)}, file=sys.stderr, flush=True)
+
+
+def _neutral_answers(module):
+    templates = getattr(module, "MessageTemplates", None)
+    framing = getattr(templates, "format_current_answers_with_summaries", None)
+    if framing is None:
+        return
+
+    def format_current_answers_with_summaries(self, agent_summaries, *args, **kwargs):
+        summaries = {k: _neutral(v) for k, v in (agent_summaries or {}).items()}
+        changedocs = kwargs.get("agent_changedocs")
+        if changedocs:
+            kwargs["agent_changedocs"] = {k: _neutral(v) for k, v in changedocs.items()}
+        return framing(self, summaries, *args, **kwargs)
+
+    templates.format_current_answers_with_summaries = format_current_answers_with_summaries
+
+
+_PATCHES = {
+    "massgen.system_prompt_sections": _no_instructions,
+    "massgen.message_templates": _neutral_answers,
+}
+
+
+class _PatchAfterImport(importlib.abc.MetaPathFinder):
+    """Runs a module's patch right after the module's own code, before any use."""
+
+    def find_spec(self, name, path=None, target=None):
+        patch = _PATCHES.get(name)
+        if patch is None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        run_module = loader.exec_module
+
+        def exec_module(module):
+            run_module(module)
+            patch(module)
+
+        loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, _PatchAfterImport())
+`
+}
+
+/**
+ * Writes the guard into a new folder of the run's own and returns that
+ * folder (for PYTHONPATH). Exclusive creation: nothing already there is
+ * followed or reused.
+ */
+export function writeMassgenGuard(workDir: string): string {
+  const dir = path.join(workDir, 'massgen-guard')
+  fs.mkdirSync(dir, { mode: 0o700 })
+  fs.writeFileSync(path.join(dir, 'sitecustomize.py'), guardSource(), {
+    flag: 'wx',
+    mode: 0o444
+  })
+  fs.chmodSync(dir, 0o555)
+  return dir
+}
+
+/**
+ * MassGen's environment with the guard loaded and python-dotenv off. Any
+ * PYTHONPATH of the runner's is dropped (MassGen's virtualenv needs none,
+ * and a relative entry would be read from MassGen's cwd); no user site
+ * folder either (a usercustomize or .pth file in ~/.local would run in it).
+ */
+export function withMassgenGuard(
+  env: NodeJS.ProcessEnv,
+  guardDir: string
+): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    PYTHONPATH: guardDir,
+    PYTHONNOUSERSITE: '1',
+    PYTHON_DOTENV_DISABLED: '1'
+  }
+}
