@@ -34,6 +34,11 @@ import {
 import { judgeRun } from '../results/results.js'
 import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
+import {
+  GUARD_ACTIVE_LINE,
+  withMassgenGuard,
+  writeMassgenGuard
+} from '../safety/massgen-guard.js'
 import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
 import { gatherContext, type RunContext } from '../plan/run-context.js'
 import {
@@ -89,8 +94,16 @@ export async function execute(
       throw error
     }
   )
+  // Before MassGen first starts (the preflight too): what it loads by itself.
+  const guardDir = writeMassgenGuard(workDir)
   if (settings.userConfig) {
-    const refused = await preflight(runner, installation, configFile, workDir)
+    const refused = await preflight(
+      runner,
+      installation,
+      configFile,
+      workDir,
+      guardDir
+    )
     if (refused) {
       await firstView
       return { ...refused, ...ran }
@@ -108,11 +121,14 @@ export async function execute(
     settings,
     workDir,
     runner,
-    readServerFolders(readServer),
+    [...readServerFolders(readServer), guardDir],
     {
       command: installation.command,
       args: [...installation.prefixArgs, ...plan.args],
-      env: withMassgenOnPath(plan.env, installation.command)
+      env: withMassgenGuard(
+        withMassgenOnPath(plan.env, installation.command),
+        guardDir
+      )
     }
   )
   const { outcome, costAtStop } = await watchMassgen(settings, runner, {
@@ -310,11 +326,12 @@ async function preflight(
   runner: ProcessRunner,
   installation: { command: string; prefixArgs: string[] },
   configFile: string,
-  workDir: string
+  workDir: string,
+  guardDir: string
 ): Promise<Omit<RunResult, 'question'> | undefined> {
-  const env = withMassgenOnPath(
-    childEnv(process.env, {}, []),
-    installation.command
+  const env = withMassgenGuard(
+    withMassgenOnPath(childEnv(process.env, {}, []), installation.command),
+    guardDir
   )
   const started = Date.now()
   const verdict = await validateWithMassgen(
@@ -356,7 +373,7 @@ async function launchFor(
   settings: Settings,
   workDir: string,
   runner: ProcessRunner,
-  /** Folders the sandbox shows read-only besides MassGen's own. */
+  /** Folders the sandbox shows read-only besides MassGen's own (the guard's too). */
   toolPaths: string[],
   launch: Launch
 ): Promise<Launch> {
@@ -411,6 +428,7 @@ function configErrorLines(stderr: string[]): string[] {
     .filter(
       (line) =>
         line.trim() &&
+        line !== GUARD_ACTIVE_LINE &&
         !/Warning|^\s+(from|with|import) |^It will be compatible/.test(line)
     )
     .slice(-20)

@@ -16,9 +16,10 @@
 // python-dotenv (which MassGen calls at start-up and in its tools) is turned
 // off by PYTHON_DOTENV_DISABLED in the same environment.
 //
-// Where the guard lives: a folder of the run's own (0555, the file 0444),
+// Where the guard lives: a folder of the run's own (readable by every user:
+// in a root job's sandbox MassGen runs as nobody; it holds no secret),
 // written before MassGen starts, never in the checkout; in local mode's
-// sandbox it is bound read-only. MassGen's cwd is the run's folder, and its
+// sandbox it is bound read-only, and Docker-mode containers never see it. MassGen's cwd is the run's folder, and its
 // console script puts only its own bin folder first on sys.path, so no file
 // of the checkout can shadow the guard; PYTHONPATH is the guard alone.
 import * as fs from 'node:fs'
@@ -114,12 +115,11 @@ sys.meta_path.insert(0, _PatchAfterImport())
  */
 export function writeMassgenGuard(workDir: string): string {
   const dir = path.join(workDir, 'massgen-guard')
-  fs.mkdirSync(dir, { mode: 0o700 })
+  fs.mkdirSync(dir, { mode: 0o755 })
   fs.writeFileSync(path.join(dir, 'sitecustomize.py'), guardSource(), {
     flag: 'wx',
     mode: 0o444
   })
-  fs.chmodSync(dir, 0o555)
   return dir
 }
 
