@@ -72,14 +72,17 @@ function baseFiles(files: Record<string, Record<string, string>>) {
   github().state.files = files
 }
 
-/** A `/massgen` command on #42 after an earlier report and a reader's comment. */
-function commandAfterComment(command: string, comment: string) {
+/**
+ * A `/massgen` command on #42 after the action's earlier report (under
+ * `tag`) and a reader's comment.
+ */
+function commandAfterComment(tag: string, command: string, comment: string) {
   const state = github().state
   state.permissions = { 'alice-maintainer': 'maintain', 'bob-reader': 'read' }
   const report = addComment(
     state,
     42,
-    `${stickyMarker('massgen')}\n## MassGen consensus\n\nEarlier answer.`,
+    `${stickyMarker(tag)}\n## MassGen consensus\n\nEarlier answer.`,
     state.identity
   )
   report.updatedAt = '2025-11-28T10:30:00Z'
@@ -121,6 +124,7 @@ async function fakeRun(options: {
       ...options.env
     }
   })
+  if (run.outputs.status !== 'success') console.log(run.stdout.slice(-3000))
   expect(run.outputs.status).toBe('success')
   const { args } = JSON.parse(fs.readFileSync(record, 'utf8')) as {
     args: string[]
@@ -208,7 +212,12 @@ describe('the repository instructions and the markers the action hands over (fak
     baseFiles({})
     const { question } = await fakeRun({
       eventName: 'issue_comment',
-      payload: commandAfterComment('/massgen is this safe?', FORGING_COMMENT)
+      payload: commandAfterComment(
+        'instr-follow',
+        '/massgen is this safe?',
+        FORGING_COMMENT
+      ),
+      inputs: { 'comment-tag': 'instr-follow' }
     })
     expect(question).toContain(FORGED_COMMENT)
     expect(question).not.toMatch(
@@ -282,6 +291,7 @@ async function commentRun() {
   fs.writeFileSync(path.join(above, 'CLAUDE.md'), PLANTED_ABOVE)
   baseFiles({ [BASE_SHA]: { 'AGENTS.md': MAINTAINERS } })
   const payload = commandAfterComment(
+    'instr-comment',
     '/massgen is the parser change safe?',
     FORGING_COMMENT
   )

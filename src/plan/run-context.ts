@@ -44,7 +44,9 @@ export async function gatherContext(
   workDir: string,
   /** The head commit checked before the run (head-check.ts), if any. */
   reviewedHead: string | undefined,
-  /** The commit the workflow checked out (GITHUB_SHA). */
+  /** Reads the repository's instructions (`github` where there is one). */
+  instructionsGitHub: GitHubApi | undefined = github,
+  /** The commit that started the workflow (GITHUB_SHA). */
   checkedOut: string | undefined = process.env.GITHUB_SHA
 ): Promise<RunContext> {
   const pull = await pullContext(
@@ -55,8 +57,12 @@ export async function gatherContext(
     reviewedHead
   )
   const instructions =
-    settings.projectInstructions === 'base' && github
-      ? await baseInstructions(github, decision, pull.baseSha ?? checkedOut)
+    settings.projectInstructions === 'base' && instructionsGitHub
+      ? await baseInstructions(
+          instructionsGitHub,
+          decision,
+          pull.baseSha ?? checkedOut
+        )
       : ''
   return {
     ...pull.context,

@@ -58,14 +58,18 @@ export async function execute(
   /** The head commit checked before the run (head-check.ts), if any. */
   reviewedHead?: string,
   /** `review: inline` reads the pull request even when no comment is posted. */
-  reviewGitHub?: GitHubApi
+  reviewGitHub?: GitHubApi,
+  /** Opens GitHub for the repository's instructions when nothing else does. */
+  instructionsGitHub?: () => GitHubApi
 ): Promise<RunResult> {
+  const github = dest.github ?? reviewGitHub
   const context = await gatherContext(
     settings,
     decision,
-    dest.github ?? reviewGitHub,
+    github,
     workDir,
-    reviewedHead
+    reviewedHead,
+    github ?? instructionsGitHub?.()
   )
   const { plan, configFile, readServer } = writeConfig(
     settings,

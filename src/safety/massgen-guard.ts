@@ -16,10 +16,12 @@
 // python-dotenv (which MassGen calls at start-up and in its tools) is turned
 // off by PYTHON_DOTENV_DISABLED in the same environment.
 //
-// Where the guard lives: a folder of the run's own (readable by every user:
-// in a root job's sandbox MassGen runs as nobody; it holds no secret),
-// written before MassGen starts, never in the checkout; in local mode's
-// sandbox it is bound read-only, and Docker-mode containers never see it. MassGen's cwd is the run's folder, and its
+// Where the guard lives: a folder beside the run's own (`<work folder>-guard`:
+// the sandbox hands the work folder itself to the agents' user), readable by
+// every user (in a root job's sandbox MassGen runs as nobody; it holds no
+// secret), written before MassGen starts, never in the checkout; in local
+// mode's sandbox it is bound read-only, and Docker-mode containers never
+// see it. MassGen's cwd is the run's folder, and its
 // console script puts only its own bin folder first on sys.path, so no file
 // of the checkout can shadow the guard; PYTHONPATH is the guard alone.
 import * as fs from 'node:fs'
@@ -109,12 +111,12 @@ sys.meta_path.insert(0, _PatchAfterImport())
 }
 
 /**
- * Writes the guard into a new folder of the run's own and returns that
- * folder (for PYTHONPATH). Exclusive creation: nothing already there is
- * followed or reused.
+ * Writes the guard into a new folder beside the run's folder and returns it
+ * (for PYTHONPATH). Exclusive creation: nothing already there is followed or
+ * reused.
  */
 export function writeMassgenGuard(workDir: string): string {
-  const dir = path.join(workDir, 'massgen-guard')
+  const dir = `${workDir}-guard`
   fs.mkdirSync(dir, { mode: 0o755 })
   fs.writeFileSync(path.join(dir, 'sitecustomize.py'), guardSource(), {
     flag: 'wx',
