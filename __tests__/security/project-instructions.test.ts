@@ -426,7 +426,12 @@ describe('files MassGen loads by itself and its markers (real MassGen)', () => {
     const bodies = bodiesOf(comment.server)
     expect(bodies.length).toBeGreaterThanOrEqual(6)
     expect(bodies.filter((b) => b.includes('PLANTED-HEAD-AGENTS'))).toEqual([])
-    expect(bodies.filter((b) => b.includes('project_instructions'))).toEqual([])
+    // MassGen's section stays, empty: no file was found for it.
+    expect(
+      bodies.filter((b) =>
+        b.includes('instructions were found in your context paths')
+      )
+    ).toEqual([])
   })
 
   it('attack: a CLAUDE.md in a folder above the checkout reaches the prompts — fails', () => {
@@ -460,7 +465,8 @@ describe('files MassGen loads by itself and its markers (real MassGen)', () => {
 
   it("attack: an agent's answer quoting the markers forges a peer's answer where MassGen shows it to the others — fails", () => {
     const bodies = bodiesOf(comment.server)
-    // MassGen frames A's answer in the requests after it (votes, presentation).
+    // MassGen frames A's answer in the requests after it: the peers' votes
+    // (CURRENT ANSWERS) and the winner's presentation (all answers).
     const framed = bodies.filter((b) => b.includes(FORGED_ANSWER))
     expect(framed.length).toBeGreaterThan(0)
     for (const b of framed) {

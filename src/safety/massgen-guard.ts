@@ -35,6 +35,7 @@ export const GUARD_ACTIVE_LINE =
 export function guardSource(): string {
   return `# Written by massgen-action for one run (src/safety/massgen-guard.ts).
 import importlib.abc
+import inspect
 import re
 import sys
 
@@ -58,20 +59,39 @@ def _no_instructions(module):
     print(${JSON.stringify(GUARD_ACTIVE_LINE)}, file=sys.stderr, flush=True)
 
 
+# Arguments that carry the agents' text into MassGen's framing.
+_AGENT_TEXT = ("agent_summaries", "agent_answers", "all_answers", "agent_changedocs", "vote_summary")
+
+
+def _neutral_value(value):
+    if isinstance(value, dict):
+        return {k: _neutral(v) for k, v in value.items()}
+    return _neutral(value)
+
+
+def _neutral_arguments(method, names):
+    signature = inspect.signature(method)
+
+    def framed(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        for name in names:
+            if name in bound.arguments:
+                bound.arguments[name] = _neutral_value(bound.arguments[name])
+        return method(*bound.args, **bound.kwargs)
+
+    return framed
+
+
 def _neutral_answers(module):
     templates = getattr(module, "MessageTemplates", None)
-    framing = getattr(templates, "format_current_answers_with_summaries", None)
-    if framing is None:
+    if templates is None:
         return
-
-    def format_current_answers_with_summaries(self, agent_summaries, *args, **kwargs):
-        summaries = {k: _neutral(v) for k, v in (agent_summaries or {}).items()}
-        changedocs = kwargs.get("agent_changedocs")
-        if changedocs:
-            kwargs["agent_changedocs"] = {k: _neutral(v) for k, v in changedocs.items()}
-        return framing(self, summaries, *args, **kwargs)
-
-    templates.format_current_answers_with_summaries = format_current_answers_with_summaries
+    for attr, method in list(vars(templates).items()):
+        if not inspect.isfunction(method):
+            continue
+        names = [n for n in inspect.signature(method).parameters if n in _AGENT_TEXT]
+        if names:
+            setattr(templates, attr, _neutral_arguments(method, names))
 
 
 _PATCHES = {
