@@ -116,7 +116,12 @@ export async function run(
       workDir,
       runner,
       head,
-      settings.review === 'inline' && settings.githubToken ? gh() : undefined
+      settings.review === 'inline' && settings.githubToken ? gh() : undefined,
+      // A run that posts nowhere still reads the repository's instructions
+      // (one try: they are worth a warning, not a wait).
+      settings.githubToken
+        ? () => openGitHub(settings, { retries: 0 })
+        : undefined
     )
   } catch (error) {
     result = failedBefore(decision.question, error, started)
@@ -459,11 +464,20 @@ function failedBefore(
   }
 }
 
-function openGitHub(settings: Settings): GitHubApi {
+function openGitHub(
+  settings: Settings,
+  timing?: { retries: number }
+): GitHubApi {
   const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '/').split(
     '/'
   )
-  return createGitHub({ token: settings.githubToken, owner, repo, log: core })
+  return createGitHub({
+    token: settings.githubToken,
+    owner,
+    repo,
+    log: core,
+    ...(timing ? { timing } : {})
+  })
 }
 
 function makeWorkDir(): string {

@@ -254,9 +254,22 @@ routes.push(
   [
     `GET ${R}/contents/{path}`,
     (s, c) => {
-      const file = decodeURIComponent(c.params[0] ?? '')
+      const asked = decodeURIComponent(c.params[0] ?? '')
       const ref = c.query.get('ref') ?? ''
+      const target = s.links?.[ref]?.[asked]
+      const file = target !== undefined ? target : asked
       const text = s.files?.[ref]?.[file]
+      if (target !== undefined && text === undefined)
+        return {
+          status: 200,
+          data: {
+            type: 'symlink',
+            target,
+            size: target.length,
+            name: asked,
+            path: asked
+          }
+        }
       if (text === undefined) throw new HttpError(404, 'Not Found')
       const content = Buffer.from(text, 'utf8').toString('base64')
       return {
@@ -265,7 +278,7 @@ routes.push(
           type: 'file',
           encoding: 'base64',
           size: Buffer.byteLength(text, 'utf8'),
-          name: file,
+          name: file.split('/').pop(),
           path: file,
           sha: '0'.repeat(40),
           // GitHub wraps the base64 every 60 characters.

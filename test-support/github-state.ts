@@ -80,6 +80,12 @@ export interface ServerState {
    * `{ [baseSha]: { '.gitattributes': '...' } }`. Absent: 404.
    */
   files?: Record<string, Record<string, string>>
+  /**
+   * Links by commit, path -> target, answered as GitHub does: with the
+   * target's content and path when the target is a file of that commit,
+   * else `type: symlink`.
+   */
+  links?: Record<string, Record<string, string>>
   /** Pull-request reviews (github-reviews.ts), pending ones included. */
   reviews: ServerReview[]
   nextId: number

@@ -5,6 +5,11 @@
 import * as core from '@actions/core'
 import { createOctokit, type GitHubLog, type GitHubOptions } from './client.js'
 import { readFileAtRef } from './contents.js'
+import {
+  readPullBase,
+  readRegularFileAtRef,
+  type RepoFile
+} from './repo-file.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import {
   readPullHead,
@@ -56,6 +61,14 @@ export interface GitHubApi {
   getPullHeadSha(number: number): Promise<string>
   /** A file's text at a commit; undefined when there is none. */
   getFileAtRef(file: string, ref: string): Promise<string | undefined>
+  /** A regular file at a commit, at most maxBytes; links are refused. */
+  getRegularFileAtRef(
+    file: string,
+    ref: string,
+    maxBytes: number
+  ): Promise<RepoFile>
+  /** The base commit of a pull request. */
+  getPullBase(number: number): Promise<string>
   /**
    * The action's own report on the issue (marker and author both checked)
    * and the comments written before `beforeId`.
@@ -180,6 +193,11 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
 
     getFileAtRef: (file, ref) =>
       readFileAtRef({ octokit, owner, repo, log }, file, ref),
+
+    getRegularFileAtRef: (file, ref, maxBytes) =>
+      readRegularFileAtRef({ octokit, owner, repo, log }, file, ref, maxBytes),
+
+    getPullBase: (number) => readPullBase({ octokit, owner, repo }, number),
 
     async readFollowUp(issueNumber, tag, beforeId) {
       const previous: OwnReport | undefined = await sticky.findOwn(

@@ -33,6 +33,7 @@ export const Inputs = {
   AllowForkPullRequestTarget: 'allow-fork-pull-request-target',
   IssueNumber: 'issue-number',
   PrContext: 'pr-context',
+  ProjectInstructions: 'project-instructions',
   PrDiffMaxBytes: 'pr-diff-max-bytes',
   UploadLogs: 'upload-logs',
   ExpectedHeadSha: 'expected-head-sha',

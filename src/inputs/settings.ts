@@ -107,6 +107,14 @@ const rules = {
       .pipe(z.number().positive()),
     "a positive amount in US dollars such as '2.50' (empty: no cap)"
   ],
+  projectInstructions: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['base', 'none'])),
+    "'base' (the repository's AGENTS.md or CLAUDE.md from the base commit) or 'none'"
+  ],
   review: [
     z
       .string()
@@ -198,6 +206,9 @@ export function readSettings(source: InputSource): Settings {
     allowForkPullRequestTarget: flag(Inputs.AllowForkPullRequestTarget, false),
     issueNumber,
     prContext: flag(Inputs.PrContext, true),
+    projectInstructions:
+      check('projectInstructions', Inputs.ProjectInstructions, 'base') ??
+      'base',
     prDiffMaxBytes:
       check(
         'prDiffMaxBytes',

@@ -63,6 +63,11 @@ export interface Settings {
   allowForkPullRequestTarget: boolean
   issueNumber: number | undefined
   prContext: boolean
+  /**
+   * `project-instructions`: the repository's AGENTS.md (or CLAUDE.md) read
+   * from the base commit and given as the maintainers' text, or none.
+   */
+  projectInstructions: 'base' | 'none'
   prDiffMaxBytes: number
   uploadLogs: boolean
   /** Which log files the artifact holds (`upload-logs: answers-only`). */

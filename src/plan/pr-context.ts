@@ -7,6 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { stripInvisible, visibleText } from '../event/command.js'
 import { fenceFor } from '../safety/markdown.js'
+import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import type { PullRequestContext } from '../github/pull.js'
 import type { LeftOut } from './pr-filter.js'
 
@@ -106,7 +107,9 @@ export function writePrContext(dir: string, pr: GivenPullRequest): string[] {
   }
   for (const [name, text] of Object.entries(written)) {
     const file = path.join(dir, name)
-    fs.writeFileSync(file, text)
+    // Quoted MassGen markers (`<end of agent1.1>`) stay inert in the files
+    // too: an agent that copies a line into its answer copies no framing.
+    fs.writeFileSync(file, neutralizeMarkers(text))
     fs.chmodSync(file, 0o444)
   }
   fs.chmodSync(dir, 0o555)

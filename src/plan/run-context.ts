@@ -11,6 +11,11 @@ import type { ReviewedPull, Settings } from '../inputs/types.js'
 import { reviewInstructions } from '../review/findings.js'
 import { reviewedPull } from '../review/review.js'
 import { parseGitAttributes, type GitAttributes } from './gitattributes.js'
+import { neutralizeMarkers } from '../safety/massgen-markers.js'
+import {
+  projectInstructionsNote,
+  readProjectInstructions
+} from './project-instructions.js'
 import { prContextNote, writePrContext } from './pr-context.js'
 import { narrowPullRequest } from './pr-filter.js'
 import { UserConfigError } from './user-config.js'
@@ -27,21 +32,88 @@ export interface RunContext {
 /** The largest diff read from GitHub, before include/exclude narrow it. */
 const RAW_DIFF_MAX_BYTES = 20_000_000
 
+/**
+ * The question as MassGen gets it: the conversation, the repository's own
+ * instructions and the notes on the pull request's folder, with every
+ * MassGen framing marker in it made inert (massgen-markers.ts).
+ */
 export async function gatherContext(
   settings: Settings,
   decision: Extract<Intake, { action: 'run' }>,
   github: GitHubApi | undefined,
   workDir: string,
   /** The head commit checked before the run (head-check.ts), if any. */
-  reviewedHead: string | undefined
+  reviewedHead: string | undefined,
+  /** Reads the repository's instructions (`github` where there is one). */
+  instructionsGitHub: GitHubApi | undefined = github,
+  /** The commit that started the workflow (GITHUB_SHA). */
+  checkedOut: string | undefined = process.env.GITHUB_SHA
 ): Promise<RunContext> {
-  const context: RunContext = {
-    question: decision.question + (decision.context ?? ''),
-    extraContextPaths: []
+  const pull = await pullContext(
+    settings,
+    decision,
+    github,
+    workDir,
+    reviewedHead
+  )
+  const instructions =
+    settings.projectInstructions === 'base' && instructionsGitHub
+      ? await baseInstructions(
+          instructionsGitHub,
+          decision,
+          pull.baseSha ?? checkedOut
+        )
+      : ''
+  return {
+    ...pull.context,
+    question: neutralizeMarkers(
+      decision.question +
+        (decision.context ?? '') +
+        instructions +
+        pull.context.question
+    )
   }
+}
+
+/**
+ * The repository's AGENTS.md (or CLAUDE.md) at the base commit: a pull
+ * request's base, else the checked-out commit. None without a commit.
+ */
+async function baseInstructions(
+  github: GitHubApi,
+  decision: Extract<Intake, { action: 'run' }>,
+  baseSha: string | undefined
+): Promise<string> {
+  let ref = baseSha
+  if (!ref && decision.pullRequest) {
+    try {
+      ref = await github.getPullBase(decision.pullRequest)
+    } catch (error) {
+      core.warning(
+        `Could not read the base of pull request #${decision.pullRequest} (${String(error)}); ` +
+          'the agents get no repository instructions.'
+      )
+      return ''
+    }
+  }
+  if (!ref) return ''
+  const found = await readProjectInstructions(github, ref)
+  return found ? projectInstructionsNote(found) : ''
+}
+
+/** The pull request's folder and review diff, and the notes that name them. */
+async function pullContext(
+  settings: Settings,
+  decision: Extract<Intake, { action: 'run' }>,
+  github: GitHubApi | undefined,
+  workDir: string,
+  reviewedHead: string | undefined
+): Promise<{ context: RunContext; baseSha?: string }> {
+  // `question` holds only the notes on the pull request here.
+  const context: RunContext = { question: '', extraContextPaths: [] }
   const review = settings.review === 'inline'
   if (!decision.pullRequest || !(settings.prContext || review) || !github)
-    return context
+    return { context }
   // The whole diff: include/exclude pick from it, then whole files are
   // fitted into pr-diff-max-bytes (pr-filter.ts).
   const pr = await github.getPullRequestContext(
@@ -89,7 +161,7 @@ export async function gatherContext(
     })
     context.question += reviewInstructions()
   }
-  return context
+  return { context, baseSha: pr.baseSha }
 }
 
 /**

@@ -36,6 +36,11 @@ import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
 import { recheckConfined } from '../safety/context-path.js'
 import { inertLine } from './output-lines.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
+import {
+  GUARD_ACTIVE_LINE,
+  withMassgenGuard,
+  writeMassgenGuard
+} from '../safety/massgen-guard.js'
 import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
 import { gatherContext, type RunContext } from '../plan/run-context.js'
 import {
@@ -55,14 +60,18 @@ export async function execute(
   /** The head commit checked before the run (head-check.ts), if any. */
   reviewedHead?: string,
   /** `review: inline` reads the pull request even when no comment is posted. */
-  reviewGitHub?: GitHubApi
+  reviewGitHub?: GitHubApi,
+  /** Opens GitHub for the repository's instructions when nothing else does. */
+  instructionsGitHub?: () => GitHubApi
 ): Promise<RunResult> {
+  const github = dest.github ?? reviewGitHub
   const context = await gatherContext(
     settings,
     decision,
-    dest.github ?? reviewGitHub,
+    github,
     workDir,
-    reviewedHead
+    reviewedHead,
+    github ?? instructionsGitHub?.()
   )
   const { plan, configFile, readServer } = writeConfig(
     settings,
@@ -91,10 +100,13 @@ export async function execute(
       throw error
     }
   )
+  // Before MassGen first starts (the preflight too): what it loads by itself.
+  const guardDir = writeMassgenGuard(workDir)
   if (settings.userConfig) {
     const refused = await preflight(runner, installation, configFile, {
       workDir,
-      passEnv: settings.passEnv
+      passEnv: settings.passEnv,
+      guardDir
     })
     if (refused) {
       await firstView
@@ -113,11 +125,14 @@ export async function execute(
     settings,
     workDir,
     runner,
-    readServerFolders(readServer),
+    [...readServerFolders(readServer), guardDir],
     {
       command: installation.command,
       args: [...installation.prefixArgs, ...plan.args],
-      env: withMassgenOnPath(plan.env, installation.command)
+      env: withMassgenGuard(
+        withMassgenOnPath(plan.env, installation.command),
+        guardDir
+      )
     }
   )
   const { outcome, costAtStop } = await watchMassgen(settings, runner, {
@@ -321,12 +336,15 @@ async function preflight(
   runner: ProcessRunner,
   installation: { command: string; prefixArgs: string[] },
   configFile: string,
-  where: { workDir: string; passEnv: readonly string[] }
+  where: { workDir: string; passEnv: readonly string[]; guardDir: string }
 ): Promise<Omit<RunResult, 'question'> | undefined> {
-  const { workDir, passEnv } = where
-  const env = withMassgenOnPath(
-    childEnv(process.env, {}, [], passEnv),
-    installation.command
+  const { workDir, passEnv, guardDir } = where
+  const env = withMassgenGuard(
+    withMassgenOnPath(
+      childEnv(process.env, {}, [], passEnv),
+      installation.command
+    ),
+    guardDir
   )
   const started = Date.now()
   const verdict = await validateWithMassgen(
@@ -368,7 +386,7 @@ async function launchFor(
   settings: Settings,
   workDir: string,
   runner: ProcessRunner,
-  /** Folders the sandbox shows read-only besides MassGen's own. */
+  /** Folders the sandbox shows read-only besides MassGen's own (the guard's too). */
   toolPaths: string[],
   launch: Launch
 ): Promise<Launch> {
@@ -423,6 +441,7 @@ function configErrorLines(stderr: string[]): string[] {
     .filter(
       (line) =>
         line.trim() &&
+        line !== GUARD_ACTIVE_LINE &&
         !/Warning|^\s+(from|with|import) |^It will be compatible/.test(line)
     )
     .slice(-20)

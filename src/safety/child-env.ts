@@ -101,13 +101,25 @@ function forbiddenReason(
     return 'belongs to the runner or carries its token'
   if (/(^|_)(GH|GITHUB)(_|$)/.test(upper) && /TOKEN|PAT|KEY/.test(upper))
     return 'looks like a GitHub token'
+  // Python's start-up: the action sets these for MassGen's guard
+  // (safety/massgen-guard.ts), which a PYTHONPATH of the job's would undo.
+  if (
+    [
+      'PYTHONPATH',
+      'PYTHONHOME',
+      'PYTHONSTARTUP',
+      'PYTHONNOUSERSITE',
+      'PYTHON_DOTENV_DISABLED'
+    ].includes(upper)
+  )
+    return "is set by the action for MassGen's start-up guard"
   if (keyVars.includes(upper))
     return 'is an API key variable; give the key through its key input (only the agents planned get it)'
   return undefined
 }
 
 export const PASS_ENV_EXPECTED =
-  "variable names separated by newlines or commas, e.g. 'PYTHONPATH, MY_TOOL_HOME'"
+  "variable names separated by newlines or commas, e.g. 'JAVA_HOME, MY_TOOL_HOME'"
 
 /**
  * `pass-env`: the names, or the problems with them (each naming the input
