@@ -46,6 +46,8 @@ import {
   type InputSource
 } from './inputs/settings.js'
 import { readTrigger } from './event/trigger.js'
+import { setupSourceFor, type SetupSource } from './event/setup-source.js'
+import { withBaseSetup } from './inputs/base-setup.js'
 import type { RunResult, Settings, Trigger } from './inputs/types.js'
 import { readConversation } from './plan/conversation-read.js'
 import { gateFailure, reviewRun, setReviewOutputs } from './review/review.js'
@@ -68,16 +70,23 @@ function withinSeconds<T>(
 export async function run(
   runner: ProcessRunner = createProcessRunner()
 ): Promise<void> {
-  const inputs = readInputs()
-  if (!inputs) return
-  const { settings, secrets } = inputs
-  let github: GitHubApi | undefined
-  const gh = () => (github ??= openGitHub(settings))
   const trigger = readTrigger(
     context.eventName,
     context.payload,
     process.env.GITHUB_ACTOR ?? ''
   )
+  const setupSource = setupSourceFor(trigger, context.payload)
+  const inputs = readInputs(setupSource.from !== 'workspace')
+  if (!inputs) return
+  let github: GitHubApi | undefined
+  const settings = await loadBaseSetup(
+    inputs.settings,
+    setupSource,
+    () => (github ??= openGitHub(inputs.settings))
+  )
+  if (!settings) return
+  const { secrets } = inputs
+  const gh = () => (github ??= openGitHub(settings))
   const decision = await decide(settings, trigger, gh)
   if (!decision) return
   const dest = destinationFor(settings, decision, gh, secrets)
@@ -128,12 +137,36 @@ export async function run(
   if (gate) core.setFailed(gate)
 }
 
+/**
+ * The setup files from the base commit, on events that carry someone
+ * else's code (base-setup.ts); undefined when they cannot be used.
+ */
+async function loadBaseSetup(
+  settings: Settings,
+  source: SetupSource,
+  gh: () => GitHubApi
+): Promise<Settings | undefined> {
+  try {
+    return await withBaseSetup(
+      settings,
+      source,
+      settings.githubToken ? gh : undefined
+    )
+  } catch (error) {
+    failBeforeRun(error)
+    return undefined
+  }
+}
+
 /** The inputs, read and checked; keys masked before anything can print them. */
-function readInputs(): { settings: Settings; secrets: string[] } | undefined {
+function readInputs(
+  setupFromBase: boolean
+): { settings: Settings; secrets: string[] } | undefined {
   const source: InputSource = {
     getInput: (name) => core.getInput(name),
     env: process.env,
-    workspace: process.env.GITHUB_WORKSPACE || process.cwd()
+    workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+    setupFromBase
   }
   for (const key of Object.values(readKeys(source)))
     if (key) core.setSecret(key)

@@ -4,7 +4,7 @@
 // re-exported here, so importers need only this module.
 import * as core from '@actions/core'
 import { createOctokit, type GitHubLog, type GitHubOptions } from './client.js'
-import { readFileAtRef } from './contents.js'
+import { readBaseFile, readFileAtRef, type BaseFile } from './contents.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import {
   readPullHead,
@@ -53,6 +53,10 @@ export interface GitHubApi {
   getPullHead(number: number): Promise<PullHead>
   /** A file's text at a commit; undefined when there is none. */
   getFileAtRef(file: string, ref: string): Promise<string | undefined>
+  /** A setup file at the base commit: a regular file at that very path, or why not. */
+  getBaseFile(file: string, ref: string, maxBytes: number): Promise<BaseFile>
+  /** The commit a pull request's base branch is at (the maintainers' code). */
+  getPullBaseSha(number: number): Promise<string>
   /**
    * The action's own report on the issue (marker and author both checked)
    * and the comments written before `beforeId`.
@@ -174,6 +178,22 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
 
     getFileAtRef: (file, ref) =>
       readFileAtRef({ octokit, owner, repo, log }, file, ref),
+
+    getBaseFile: (file, ref, maxBytes) =>
+      readBaseFile({ octokit, owner, repo, log }, file, ref, maxBytes),
+
+    async getPullBaseSha(number) {
+      try {
+        const { data } = await octokit.rest.pulls.get({
+          owner,
+          repo,
+          pull_number: number
+        })
+        return data.base.sha
+      } catch (e) {
+        throw toGitHubError(e, `Reading the base of pull request #${number}`)
+      }
+    },
 
     async readFollowUp(issueNumber, tag, beforeId) {
       const previous: OwnReport | undefined = await sticky.findOwn(

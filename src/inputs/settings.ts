@@ -6,10 +6,18 @@ import { Defaults, Inputs } from './constants.js'
 import { findExecutable } from '../prepare/executable.js'
 import { ModelsError, parseModels } from './models.js'
 import { globProblem, parseGlobList } from './globs.js'
-import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
-import { readUserInputs } from './user-inputs.js'
+import {
+  DOCKER_NETWORKS,
+  type ApiKeys,
+  type SetupFileRef,
+  type Settings
+} from './types.js'
+import {
+  readSetupFile,
+  readUserInputs,
+  type SetupReader
+} from './user-inputs.js'
 import { showValue } from '../shared/text.js'
-import { isInside } from '../shared/paths.js'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
@@ -20,6 +28,12 @@ export interface InputSource {
   env: NodeJS.ProcessEnv
   /** GITHUB_WORKSPACE, or the cwd outside a runner. */
   workspace: string
+  /**
+   * The event carries someone else's code: the files `config`,
+   * `instructions-file` and `query-file` name are not read from the
+   * workspace but noted in `baseSetup` (base-setup.ts reads them).
+   */
+  setupFromBase?: boolean
 }
 
 const bool = z
@@ -167,8 +181,14 @@ export function readSettings(source: InputSource): Settings {
     ? check('baseUrl', Inputs.BaseUrl, '')
     : undefined
 
+  const reader = {
+    workspace: source.workspace,
+    fromBase: source.setupFromBase === true
+  }
+  const query = readQuery(source, reader, errors)
+  const user = readUserInputs((name) => source.getInput(name), reader, errors)
   const settings: Settings = {
-    query: readQuery(source, errors),
+    query: query.text,
     models: readModels(raw(Inputs.Models), errors),
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     keys: readKeys(source),
@@ -211,11 +231,9 @@ export function readSettings(source: InputSource): Settings {
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
     dockerNetwork:
       check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto',
-    ...readUserInputs(
-      (name) => source.getInput(name),
-      source.workspace,
-      errors
-    ),
+    ...user,
+    setupFiles: [...query.setupFiles, ...user.setupFiles],
+    baseSetup: [...query.baseSetup, ...user.baseSetup],
     maxCost: raw(Inputs.MaxCost)
       ? check('maxCost', Inputs.MaxCost, '')
       : undefined,
@@ -296,36 +314,47 @@ export function readKeys(source: InputSource): ApiKeys {
   return keys
 }
 
-function readQuery(source: InputSource, errors: string[]): string {
+function readQuery(
+  source: InputSource,
+  reader: SetupReader,
+  errors: string[]
+): { text: string; setupFiles: string[]; baseSetup: SetupFileRef[] } {
+  const files = { setupFiles: [] as string[], baseSetup: [] as SetupFileRef[] }
   const query = source.getInput(Inputs.Query).trim()
   const file = source.getInput(Inputs.QueryFile).trim()
   if (query && file) {
     errors.push(
       `Inputs '${Inputs.Query}' and '${Inputs.QueryFile}' are both set: give only one`
     )
-    return query
+    return { text: query, ...files }
   }
-  if (!file) return checkQuerySize(query, Inputs.Query, errors)
-  const resolved = insideWorkspace(source.workspace, file)
-  if (!resolved) {
-    errors.push(
-      `Input '${Inputs.QueryFile}': '${showValue(file)}' is outside the workspace ` +
-        `(expected a file path inside ${source.workspace})`
-    )
-    return ''
+  if (!file)
+    return { text: checkQuerySize(query, Inputs.Query, errors), ...files }
+  const read = readSetupFile(
+    reader,
+    { input: Inputs.QueryFile, file, maxBytes: MAX_QUERY_FILE_BYTES },
+    errors,
+    files
+  )
+  return {
+    text: read ? queryFromText(read.text, read.relative, errors) : '',
+    ...files
   }
-  try {
-    const text = fs.readFileSync(resolved, 'utf8').trim()
-    if (!text)
-      errors.push(`Input '${Inputs.QueryFile}': '${showValue(file)}' is empty`)
-    return checkQuerySize(text, Inputs.QueryFile, errors)
-  } catch {
-    errors.push(
-      `Input '${Inputs.QueryFile}': cannot read '${showValue(file)}' (expected an existing ` +
-        `text file inside the workspace)`
-    )
-    return ''
-  }
+}
+
+/** A query file may be larger than a question (it is trimmed first), not much. */
+const MAX_QUERY_FILE_BYTES = 1_000_000
+
+/** The text of `query-file`, refused when empty or too long for MassGen's argument. */
+export function queryFromText(
+  text: string,
+  file: string,
+  errors: string[]
+): string {
+  const trimmed = text.trim()
+  if (!trimmed)
+    errors.push(`Input '${Inputs.QueryFile}': '${showValue(file)}' is empty`)
+  return checkQuerySize(trimmed, Inputs.QueryFile, errors)
 }
 
 /**
@@ -457,17 +486,4 @@ function readCommand(
   // A path is resolved once, against the workspace it was checked in:
   // MassGen starts from the run's own folder, where it would not resolve.
   return first.includes('/') ? [found, ...words.slice(1)] : words
-}
-
-function insideWorkspace(workspace: string, file: string): string | undefined {
-  const root = path.resolve(workspace)
-  const resolved = path.resolve(root, file)
-  if (!isInside(resolved, root)) return undefined
-  // Follow links so a link inside the workspace cannot point outside it.
-  try {
-    const real = fs.realpathSync(resolved)
-    return isInside(real, fs.realpathSync(root)) ? real : undefined
-  } catch {
-    return resolved
-  }
 }
