@@ -332,7 +332,9 @@ export const routes: [string, Handler][] = [
     `GET ${R}/pulls/{pull_number}/files`,
     (s, c) => {
       const p = pull(s, c.params[0] ?? '')
-      const { slice, link } = page(p.files, c)
+      // GitHub lists at most 3,000 files of a pull request, and says nothing
+      // of the rest (changed_files still counts them).
+      const { slice, link } = page(p.files.slice(0, 3000), c)
       const data = slice.map((f) => ({
         sha: '0'.repeat(40),
         filename: f.filename,
