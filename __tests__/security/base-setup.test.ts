@@ -138,7 +138,7 @@ function expectBaseSetupRan(run: ActionRun, marker: string): void {
   const ran = fs.readFileSync(metadata ?? '', 'utf8')
   expect(ran).toContain('BASE-CONFIG')
   expect(ran).not.toContain('PLANTED-CONFIG')
-  expect(ran).not.toContain('mcp_servers')
+  expect(ran).not.toContain('name: planted')
 }
 
 function markerPath(): string {
