@@ -255,14 +255,6 @@ function setupPath(
   return path.relative(root, lexical).split(path.sep).join('/')
 }
 
-const WORKSPACE_PROBLEM = {
-  missing: 'cannot read it (expected an existing file)',
-  link: 'goes through a link (expected a regular file reached without any link)',
-  'not-file': 'is not a regular file',
-  'too-big': 'is too large',
-  unreadable: 'cannot read it'
-} as const
-
 /** Reads a regular file inside the workspace, never through a link, at most maxBytes. */
 function readWorkspaceFile(
   workspace: string,
@@ -272,13 +264,16 @@ function readWorkspaceFile(
 ): string | undefined {
   const read = readWorkspaceFileSync(workspace, relative, maxBytes)
   if (read.ok) return read.text
-  const problem =
-    read.why === 'too-big'
-      ? `is over ${maxBytes} bytes (expected at most ${maxBytes})`
-      : WORKSPACE_PROBLEM[read.why]
-  errors.push(
-    `Input '${input}': '${showValue(file)}' ${problem}, in the workspace (${workspace})`
-  )
+  const shown = `'${showValue(file)}'`
+  const expected = `(expected a regular file inside the workspace (${workspace}), reached without a link)`
+  const problem = {
+    missing: `cannot read ${shown} ${expected}`,
+    unreadable: `cannot read ${shown} ${expected}`,
+    link: `${shown} goes through a link ${expected}`,
+    'not-file': `${shown} is not a regular file ${expected}`,
+    'too-big': `${shown} is over ${maxBytes} bytes (expected at most ${maxBytes})`
+  }[read.why]
+  errors.push(`Input '${input}': ${problem}`)
   return undefined
 }
 
