@@ -52,7 +52,8 @@ const IMAGE =
   /expected a Docker image reference such as 'ghcr\.io\/massgen\/mcp-runtime-sudo:latest'/
 const INSIDE = /outside the workspace \(expected a file path inside /
 const READABLE = /expected a regular file inside the workspace/
-const NO_LINK = /goes through a link \(expected a regular file inside the workspace/
+const NO_LINK =
+  /goes through a link \(expected a regular file inside the workspace/
 
 const CASES: BadInput[] = [
   // models
