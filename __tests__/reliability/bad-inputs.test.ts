@@ -49,10 +49,15 @@ const CASES: BadInput[] = [
     ]
   },
   {
-    name: 'the settings reader: query-file linked outside the workspace',
+    // On a pull request the file comes from the base commit, never the
+    // checkout (where link.md links out): the base has none.
+    name: 'the base-commit reader: query-file not in the base commit',
     inputs: { query: '', 'query-file': 'link.md' },
     expect: [
-      ['query-file', /outside the workspace \(expected a file path inside /]
+      [
+        'query-file',
+        /'link.md' is not in the base commit \(add it to the base branch first\)/
+      ]
     ]
   },
   {
