@@ -50,13 +50,13 @@ const CASES: BadInput[] = [
   },
   {
     // On a pull request the file comes from the base commit, never the
-    // checkout (where link.md links out): the base has none.
-    name: 'the base-commit reader: query-file not in the base commit',
+    // checkout (where link.md links out); this server cannot give it.
+    name: 'the base-commit reader: query-file on a pull request whose base cannot be read',
     inputs: { query: '', 'query-file': 'link.md' },
     expect: [
       [
         'query-file',
-        /'link.md' is not in the base commit \(add it to the base branch first\)/
+        /must be read from the base commit through the API, never from the checkout/
       ]
     ]
   },
