@@ -46,6 +46,7 @@ import {
   type InputSource
 } from './inputs/settings.js'
 import { readTrigger } from './event/trigger.js'
+import { parseCommand } from './event/command.js'
 import { setupSourceFor, type SetupSource } from './event/setup-source.js'
 import { withBaseSetup } from './inputs/base-setup.js'
 import type { RunResult, Settings, Trigger } from './inputs/types.js'
@@ -81,7 +82,7 @@ export async function run(
   let github: GitHubApi | undefined
   const settings = await loadBaseSetup(
     inputs.settings,
-    setupSource,
+    { trigger, setupSource },
     () => (github ??= openGitHub(inputs.settings))
   )
   if (!settings) return
@@ -89,6 +90,13 @@ export async function run(
   const gh = () => (github ??= openGitHub(settings))
   const decision = await decide(settings, trigger, gh)
   if (!decision) return
+  // Only a quiet skip leaves setup files unread; never run without them.
+  if (settings.baseSetup.length > 0) {
+    failBeforeRun(
+      new InputError('The setup files were not read; nothing was run.')
+    )
+    return
+  }
   const dest = destinationFor(settings, decision, gh, secrets)
   const head = await verifyHead(settings, trigger, decision, dest, gh)
   if (head === 'stopped') return
@@ -143,19 +151,29 @@ export async function run(
  */
 async function loadBaseSetup(
   settings: Settings,
-  source: SetupSource,
+  source: { trigger: Trigger; setupSource: SetupSource },
   gh: () => GitHubApi
 ): Promise<Settings | undefined> {
+  // A comment that is not a command is skipped quietly by the intake, with
+  // nothing run: it costs no API call and cannot fail the job here.
+  if (skippedQuietly(source.trigger, settings)) return settings
   try {
     return await withBaseSetup(
       settings,
-      source,
+      source.setupSource,
       settings.githubToken ? gh : undefined
     )
   } catch (error) {
     failBeforeRun(error)
     return undefined
   }
+}
+
+function skippedQuietly(trigger: Trigger, settings: Settings): boolean {
+  if (trigger.kind === 'ignored') return true
+  if (trigger.kind !== 'comment' && trigger.kind !== 'review_comment')
+    return false
+  return parseCommand(trigger.body, settings.trigger).kind === 'not-command'
 }
 
 /** The inputs, read and checked; keys masked before anything can print them. */
