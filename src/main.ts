@@ -48,6 +48,9 @@ import {
   type InputSource
 } from './inputs/settings.js'
 import { readTrigger } from './event/trigger.js'
+import { parseCommand } from './event/command.js'
+import { setupSourceFor, type SetupSource } from './event/setup-source.js'
+import { withBaseSetup } from './inputs/base-setup.js'
 import type { RunResult, Settings, Trigger } from './inputs/types.js'
 import { readConversation } from './plan/conversation-read.js'
 import { gateFailure, reviewRun, setReviewOutputs } from './review/review.js'
@@ -70,19 +73,33 @@ function withinSeconds<T>(
 export async function run(
   runner: ProcessRunner = createProcessRunner()
 ): Promise<void> {
-  const inputs = readInputs()
-  if (!inputs) return
-  const { settings, secrets } = inputs
-  let github: GitHubApi | undefined
-  const gh = () => (github ??= openGitHub(settings))
   const trigger = readTrigger(
     context.eventName,
     context.payload,
     process.env.GITHUB_ACTOR ?? '',
     process.env.GITHUB_REPOSITORY ?? ''
   )
+  const setupSource = setupSourceFor(trigger, context.payload)
+  const inputs = readInputs(setupSource.from !== 'workspace')
+  if (!inputs) return
+  let github: GitHubApi | undefined
+  const settings = await loadBaseSetup(
+    inputs.settings,
+    { trigger, setupSource },
+    () => (github ??= openGitHub(inputs.settings))
+  )
+  if (!settings) return
+  const { secrets } = inputs
+  const gh = () => (github ??= openGitHub(settings))
   const decision = await decide(settings, trigger, gh, secrets)
   if (!decision) return
+  // Only a quiet skip leaves setup files unread; never run without them.
+  if (settings.baseSetup.length > 0) {
+    failBeforeRun(
+      new InputError('The setup files were not read; nothing was run.')
+    )
+    return
+  }
   const dest = destinationFor(settings, decision, gh, secrets)
   const head = await verifyHead(settings, trigger, decision, dest, gh)
   if (head === 'stopped') return
@@ -136,12 +153,46 @@ export async function run(
   if (gate) core.setFailed(gate)
 }
 
+/**
+ * The setup files from the base commit, on events that carry someone
+ * else's code (base-setup.ts); undefined when they cannot be used.
+ */
+async function loadBaseSetup(
+  settings: Settings,
+  source: { trigger: Trigger; setupSource: SetupSource },
+  gh: () => GitHubApi
+): Promise<Settings | undefined> {
+  // A comment that is not a command is skipped quietly by the intake, with
+  // nothing run: it costs no API call and cannot fail the job here.
+  if (skippedQuietly(source.trigger, settings)) return settings
+  try {
+    return await withBaseSetup(
+      settings,
+      source.setupSource,
+      settings.githubToken ? gh : undefined
+    )
+  } catch (error) {
+    failBeforeRun(error)
+    return undefined
+  }
+}
+
+function skippedQuietly(trigger: Trigger, settings: Settings): boolean {
+  if (trigger.kind === 'ignored') return true
+  if (trigger.kind !== 'comment' && trigger.kind !== 'review_comment')
+    return false
+  return parseCommand(trigger.body, settings.trigger).kind === 'not-command'
+}
+
 /** The inputs, read and checked; keys masked before anything can print them. */
-function readInputs(): { settings: Settings; secrets: string[] } | undefined {
+function readInputs(
+  setupFromBase: boolean
+): { settings: Settings; secrets: string[] } | undefined {
   const source: InputSource = {
     getInput: (name) => core.getInput(name),
     env: process.env,
-    workspace: process.env.GITHUB_WORKSPACE || process.cwd()
+    workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+    setupFromBase
   }
   for (const key of Object.values(readKeys(source)))
     if (key) core.setSecret(key)

@@ -1,5 +1,7 @@
 // The REST routes the action calls, each answering from the server's state
 // as api.github.com would, errors included.
+import { createHash } from 'node:crypto'
+import * as path from 'node:path'
 import {
   commentJson,
   HttpError,
@@ -17,9 +19,103 @@ import {
   type ServerComment,
   type ServerPull,
   type ServerState,
-  type ServerUser
+  type ServerUser,
+  type ServerTreeEntry
 } from './github-state.ts'
 import { reviewRoutes } from './github-reviews.ts'
+
+/**
+ * GET /repos/{owner}/{repo}/contents/{path} as api.github.com answers it
+ * (@octokit/openapi-types `repos/get-content`, default media type): a
+ * file's base64 content wrapped every 60 characters, none over 1 MB
+ * (`encoding: "none"`); a link to a file in the tree answered with that file,
+ * under the file's own path; other links as `type: "symlink"` with `target`;
+ * submodules as `type: "submodule"`; a folder as a list of entries; a path
+ * through a link or a submodule does not exist (404).
+ */
+function contentsReply(
+  tree: Record<string, ServerTreeEntry>,
+  c: { params: string[]; url?: unknown }
+): { status: number; data: unknown } {
+  const file = decodeURIComponent(c.params[0] ?? '').replace(/^\/+|\/+$/g, '')
+  const base = (name: string, size: number, type: string) => ({
+    type,
+    size,
+    name: name.split('/').pop() ?? name,
+    path: name,
+    sha: createHash('sha1').update(name).digest('hex'),
+    url: `https://api.github.com/repos/o/r/contents/${name}`,
+    git_url: null,
+    html_url: null,
+    download_url: null,
+    _links: {
+      self: `https://api.github.com/repos/o/r/contents/${name}`,
+      git: null,
+      html: null
+    }
+  })
+  const fileReply = (name: string, text: string) => {
+    const size = Buffer.byteLength(text, 'utf8')
+    const big = size > 1_000_000
+    return {
+      status: 200,
+      data: {
+        ...base(name, size, 'file'),
+        encoding: big ? 'none' : 'base64',
+        content: big
+          ? ''
+          : Buffer.from(text, 'utf8')
+              .toString('base64')
+              .replace(/.{60}/g, '$&\n')
+      }
+    }
+  }
+  const entry = tree[file]
+  if (typeof entry === 'string') return fileReply(file, entry)
+  if (entry && 'symlink' in entry) {
+    const target = path.posix.normalize(
+      path.posix.join(path.posix.dirname(file), entry.symlink)
+    )
+    const pointed = tree[target]
+    if (typeof pointed === 'string') return fileReply(target, pointed)
+    return {
+      status: 200,
+      data: {
+        ...base(file, entry.symlink.length, 'symlink'),
+        target: entry.symlink
+      }
+    }
+  }
+  if (entry && 'submodule' in entry) {
+    return {
+      status: 200,
+      data: {
+        ...base(file, 0, 'submodule'),
+        submodule_git_url: entry.submodule
+      }
+    }
+  }
+  const below = Object.keys(tree).filter((k) => k.startsWith(`${file}/`))
+  if (below.length === 0) throw new HttpError(404, 'Not Found')
+  const names = [
+    ...new Set(below.map((k) => k.slice(file.length + 1).split('/')[0] ?? ''))
+  ]
+  return {
+    status: 200,
+    data: names.map((n) => {
+      const full = `${file}/${n}`
+      const e = tree[full]
+      // A folder's listing calls a submodule a "file" (the API's own quirk).
+      const type =
+        e === undefined
+          ? 'dir'
+          : typeof e === 'string' || 'submodule' in e
+            ? 'file'
+            : 'symlink'
+      return base(full, typeof e === 'string' ? Buffer.byteLength(e) : 0, type)
+    })
+  }
+}
 
 function findComment(s: ServerState, id: string): ServerComment {
   const c = s.comments.find((x) => x.id === Number(id))
@@ -236,7 +332,9 @@ export const routes: [string, Handler][] = [
     `GET ${R}/pulls/{pull_number}/files`,
     (s, c) => {
       const p = pull(s, c.params[0] ?? '')
-      const { slice, link } = page(p.files, c)
+      // GitHub lists at most 3,000 files of a pull request, and says nothing
+      // of the rest (changed_files still counts them).
+      const { slice, link } = page(p.files.slice(0, 3000), c)
       const data = slice.map((f) => ({
         sha: '0'.repeat(40),
         filename: f.filename,
@@ -253,39 +351,7 @@ export const routes: [string, Handler][] = [
 routes.push(
   [
     `GET ${R}/contents/{path}`,
-    (s, c) => {
-      const asked = decodeURIComponent(c.params[0] ?? '')
-      const ref = c.query.get('ref') ?? ''
-      const target = s.links?.[ref]?.[asked]
-      const file = target !== undefined ? target : asked
-      const text = s.files?.[ref]?.[file]
-      if (target !== undefined && text === undefined)
-        return {
-          status: 200,
-          data: {
-            type: 'symlink',
-            target,
-            size: target.length,
-            name: asked,
-            path: asked
-          }
-        }
-      if (text === undefined) throw new HttpError(404, 'Not Found')
-      const content = Buffer.from(text, 'utf8').toString('base64')
-      return {
-        status: 200,
-        data: {
-          type: 'file',
-          encoding: 'base64',
-          size: Buffer.byteLength(text, 'utf8'),
-          name: file.split('/').pop(),
-          path: file,
-          sha: '0'.repeat(40),
-          // GitHub wraps the base64 every 60 characters.
-          content: content.replace(/.{60}/g, '$&\n')
-        }
-      }
-    }
+    (s, c) => contentsReply(s.files?.[c.query.get('ref') ?? ''] ?? {}, c)
   ],
   [
     `GET ${R}/commits/{ref}`,

@@ -77,19 +77,19 @@ export interface ServerState {
   pulls: Record<string, ServerPull>
   /**
    * Repository files by commit, for GET /contents/{path}?ref=: e.g.
-   * `{ [baseSha]: { '.gitattributes': '...' } }`. Absent: 404.
+   * `{ [baseSha]: { '.gitattributes': '...' } }`. Absent: 404. A value may
+   * be a link (`{ symlink: 'target/path' }`) or a submodule
+   * (`{ submodule: 'https://...git' }`); a path with files below it is a folder.
    */
-  files?: Record<string, Record<string, string>>
-  /**
-   * Links by commit, path -> target, answered as GitHub does: with the
-   * target's content and path when the target is a file of that commit,
-   * else `type: symlink`.
-   */
-  links?: Record<string, Record<string, string>>
+  files?: Record<string, Record<string, ServerTreeEntry>>
   /** Pull-request reviews (github-reviews.ts), pending ones included. */
   reviews: ServerReview[]
   nextId: number
 }
+/** A file's text, a link or a submodule in a commit's tree. */
+export type ServerTreeEntry =
+  string | { symlink: string } | { submodule: string }
+
 export interface ServerReview {
   id: number
   pullNumber: number

@@ -101,7 +101,8 @@ describe('real MassGen with the user config', () => {
       },
       { keepBodies: true }
     )
-    const workspace = workspaceWith({
+    // On a comment on a pull request they come from the base commit.
+    const setup: Record<string, string> = {
       '.github/massgen.yaml': [
         'agents:',
         '  - id: reviewer_one',
@@ -119,6 +120,11 @@ describe('real MassGen with the user config', () => {
         'ui: {display_type: rich_terminal}'
       ].join('\n'),
       'docs/REVIEW.md': `${MARKER}\n`
+    }
+    github().state.files = { ['a'.repeat(40)]: setup }
+    const workspace = workspaceWith({
+      '.github/massgen.yaml': 'orchestrator: {voting_sensitivity: lenient}\n',
+      'docs/REVIEW.md': 'Planted by the head.\n'
     })
     const run = await runAction({
       eventName: 'issue_comment',
@@ -217,6 +223,7 @@ describe('real MassGen with the user config', () => {
     )
     for (const request of coordination) {
       expect(messages(request, 'system')).toContain(MARKER)
+      expect(messages(request, 'system')).not.toContain('Planted by the head')
       expect(messages(request, 'user')).not.toContain(MARKER)
     }
     expect(
@@ -384,10 +391,10 @@ describe('refused before anything runs', () => {
       workspace
     )
     expect(run.stdout).toContain(
-      "Input 'config': '.github/massgen.yaml' leads outside the workspace through a link"
+      "Input 'config': '.github/massgen.yaml' goes through a link"
     )
     expect(run.stdout).toContain(
-      "Input 'instructions-file': 'REVIEW.md' leads outside the workspace through a link"
+      "Input 'instructions-file': 'REVIEW.md' goes through a link"
     )
     const dotdot = await refused({ config: '../../etc/massgen.yaml' })
     expect(dotdot.stdout).toContain(
@@ -395,10 +402,11 @@ describe('refused before anything runs', () => {
     )
   })
 
-  it('attack: a pull request edits the config file to add its own endpoint for the key — fails', async () => {
+  it("attack: a pull request edits the config file to add its own endpoint for the key — the checkout's file is never read; the base commit has none, so it fails closed", async () => {
     const pull = github().state.pulls['42']
     if (!pull) throw new Error('PR #42 missing')
     const before = pull.files
+    github().state.files = {}
     pull.files = [
       ...before,
       {
@@ -421,12 +429,13 @@ describe('refused before anything runs', () => {
           payload: commentCommand('review this')
         }
       )
-      expect(run.summary).toContain(
-        "The pull request changes '.github/massgen.yaml'"
+      expect(run.stdout).toContain(
+        "Input 'config': '.github/massgen.yaml' is not in the base commit"
       )
-      expect(run.summary).toContain(
+      expect(run.stdout).toContain(
         'a pull request cannot set up its own review'
       )
+      expect(run.stdout).not.toContain('attacker.example')
     } finally {
       pull.files = before
     }

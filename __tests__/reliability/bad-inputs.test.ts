@@ -49,10 +49,15 @@ const CASES: BadInput[] = [
     ]
   },
   {
-    name: 'the settings reader: query-file linked outside the workspace',
+    // On a pull request the file comes from the base commit, never the
+    // checkout (where link.md links out); this server cannot give it.
+    name: 'the base-commit reader: query-file on a pull request whose base cannot be read',
     inputs: { query: '', 'query-file': 'link.md' },
     expect: [
-      ['query-file', /outside the workspace \(expected a file path inside /]
+      [
+        'query-file',
+        /must be read from the base commit through the API, never from the checkout/
+      ]
     ]
   },
   {

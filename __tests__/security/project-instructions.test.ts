@@ -20,6 +20,7 @@ import {
   type ServerUser
 } from '../../test-support/github-server.js'
 import type { LlmServer } from '../../test-support/llm-server.js'
+import type { ServerState } from '../../test-support/github-state.js'
 import { inLiveSlot } from '../../test-support/live-slot.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import {
@@ -68,7 +69,7 @@ const alice: ServerUser = {
 const bob: ServerUser = { login: 'bob-reader', id: 5550002, type: 'User' }
 
 /** The base commit's files as the contents API serves them. */
-function baseFiles(files: Record<string, Record<string, string>>) {
+function baseFiles(files: NonNullable<ServerState['files']>) {
   github().state.files = files
 }
 
@@ -166,15 +167,14 @@ describe('the repository instructions and the markers the action hands over (fak
       baseFiles({
         [BASE_SHA]: {
           'docs/other.md': 'LINKED-TARGET-TEXT',
-          'CLAUDE.md': 'CLAUDE-RULES-31a'
+          'CLAUDE.md': 'CLAUDE-RULES-31a',
+          'AGENTS.md': { symlink: target }
         }
       })
-      github().state.links = { [BASE_SHA]: { 'AGENTS.md': target } }
       const { run, question } = await fakeRun({
         eventName: 'pull_request',
         payload: event('pull_request.opened')
       })
-      github().state.links = {}
       expect(question).not.toContain('LINKED-TARGET-TEXT')
       expect(question).toContain('CLAUDE-RULES-31a')
       expect(question).toContain(`CLAUDE.md at commit ${BASE_SHA}`)

@@ -460,7 +460,7 @@ describe('settings of the new inputs', () => {
       ],
       [
         { config: 'link.yaml' },
-        /Input 'config': 'link.yaml' leads outside the workspace through a link/
+        /Input 'config': 'link.yaml' goes through a link \(expected a regular file inside the workspace/
       ],
       [
         { config: 'missing.yaml' },
@@ -468,7 +468,7 @@ describe('settings of the new inputs', () => {
       ],
       [
         { 'instructions-file': 'g.md' },
-        /Input 'instructions-file': 'g.md' leads outside the workspace/
+        /Input 'instructions-file': 'g.md' goes through a link/
       ],
       [
         { 'instructions-file': '/etc/passwd' },

@@ -4,12 +4,12 @@
 // re-exported here, so importers need only this module.
 import * as core from '@actions/core'
 import { createOctokit, type GitHubLog, type GitHubOptions } from './client.js'
-import { readFileAtRef } from './contents.js'
 import {
   readPullBase,
   readRegularFileAtRef,
   type RepoFile
 } from './repo-file.js'
+import { readBaseFile, readFileAtRef, type BaseFile } from './contents.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import {
   readPullHead,
@@ -69,6 +69,10 @@ export interface GitHubApi {
   ): Promise<RepoFile>
   /** The base commit of a pull request. */
   getPullBase(number: number): Promise<string>
+  /** A setup file at the base commit: a regular file at that very path, or why not. */
+  getBaseFile(file: string, ref: string, maxBytes: number): Promise<BaseFile>
+  /** The commit a pull request's base branch is at (the maintainers' code). */
+  getPullBaseSha(number: number): Promise<string>
   /**
    * The action's own report on the issue (marker and author both checked)
    * and the comments written before `beforeId`.
@@ -198,6 +202,21 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
       readRegularFileAtRef({ octokit, owner, repo, log }, file, ref, maxBytes),
 
     getPullBase: (number) => readPullBase({ octokit, owner, repo }, number),
+    getBaseFile: (file, ref, maxBytes) =>
+      readBaseFile({ octokit, owner, repo, log }, file, ref, maxBytes),
+
+    async getPullBaseSha(number) {
+      try {
+        const { data } = await octokit.rest.pulls.get({
+          owner,
+          repo,
+          pull_number: number
+        })
+        return data.base.sha
+      } catch (e) {
+        throw toGitHubError(e, `Reading the base of pull request #${number}`)
+      }
+    },
 
     async readFollowUp(issueNumber, tag, beforeId) {
       const previous: OwnReport | undefined = await sticky.findOwn(

@@ -7,8 +7,17 @@ import { findExecutable } from '../prepare/executable.js'
 import { KEY_ENV_VARS, ModelsError, parseModels } from './models.js'
 import { parsePassEnv } from '../safety/child-env.js'
 import { globProblem, parseGlobList } from './globs.js'
-import { DOCKER_NETWORKS, type ApiKeys, type Settings } from './types.js'
-import { readUserInputs, readWorkspaceFile } from './user-inputs.js'
+import {
+  DOCKER_NETWORKS,
+  type ApiKeys,
+  type SetupFileRef,
+  type Settings
+} from './types.js'
+import {
+  readSetupFile,
+  readUserInputs,
+  type SetupReader
+} from './user-inputs.js'
 import { showValue } from '../shared/text.js'
 import { parse as parseShell } from 'shell-quote'
 
@@ -21,6 +30,12 @@ export interface InputSource {
   env: NodeJS.ProcessEnv
   /** GITHUB_WORKSPACE, or the cwd outside a runner. */
   workspace: string
+  /**
+   * The event carries someone else's code: the files `config`,
+   * `instructions-file` and `query-file` name are not read from the
+   * workspace but noted in `baseSetup` (base-setup.ts reads them).
+   */
+  setupFromBase?: boolean
 }
 
 const bool = z
@@ -176,8 +191,14 @@ export function readSettings(source: InputSource): Settings {
     ? check('baseUrl', Inputs.BaseUrl, '')
     : undefined
 
+  const reader = {
+    workspace: source.workspace,
+    fromBase: source.setupFromBase === true
+  }
+  const query = readQuery(source, reader, errors)
+  const user = readUserInputs((name) => source.getInput(name), reader, errors)
   const settings: Settings = {
-    query: readQuery(source, errors),
+    query: query.text,
     models: readModels(raw(Inputs.Models), errors),
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     keys: readKeys(source),
@@ -224,11 +245,9 @@ export function readSettings(source: InputSource): Settings {
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
     dockerNetwork:
       check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto',
-    ...readUserInputs(
-      (name) => source.getInput(name),
-      source.workspace,
-      errors
-    ),
+    ...user,
+    setupFiles: [...query.setupFiles, ...user.setupFiles],
+    baseSetup: [...query.baseSetup, ...user.baseSetup],
     maxCost: raw(Inputs.MaxCost)
       ? check('maxCost', Inputs.MaxCost, '')
       : undefined,
@@ -316,30 +335,44 @@ export function readKeys(source: InputSource): ApiKeys {
   return keys
 }
 
-function readQuery(source: InputSource, errors: string[]): string {
+function readQuery(
+  source: InputSource,
+  reader: SetupReader,
+  errors: string[]
+): { text: string; setupFiles: string[]; baseSetup: SetupFileRef[] } {
+  const files = { setupFiles: [] as string[], baseSetup: [] as SetupFileRef[] }
   const query = source.getInput(Inputs.Query).trim()
   const file = source.getInput(Inputs.QueryFile).trim()
   if (query && file) {
     errors.push(
       `Inputs '${Inputs.Query}' and '${Inputs.QueryFile}' are both set: give only one`
     )
-    return query
+    return { text: query, ...files }
   }
-  if (!file) return checkQuerySize(query, Inputs.Query, errors)
-  // A pull request may put a link, a FIFO or a huge file at the name:
-  // no link followed out of the workspace, no wait, at most what is allowed.
-  const read = readWorkspaceFile(
-    source.workspace,
-    file,
-    Inputs.QueryFile,
-    MAX_QUERY_FILE_BYTES,
-    errors
+  if (!file)
+    return { text: checkQuerySize(query, Inputs.Query, errors), ...files }
+  const read = readSetupFile(
+    reader,
+    { input: Inputs.QueryFile, file, maxBytes: MAX_QUERY_FILE_BYTES },
+    errors,
+    files
   )
-  if (!read) return ''
-  const text = read.text.trim()
-  if (!text)
+  return {
+    text: read ? queryFromText(read.text, read.relative, errors) : '',
+    ...files
+  }
+}
+
+/** The text of `query-file`, refused when empty or too long for MassGen's argument. */
+export function queryFromText(
+  text: string,
+  file: string,
+  errors: string[]
+): string {
+  const trimmed = text.trim()
+  if (!trimmed)
     errors.push(`Input '${Inputs.QueryFile}': '${showValue(file)}' is empty`)
-  return checkQuerySize(text, Inputs.QueryFile, errors)
+  return checkQuerySize(trimmed, Inputs.QueryFile, errors)
 }
 
 /**

@@ -89,8 +89,13 @@ export interface Settings {
   personas: PersonaMode | undefined
   /** `instructions` or the file of `instructions-file`: for every agent, every run. */
   instructions: string
-  /** Workspace-relative paths of the files the run's setup came from (config, instructions). */
+  /** Paths of the files the run's setup came from (config, instructions, query). */
   setupFiles: string[]
+  /**
+   * Files the inputs name that are still to be read from the base commit
+   * (events that carry someone else's code; base-setup.ts). Empty once read.
+   */
+  baseSetup: SetupFileRef[]
   /** `max-cost` in USD: MassGen is stopped once its estimate reaches it. */
   maxCost: number | undefined
   /** `include`: globs a changed file must match to reach the agents (empty: all). */
@@ -120,6 +125,15 @@ export const PERSONA_MODES = [
   'methodology'
 ] as const
 export type PersonaMode = (typeof PERSONA_MODES)[number]
+
+/** A file an input names, to be read from the base commit. */
+export interface SetupFileRef {
+  /** The input that names it (`config`, `instructions-file`, `query-file`). */
+  input: string
+  /** Repository-relative, `/`-separated. */
+  path: string
+  maxBytes: number
+}
 
 /** The parsed `config` input and where it came from, for messages. */
 export interface UserConfigSource {

@@ -1,7 +1,9 @@
 // The inputs that make a run the user's own: `config`, `mode`, `personas`,
-// `instructions` / `instructions-file`. Files are read inside the workspace
-// only, never through a link that leaves it, and never past a size cap.
-import * as fs from 'node:fs'
+// `instructions` / `instructions-file`. On events whose checkout is the
+// repository's own code the files are read from the workspace: inside it,
+// never through a link, never past a size cap. On events that carry someone
+// else's code only their paths are taken here (`baseSetup`): base-setup.ts
+// reads them from the base commit through the API.
 import * as path from 'node:path'
 import { Inputs } from './constants.js'
 import {
@@ -15,9 +17,10 @@ import {
   RUN_MODES,
   type PersonaMode,
   type RunMode,
+  type SetupFileRef,
   type UserConfigSource
 } from './types.js'
-import { READ_FLAGS } from '../safety/agent-files.js'
+import { readWorkspaceFileSync } from '../safety/workspace-file.js'
 import { isInside } from '../shared/paths.js'
 import { showValue } from '../shared/text.js'
 
@@ -31,19 +34,29 @@ export interface UserInputs {
   instructions: string
   /** Workspace-relative paths of the files read (config, instructions). */
   setupFiles: string[]
+  /** Files still to read from the base commit (events with someone else's code). */
+  baseSetup: SetupFileRef[]
+}
+
+/** Where the setup files are read: the workspace, or later the base commit. */
+export interface SetupReader {
+  workspace: string
+  fromBase: boolean
 }
 
 export function readUserInputs(
   getInput: (name: string) => string,
-  workspace: string,
+  reader: SetupReader,
   errors: string[]
 ): UserInputs {
   const setupFiles: string[] = []
+  const baseSetup: SetupFileRef[] = []
+  const files = { setupFiles, baseSetup }
   const userConfig = readConfig(
     getInput(Inputs.Config).trim(),
-    workspace,
+    reader,
     errors,
-    setupFiles
+    files
   )
   return {
     userConfig,
@@ -56,9 +69,15 @@ export function readUserInputs(
       PERSONA_MODES,
       errors
     ),
-    instructions: readInstructions(getInput, workspace, errors, setupFiles),
-    setupFiles
+    instructions: readInstructions(getInput, reader, errors, files),
+    setupFiles,
+    baseSetup
   }
+}
+
+interface SetupFiles {
+  setupFiles: string[]
+  baseSetup: SetupFileRef[]
 }
 
 function readChoice<T extends string>(
@@ -83,31 +102,37 @@ export function isConfigPath(value: string): boolean {
 
 function readConfig(
   value: string,
-  workspace: string,
+  reader: SetupReader,
   errors: string[],
-  setupFiles: string[]
+  files: SetupFiles
 ): UserConfigSource | undefined {
   if (!value) return undefined
-  let text = value
-  let origin = 'inline'
-  if (isConfigPath(value)) {
-    const file = readWorkspaceFile(
-      workspace,
-      value,
-      Inputs.Config,
-      MAX_CONFIG_BYTES,
-      errors
-    )
-    if (file === undefined) return undefined
-    text = file.text
-    origin = file.relative
-    setupFiles.push(file.relative)
-  } else if (Buffer.byteLength(value, 'utf8') > MAX_CONFIG_BYTES) {
-    errors.push(
-      `Input '${Inputs.Config}': inline YAML over ${MAX_CONFIG_BYTES} bytes (expected a config, not data)`
-    )
-    return undefined
+  if (!isConfigPath(value)) {
+    if (Buffer.byteLength(value, 'utf8') > MAX_CONFIG_BYTES) {
+      errors.push(
+        `Input '${Inputs.Config}': inline YAML over ${MAX_CONFIG_BYTES} bytes (expected a config, not data)`
+      )
+      return undefined
+    }
+    return configFromText(value, 'inline', errors)
   }
+  const file = readSetupFile(
+    reader,
+    { input: Inputs.Config, file: value, maxBytes: MAX_CONFIG_BYTES },
+    errors,
+    files
+  )
+  return file === undefined
+    ? undefined
+    : configFromText(file.text, file.relative, errors)
+}
+
+/** The `config` text parsed and checked for secrets; errors name the input. */
+export function configFromText(
+  text: string,
+  origin: string,
+  errors: string[]
+): UserConfigSource | undefined {
   try {
     const config = parseUserConfig(text, origin)
     const secrets = secretFields(config)
@@ -128,9 +153,9 @@ function readConfig(
 
 function readInstructions(
   getInput: (name: string) => string,
-  workspace: string,
+  reader: SetupReader,
   errors: string[],
-  setupFiles: string[]
+  files: SetupFiles
 ): string {
   const text = getInput(Inputs.Instructions).trim()
   const file = getInput(Inputs.InstructionsFile).trim()
@@ -141,20 +166,17 @@ function readInstructions(
     return ''
   }
   if (file) {
-    const read = readWorkspaceFile(
-      workspace,
-      file,
-      Inputs.InstructionsFile,
-      MAX_INSTRUCTIONS_BYTES,
-      errors
+    const read = readSetupFile(
+      reader,
+      {
+        input: Inputs.InstructionsFile,
+        file,
+        maxBytes: MAX_INSTRUCTIONS_BYTES
+      },
+      errors,
+      files
     )
-    if (!read) return ''
-    setupFiles.push(read.relative)
-    if (!read.text.trim())
-      errors.push(
-        `Input '${Inputs.InstructionsFile}': '${showValue(file)}' is empty`
-      )
-    return read.text.trim()
+    return read ? instructionsFromText(read.text, read.relative, errors) : ''
   }
   if (Buffer.byteLength(text, 'utf8') > MAX_INSTRUCTIONS_BYTES) {
     errors.push(
@@ -166,85 +188,93 @@ function readInstructions(
   return text
 }
 
-/**
- * Reads a regular file inside the workspace: the path may not leave it, by
- * `..`, an absolute path or a link anywhere along the way; the last part is
- * opened without following a link, and at most maxBytes are read.
- */
-export function readWorkspaceFile(
-  workspace: string,
+/** The text of `instructions-file`, refused when empty. */
+export function instructionsFromText(
+  text: string,
   file: string,
-  input: string,
-  maxBytes: number,
   errors: string[]
+): string {
+  if (!text.trim())
+    errors.push(
+      `Input '${Inputs.InstructionsFile}': '${showValue(file)}' is empty`
+    )
+  return text.trim()
+}
+
+/** A file one input names, its size cap, and the name as given. */
+export interface SetupFileRequest {
+  input: string
+  file: string
+  maxBytes: number
+}
+
+/**
+ * The file an input names: read now from the workspace, or, when the setup
+ * comes from the base commit, only its path checked and noted for later
+ * (then undefined is returned).
+ */
+export function readSetupFile(
+  reader: SetupReader,
+  request: SetupFileRequest,
+  errors: string[],
+  files: SetupFiles
 ): { text: string; relative: string } | undefined {
-  const expected = `expected a file path inside the workspace (${workspace})`
-  let root: string
-  try {
-    root = fs.realpathSync(workspace)
-  } catch {
-    errors.push(`Input '${input}': the workspace ${workspace} does not exist`)
+  const relative = setupPath(reader.workspace, request, errors)
+  if (relative === undefined) return undefined
+  if (reader.fromBase) {
+    files.baseSetup.push({
+      input: request.input,
+      path: relative,
+      maxBytes: request.maxBytes
+    })
     return undefined
   }
+  const read = readWorkspaceFile(reader.workspace, request, relative, errors)
+  if (read !== undefined) files.setupFiles.push(relative)
+  return read === undefined ? undefined : { text: read, relative }
+}
+
+/**
+ * The workspace-relative path of the file (`/`-separated, as the repository
+ * names it), or undefined with an error when it would leave the workspace.
+ */
+function setupPath(
+  workspace: string,
+  { input, file }: SetupFileRequest,
+  errors: string[]
+): string | undefined {
+  const root = path.resolve(workspace)
   const lexical = path.resolve(root, file)
   if (!inside(root, lexical)) {
     errors.push(
-      `Input '${input}': '${showValue(file)}' is outside the workspace (${expected})`
+      `Input '${input}': '${showValue(file)}' is outside the workspace ` +
+        `(expected a file path inside the workspace (${workspace}))`
     )
     return undefined
   }
-  let real: string
-  try {
-    real = fs.realpathSync(lexical)
-  } catch {
-    errors.push(
-      `Input '${input}': cannot read '${showValue(file)}' (${expected}, existing)`
-    )
-    return undefined
-  }
-  if (!inside(root, real)) {
-    errors.push(
-      `Input '${input}': '${showValue(file)}' leads outside the workspace through a link (${expected})`
-    )
-    return undefined
-  }
-  let fd: number | undefined
-  try {
-    // A pull request may put a FIFO at the path: it must not hang the step.
-    fd = fs.openSync(real, READ_FLAGS)
-    const stat = fs.fstatSync(fd)
-    if (!stat.isFile()) {
-      errors.push(
-        `Input '${input}': '${showValue(file)}' is not a regular file (${expected})`
-      )
-      return undefined
-    }
-    if (stat.size > maxBytes) {
-      errors.push(
-        `Input '${input}': '${showValue(file)}' is ${stat.size} bytes, expected at most ${maxBytes}`
-      )
-      return undefined
-    }
-    const buffer = Buffer.alloc(maxBytes + 1)
-    const length = fs.readSync(fd, buffer, 0, maxBytes + 1, 0)
-    if (length > maxBytes) {
-      errors.push(
-        `Input '${input}': '${showValue(file)}' is over ${maxBytes} bytes`
-      )
-      return undefined
-    }
-    return {
-      text: buffer.subarray(0, length).toString('utf8'),
-      relative: path.relative(root, real)
-    }
-  } catch {
-    errors.push(
-      `Input '${input}': cannot read '${showValue(file)}' (${expected})`
-    )
-    return undefined
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd)
-  }
+  return path.relative(root, lexical).split(path.sep).join('/')
+}
+
+/** Reads a regular file inside the workspace, never through a link, at most maxBytes. */
+function readWorkspaceFile(
+  workspace: string,
+  { input, file, maxBytes }: SetupFileRequest,
+  relative: string,
+  errors: string[]
+): string | undefined {
+  const read = readWorkspaceFileSync(workspace, relative, maxBytes)
+  if (read.ok) return read.text
+  const shown = `'${showValue(file)}'`
+  const expected = `(expected a regular file inside the workspace (${workspace}), reached without a link)`
+  const problem = {
+    missing: `cannot read ${shown} ${expected}`,
+    unreadable: `cannot read ${shown} ${expected}`,
+    link: `${shown} goes through a link ${expected}`,
+    'not-file': `${shown} is not a regular file ${expected}`,
+    'too-big': `${shown} is over ${maxBytes} bytes (expected at most ${maxBytes})`
+  }[read.why]
+  errors.push(`Input '${input}': ${problem}`)
+  return undefined
 }
 
 function inside(root: string, target: string): boolean {

@@ -6,7 +6,6 @@ import * as path from 'node:path'
 import type { Intake } from '../event/intake.js'
 import type { GitHubApi } from '../github/api.js'
 import { cutDiff } from '../github/pull.js'
-import { Inputs } from '../inputs/constants.js'
 import type { ReviewedPull, Settings } from '../inputs/types.js'
 import { reviewInstructions } from '../review/findings.js'
 import { reviewedPull } from '../review/review.js'
@@ -18,7 +17,6 @@ import {
 } from './project-instructions.js'
 import { prContextNote, writePrContext } from './pr-context.js'
 import { narrowPullRequest } from './pr-filter.js'
-import { UserConfigError } from './user-config.js'
 
 export interface RunContext {
   /** The question with the context notes the agents read. */
@@ -120,10 +118,8 @@ async function pullContext(
     decision.pullRequest,
     RAW_DIFF_MAX_BYTES
   )
-  refuseChangedSetup(
-    settings,
-    pr.files.map((f) => f.filename)
-  )
+  // The config and instructions came from the base commit, not the
+  // checkout, on every pull request event (inputs/base-setup.ts).
   if (reviewedHead && pr.headSha.toLowerCase() !== reviewedHead) {
     throw new Error(
       `The pull request's head moved to ${pr.headSha.slice(0, 12)} while the run ` +
@@ -162,21 +158,6 @@ async function pullContext(
     context.question += reviewInstructions()
   }
   return { context, baseSha: pr.baseSha }
-}
-
-/**
- * A pull request may not change the files that set up its own review (the
- * config can add MCP servers and endpoints; the instructions steer every
- * agent): when the workflow checked out its head, they would be its author's.
- */
-function refuseChangedSetup(settings: Settings, changed: string[]): void {
-  const touched = settings.setupFiles.filter((f) => changed.includes(f))
-  if (touched.length === 0) return
-  throw new UserConfigError(
-    `The pull request changes ${touched.map((f) => `'${f}'`).join(', ')}, which the inputs ` +
-      `'${Inputs.Config}' / '${Inputs.InstructionsFile}' read: a pull request cannot set up its own ` +
-      'review. Nothing was run. Merge the change first, or run on a checkout of the base branch.'
-  )
 }
 
 /**

@@ -1,0 +1,109 @@
+// The files `config`, `instructions-file` and `query-file` name, read from
+// the base commit through the contents API on events that carry someone
+// else's code (event/setup-source.ts says which). The checkout is never read
+// for them there: it may be the pull request's head, and whoever wrote it
+// would set up the review (MCP servers on the runner, a backend pointed at
+// their server with your key). Any doubt fails the run closed, with an error
+// naming the input.
+import type { SetupSource } from '../event/setup-source.js'
+import type { GitHubApi } from '../github/api.js'
+import type { BaseFile } from '../github/contents.js'
+import { Inputs } from './constants.js'
+import { InputError, queryFromText } from './settings.js'
+import type { SetupFileRef, Settings } from './types.js'
+import { configFromText, instructionsFromText } from './user-inputs.js'
+
+const WHY: Record<Exclude<BaseFile, { ok: true }>['why'], string> = {
+  missing: 'is not in the base commit (add it to the base branch first)',
+  link: 'is a link in the base commit (expected a regular file)',
+  submodule: 'is a submodule in the base commit (expected a regular file)',
+  folder: 'is a folder in the base commit (expected a regular file)',
+  'too-big': 'is too large in the base commit',
+  unreadable: 'could not be read from the base commit'
+}
+
+/**
+ * Settings with the base commit's setup files read in (`baseSetup` empty
+ * after). Unchanged when no input names a file.
+ */
+export async function withBaseSetup(
+  settings: Settings,
+  source: SetupSource,
+  github: (() => GitHubApi) | undefined
+): Promise<Settings> {
+  if (settings.baseSetup.length === 0) return settings
+  const named = settings.baseSetup.map((f) => `'${f.input}'`).join(', ')
+  if (source.from === 'workspace')
+    throw new Error('base-setup: the setup was to come from the workspace')
+  const intro =
+    `On ${source.why} the checkout may hold someone else's code, so ${named} ` +
+    'must be read from the base commit through the API, never from the checkout'
+  if (source.from === 'none')
+    throw new InputError(
+      `${intro}; this event names no base commit. Nothing was run.`
+    )
+  if (!github)
+    throw new InputError(
+      `${intro}, which needs input '${Inputs.GithubToken}' (with contents: read). Nothing was run.`
+    )
+  const api = github()
+  const ref = await baseRef(api, source, intro)
+  const errors: string[] = []
+  const texts = new Map<string, string>()
+  for (const file of settings.baseSetup) {
+    const read = await api.getBaseFile(file.path, ref, file.maxBytes)
+    if (read.ok) texts.set(file.input, read.text)
+    else errors.push(problem(file, read, ref))
+  }
+  const at = (file: SetupFileRef) => `${file.path} at base ${ref.slice(0, 12)}`
+  const values: Partial<Settings> = {}
+  for (const file of settings.baseSetup) {
+    const text = texts.get(file.input)
+    if (text === undefined) continue
+    if (file.input === Inputs.Config)
+      values.userConfig = configFromText(text, at(file), errors)
+    else if (file.input === Inputs.InstructionsFile)
+      values.instructions = instructionsFromText(text, at(file), errors)
+    else if (file.input === Inputs.QueryFile)
+      values.query = queryFromText(text, at(file), errors)
+  }
+  if (errors.length > 0) throw new InputError(errors.join('\n'))
+  return {
+    ...settings,
+    ...values,
+    setupFiles: settings.baseSetup.map(at),
+    baseSetup: []
+  }
+}
+
+async function baseRef(
+  api: GitHubApi,
+  source: Exclude<SetupSource, { from: 'workspace' | 'none' }>,
+  intro: string
+): Promise<string> {
+  if (source.from === 'branch') return source.ref
+  try {
+    const sha = await api.getPullBaseSha(source.pullNumber)
+    if (/^[0-9a-f]{40}$/i.test(sha)) return sha
+    throw new Error(`the API named no base commit ('${sha.slice(0, 40)}')`)
+  } catch (error) {
+    throw new InputError(
+      `${intro}; the base commit could not be found: ${String(error).slice(0, 300)}. Nothing was run.`
+    )
+  }
+}
+
+function problem(
+  file: SetupFileRef,
+  read: Exclude<BaseFile, { ok: true }>,
+  ref: string
+): string {
+  const size =
+    read.why === 'too-big' ? ` (expected at most ${file.maxBytes} bytes)` : ''
+  const detail = read.detail ? `: ${read.detail.slice(0, 300)}` : ''
+  return (
+    `Input '${file.input}': '${file.path}' ${WHY[read.why]}${size}${detail} ` +
+    `(read from base ${ref.slice(0, 12)}, not from the checkout: a pull request ` +
+    'cannot set up its own review). Nothing was run.'
+  )
+}
