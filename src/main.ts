@@ -236,9 +236,10 @@ async function decide(
     return undefined
   }
   if (decision.action === 'fail') {
-    await failClosed(
+    await failVisibly(
       decision.reason,
-      destinationFor(settings, decision, gh, secrets)
+      destinationFor(settings, decision, gh, secrets),
+      'failed'
     )
     return undefined
   }
@@ -248,7 +249,12 @@ async function decide(
     return undefined
   }
   if ('error' in agents) {
-    failBeforeRun(agents.error)
+    // Past the gate: the people who may run it see why it did not.
+    await failVisibly(
+      failureText(agents.error),
+      destinationFor(settings, decision, gh, secrets),
+      'config-error'
+    )
     return undefined
   }
   return { ...decision, agents: agents.selection }
@@ -299,10 +305,11 @@ async function verifyHead(
     (error: unknown) => error as Error
   )
   if (head instanceof Error) {
-    await failClosed(
+    await failVisibly(
       "Could not check the pull request's head commit, so nothing was run: " +
         head.message,
-      dest
+      dest,
+      'failed'
     )
     return 'stopped'
   }
@@ -584,14 +591,18 @@ async function skip(
  * request does not silently go without its review. The reason is in the
  * summary and, where the run would have reported, a comment.
  */
-async function failClosed(reason: string, dest: Destination): Promise<void> {
+async function failVisibly(
+  reason: string,
+  dest: Destination,
+  outcome: 'failed' | 'config-error'
+): Promise<void> {
   const shown = redactSecrets(reason, dest.secrets)
-  core.setOutput(Outputs.Status, 'failed')
+  core.setOutput(Outputs.Status, outcome)
   core.saveState(State.Reported, 'true')
   const report = (target: 'comment' | 'summary') =>
     renderReport(
       {
-        outcome: 'failed',
+        outcome,
         reason: shown,
         question: '',
         exitCode: null,
@@ -612,13 +623,16 @@ async function refuse(reason: string, settings: Settings): Promise<void> {
   core.setFailed(reason)
 }
 
-function failBeforeRun(error: unknown): void {
-  const message =
-    error instanceof InputError ||
+function failureText(error: unknown): string {
+  return error instanceof InputError ||
     error instanceof IntakeError ||
     error instanceof ModelsError
-      ? error.message
-      : `Unexpected error: ${errorText(error)}`
+    ? error.message
+    : `Unexpected error: ${errorText(error)}`
+}
+
+function failBeforeRun(error: unknown): void {
+  const message = failureText(error)
   core.setOutput(Outputs.Status, 'config-error')
   core.saveState(State.Reported, 'true')
   core.setFailed(message)

@@ -125,6 +125,13 @@ export interface AgentSelection {
  * Keeps the pairs whose key is present, names the agents and records which
  * key variables each needs. Throws when nothing can run.
  */
+/** Where a first run's missing key is added, said where the user sees the failure. */
+export const WHERE_KEYS_GO =
+  'Add each key as a repository secret (Settings → Secrets and variables → Actions → ' +
+  'New repository secret) and pass it to the step, e.g. ' +
+  "'openai-api-key: ${{ secrets.OPENAI_API_KEY }}'. Pull requests from forks get no " +
+  "repository secrets, and Dependabot's only the secrets stored for Dependabot."
+
 export function selectAgents(
   requested: ModelSpec[],
   keys: ApiKeys,
@@ -136,7 +143,7 @@ export function selectAgents(
       `No API key was given, so no default model can run. Set at least one of the inputs ` +
         `${Object.values(PROVIDER_INPUT).join(', ')} (or the environment variables ` +
         `OPENAI_API_KEY, GOOGLE_API_KEY, ANTHROPIC_API_KEY, XAI_API_KEY, OPENROUTER_API_KEY), ` +
-        `or name a vllm endpoint in '${Inputs.Models}' with '${Inputs.BaseUrl}'.`
+        `or name a vllm endpoint in '${Inputs.Models}' with '${Inputs.BaseUrl}'. ${WHERE_KEYS_GO}`
     )
   }
   const warnings: string[] = []
@@ -169,7 +176,7 @@ export function selectAgents(
   if (kept.length === 0) {
     throw new ModelsError(
       `None of the models in '${Inputs.Models}' has its API key. ` +
-        `Set ${[...missing].map((m) => `'${m}'`).join(', ')}.`
+        `Set ${[...missing].map((m) => `'${m}'`).join(', ')}. ${WHERE_KEYS_GO}`
     )
   }
   return { agents: nameAgents(kept), warnings }

@@ -293,6 +293,8 @@ export interface RunResult {
   /** Which `mode` ran (and `personas`, if set), for the report. */
   mode?: RunMode
   personas?: PersonaMode
+  /** Docker mode: the agents' image as it ran, by digest when it has one. */
+  dockerImage?: string
   /** `review: inline`: the findings and where they went. */
   review?: ReviewReport
   /** The pull request the run reviewed, as read before the run. */

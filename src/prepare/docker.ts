@@ -29,12 +29,22 @@ const LOCAL_MODE_COST =
   "the agents can then read their own API keys, and local mode refuses events that carry other people's text " +
   "unless 'accept-local-mode-risk' is set."
 
+/** Pulls of the image: a registry's hiccup is retried, after these waits. */
+export const PULL_RETRY_SECONDS = [5, 20] as const
+
+/**
+ * The daemon answers and the image is there (pulled, with retries, when it
+ * is not). Returns the image as it ran, by digest when the registry gave
+ * one: a moving tag such as `latest` says nothing about what ran.
+ */
 export async function prepareDocker(
   runner: ProcessRunner,
   image: string,
-  log: { info(message: string): void },
-  insideContainer: () => boolean = () => fs.existsSync(CONTAINER_MARKER)
-): Promise<void> {
+  log: { info(message: string): void; warning(message: string): void },
+  insideContainer: () => boolean = () => fs.existsSync(CONTAINER_MARKER),
+  wait: (seconds: number) => Promise<void> = (seconds) =>
+    new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+): Promise<string> {
   if (insideContainer()) throw insideContainerError()
   const info = await runner.exec(
     'docker',
@@ -51,27 +61,65 @@ export async function prepareDocker(
     )
   }
   log.info(`Docker daemon ${info.stdout.trim()} is reachable`)
+  if (await imageDigest(runner, image))
+    log.info(`Docker image ${image} is present`)
+  else await pullImage(runner, image, log, wait)
+  const ran = (await imageDigest(runner, image)) ?? image
+  log.info(`Docker image ${image} is ${ran}`)
+  return ran
+}
+
+async function pullImage(
+  runner: ProcessRunner,
+  image: string,
+  log: { info(message: string): void; warning(message: string): void },
+  wait: (seconds: number) => Promise<void>
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    log.info(`Pulling Docker image ${image}`)
+    const pull = await runner.exec('docker', ['pull', '--quiet', image], {
+      timeoutMs: 15 * 60_000
+    })
+    if (pull.exitCode === 0) return
+    const retryIn = PULL_RETRY_SECONDS[attempt]
+    if (retryIn === undefined)
+      throw new DockerError(
+        `Could not pull the Docker image '${image}' (${attempt + 1} attempts)${stderrDetail(pull.stderr)}. ` +
+          `Check '${Inputs.DockerImage}', or set '${Inputs.Docker}: false'.`
+      )
+    log.warning(
+      `Pulling the Docker image '${image}' failed${stderrDetail(pull.stderr)}; trying again in ${retryIn} s`
+    )
+    await wait(retryIn)
+  }
+}
+
+/**
+ * The image by registry digest (`name@sha256:...`), else by local id (an
+ * image built on the runner has no digest); undefined when it is absent.
+ */
+async function imageDigest(
+  runner: ProcessRunner,
+  image: string
+): Promise<string | undefined> {
   const inspect = await runner.exec(
     'docker',
-    ['image', 'inspect', '--format', '{{.Id}}', image],
-    {
-      timeoutMs: 30_000
-    }
+    [
+      'image',
+      'inspect',
+      '--format',
+      '{{range .RepoDigests}}{{println .}}{{end}}{{.Id}}',
+      image
+    ],
+    { timeoutMs: 30_000 }
   )
-  if (inspect.exitCode === 0) {
-    log.info(`Docker image ${image} is present`)
-    return
-  }
-  log.info(`Pulling Docker image ${image}`)
-  const pull = await runner.exec('docker', ['pull', '--quiet', image], {
-    timeoutMs: 15 * 60_000
-  })
-  if (pull.exitCode !== 0) {
-    throw new DockerError(
-      `Could not pull the Docker image '${image}'${stderrDetail(pull.stderr)}. ` +
-        `Check '${Inputs.DockerImage}', or set '${Inputs.Docker}: false'.`
-    )
-  }
+  if (inspect.exitCode !== 0) return undefined
+  const lines = inspect.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+  const id = lines.pop()
+  return lines[0] ?? (id ? `${image} (${id})` : image)
 }
 
 /**

@@ -140,6 +140,8 @@ export function footer(result: RunResult, ctx: FooterContext): string {
     parts.push(`exit code ${result.exitCode}`)
   if (result.signal)
     parts.push(`signal ${cell(result.signal, ctx.secrets, 20)}`)
+  if (result.dockerImage)
+    parts.push(`🐳 ${cell(result.dockerImage, ctx.secrets, 200)}`)
   const run = link('Workflow run', ctx.runUrl)
   const logs = link('Logs artifact', ctx.artifactUrl)
   return [...parts, run, logs].filter(Boolean).join(' · ')

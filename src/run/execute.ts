@@ -94,12 +94,14 @@ export async function execute(
   // The first view is not waited for: it goes out while MassGen is prepared
   // and starts; everything posted later queues behind it, so a late first
   // view can never overwrite a newer view or a failure report.
-  const installation = await prepare(settings, runner, workDir).catch(
-    async (error: unknown) => {
-      await firstView
-      throw error
-    }
-  )
+  const { installation, dockerImage } = await prepare(
+    settings,
+    runner,
+    workDir
+  ).catch(async (error: unknown) => {
+    await firstView
+    throw error
+  })
   // Before MassGen first starts (the preflight too): what it loads by itself.
   const guardDir = writeMassgenGuard(workDir)
   if (settings.userConfig) {
@@ -148,7 +150,8 @@ export async function execute(
       logBase,
       costAtStop
     }),
-    ...ran
+    ...ran,
+    ...(dockerImage ? { dockerImage } : {})
   }
 }
 
@@ -192,8 +195,10 @@ async function prepare(
   settings: Settings,
   runner: ProcessRunner,
   workDir: string
-): Promise<MassgenInstallation> {
-  if (settings.docker) await prepareDocker(runner, settings.dockerImage, core)
+): Promise<{ installation: MassgenInstallation; dockerImage?: string }> {
+  const dockerImage = settings.docker
+    ? await prepareDocker(runner, settings.dockerImage, core)
+    : undefined
   if (settings.docker && settings.contextPermission === 'write') {
     // The grant opens a tree to another uid: only the very folder confined.
     recheckConfined(settings.workspace, settings.contextPath)
@@ -217,7 +222,7 @@ async function prepare(
   })
   // Last look before MassGen mounts, binds or serves it.
   recheckConfined(settings.workspace, settings.contextPath)
-  return installation
+  return { installation, ...(dockerImage ? { dockerImage } : {}) }
 }
 
 /**
