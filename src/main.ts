@@ -506,8 +506,8 @@ function failedBefore(
   error: unknown,
   started: number
 ): RunResult {
+  // Said once, by the step's failure (finish): a second annotation would repeat it.
   const message = errorText(error)
-  core.error(message)
   return {
     outcome:
       error instanceof ModelsError || error instanceof ContextPathError

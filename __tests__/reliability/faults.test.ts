@@ -295,9 +295,17 @@ const FAULTS: Fault[] = [
       expect(fs.existsSync(ctx.record)).toBe(false)
       expect(ctx.dockerCalls.slice(0, 3)).toEqual([
         ['info', '--format', '{{.ServerVersion}}'],
-        ['image', 'inspect', '--format', '{{.Id}}', IMAGE],
+        [
+          'image',
+          'inspect',
+          '--format',
+          '{{range .RepoDigests}}{{println .}}{{end}}{{.Id}}',
+          IMAGE
+        ],
         ['pull', '--quiet', IMAGE]
       ])
+      // A missing manifest is not retried: no wait would mend it.
+      expect(ctx.dockerCalls.filter((c) => c[0] === 'pull')).toHaveLength(1)
     }
   }
 ]

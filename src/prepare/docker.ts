@@ -31,6 +31,9 @@ const LOCAL_MODE_COST =
 
 /** Pulls of the image: a registry's hiccup is retried, after these waits. */
 export const PULL_RETRY_SECONDS = [5, 20] as const
+/** What no retry mends: a wrong name or tag, or no right to pull it. */
+const PERMANENT_PULL_ERROR =
+  /manifest unknown|not found|pull access denied|unauthorized|invalid reference format/i
 
 /**
  * The daemon answers and the image is there (pulled, with retries, when it
@@ -81,10 +84,12 @@ async function pullImage(
       timeoutMs: 15 * 60_000
     })
     if (pull.exitCode === 0) return
-    const retryIn = PULL_RETRY_SECONDS[attempt]
+    const retryIn = PERMANENT_PULL_ERROR.test(pull.stderr)
+      ? undefined
+      : PULL_RETRY_SECONDS[attempt]
     if (retryIn === undefined)
       throw new DockerError(
-        `Could not pull the Docker image '${image}' (${attempt + 1} attempts)${stderrDetail(pull.stderr)}. ` +
+        `Could not pull the Docker image '${image}'${attempt > 0 ? ` (${attempt + 1} attempts)` : ''}${stderrDetail(pull.stderr)}. ` +
           `Check '${Inputs.DockerImage}', or set '${Inputs.Docker}: false'.`
       )
     log.warning(
