@@ -17,7 +17,7 @@ import {
   type Intake,
   type RunDecision
 } from './event/intake.js'
-import { ModelsError } from './inputs/models.js'
+import { MissingKeysError, ModelsError } from './inputs/models.js'
 import { chooseAgents } from './plan/plan.js'
 import { createProcessRunner, type ProcessRunner } from './run/process.js'
 import { localModeRefusal } from './event/local-mode.js'
@@ -248,8 +248,12 @@ async function decide(
     await refuse(refusal, settings)
     return undefined
   }
+  if ('error' in agents && !(agents.error instanceof MissingKeysError)) {
+    failBeforeRun(agents.error)
+    return undefined
+  }
   if ('error' in agents) {
-    // Past the gate: the people who may run it see why it did not.
+    // Past the gate, a missing key: the people who may run it see why it did not.
     await failVisibly(
       failureText(agents.error),
       destinationFor(settings, decision, gh, secrets),

@@ -47,7 +47,8 @@ export const OFFLINE_ENV = {
  * from variables the action's allow-list withholds: name them in
  * `pass-env`, as a workflow would, next to any the test gives itself.
  */
-const TEST_HOOK = /^(FAKE_MASSGEN_|HOSTILE_|REPLAY_MASSGEN_)/
+const TEST_HOOK =
+  /^(FAKE_MASSGEN_|HOSTILE_|REPLAY_MASSGEN_|RELIABILITY_MARKER$)/
 
 function passTestHooks(env: NodeJS.ProcessEnv): void {
   const hooks = Object.keys(env).filter((name) => TEST_HOOK.test(name))

@@ -87,11 +87,14 @@ describe('pass-env', () => {
   it('refuses the token, the runner and key variables, naming the input', () => {
     const { names, errors } = parsePassEnv(
       'pass-env',
-      'PYTHONPATH, GITHUB_TOKEN\nACTIONS_RUNTIME_TOKEN, OPENAI_API_KEY, MY_GH_TOKEN, 1BAD, INPUT_X',
+      'JAVA_HOME, GITHUB_TOKEN\nACTIONS_RUNTIME_TOKEN, OPENAI_API_KEY, MY_GH_TOKEN, 1BAD, INPUT_X, PYTHONPATH',
       KEY_ENV_VARS
     )
-    expect(names).toEqual(['PYTHONPATH'])
-    expect(errors).toHaveLength(6)
+    expect(names).toEqual(['JAVA_HOME'])
+    expect(errors).toHaveLength(7)
+    expect(errors.at(-1)).toContain(
+      "'PYTHONPATH' is set by the action for MassGen's start-up guard"
+    )
     for (const e of errors) expect(e).toMatch(/^Input 'pass-env': /)
   })
 })

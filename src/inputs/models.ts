@@ -53,6 +53,8 @@ export const DOCKER_ONLY_BACKENDS: readonly Backend[] = ['codex', 'claude_code']
 export const ENDPOINT_BACKENDS: readonly Backend[] = ['chatcompletion', 'vllm']
 
 export class ModelsError extends Error {}
+/** No key for any agent: a first run's usual mistake, reported where it is seen. */
+export class MissingKeysError extends ModelsError {}
 
 /**
  * The agents chosen for a run (plan.ts, chooseAgents), or why none could be:
@@ -139,7 +141,7 @@ export function selectAgents(
 ): AgentSelection {
   const specs = requested.length > 0 ? requested : defaultModels(keys)
   if (specs.length === 0) {
-    throw new ModelsError(
+    throw new MissingKeysError(
       `No API key was given, so no default model can run. Set at least one of the inputs ` +
         `${Object.values(PROVIDER_INPUT).join(', ')} (or the environment variables ` +
         `OPENAI_API_KEY, GOOGLE_API_KEY, ANTHROPIC_API_KEY, XAI_API_KEY, OPENROUTER_API_KEY), ` +
@@ -174,7 +176,7 @@ export function selectAgents(
     kept.push(spec)
   }
   if (kept.length === 0) {
-    throw new ModelsError(
+    throw new MissingKeysError(
       `None of the models in '${Inputs.Models}' has its API key. ` +
         `Set ${[...missing].map((m) => `'${m}'`).join(', ')}. ${WHERE_KEYS_GO}`
     )
