@@ -67,8 +67,6 @@ export interface GitHubApi {
     ref: string,
     maxBytes: number
   ): Promise<RepoFile>
-  /** The base commit of a pull request. */
-  getPullBase(number: number): Promise<string>
   /** A setup file at the base commit: a regular file at that very path, or why not. */
   getBaseFile(file: string, ref: string, maxBytes: number): Promise<BaseFile>
   /** The commit a pull request's base branch is at (the maintainers' code). */
@@ -201,22 +199,10 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
     getRegularFileAtRef: (file, ref, maxBytes) =>
       readRegularFileAtRef({ octokit, owner, repo, log }, file, ref, maxBytes),
 
-    getPullBase: (number) => readPullBase({ octokit, owner, repo }, number),
     getBaseFile: (file, ref, maxBytes) =>
       readBaseFile({ octokit, owner, repo, log }, file, ref, maxBytes),
 
-    async getPullBaseSha(number) {
-      try {
-        const { data } = await octokit.rest.pulls.get({
-          owner,
-          repo,
-          pull_number: number
-        })
-        return data.base.sha
-      } catch (e) {
-        throw toGitHubError(e, `Reading the base of pull request #${number}`)
-      }
-    },
+    getPullBaseSha: (number) => readPullBase({ octokit, owner, repo }, number),
 
     async readFollowUp(issueNumber, tag, beforeId) {
       const previous: OwnReport | undefined = await sticky.findOwn(
