@@ -1,5 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
+import type { SteeringCheck } from '../plan/steering-files.js'
 import type { ReviewReport } from '../review/types.js'
 
 export const BACKENDS = [
@@ -112,6 +113,14 @@ export interface Settings {
   agentCommands: boolean | 'auto'
   /** `pass-env`: more variable names handed to MassGen (safety/child-env.ts). */
   passEnv: readonly string[]
+  /** `skip-drafts`: draft pull requests wait until marked ready for review. */
+  skipDrafts: boolean
+  /** `skip-bots`: pull requests opened by bots are not reviewed. */
+  skipBots: boolean
+  /** `skip-labels`: a pull request with one of these labels is not reviewed (lower case). */
+  skipLabels: string[]
+  /** `max-changed-files`: above it the agents give a summary, no review. */
+  maxChangedFiles: number | undefined
 }
 
 export const RUN_MODES = ['full', 'quick', 'fast'] as const
@@ -170,6 +179,14 @@ export type Trigger =
       headSha?: string
       /** The label's name, on a `labeled` event (untrusted: anyone with triage names labels). */
       labeled?: string
+      /** The event's `action` (`opened`, `ready_for_review`, ...). */
+      action?: string
+      /** The pull request as the event saw it, for the skip rules (event/pull-skips.ts). */
+      draft?: boolean
+      state?: string
+      locked?: boolean
+      /** Its labels' names (untrusted). */
+      labels?: string[]
     }
   | {
       kind: 'comment'
@@ -299,6 +316,21 @@ export interface RunResult {
   review?: ReviewReport
   /** The pull request the run reviewed, as read before the run. */
   pullRequest?: ReviewedPull
+  /** Its size, how its diff was read and its steering files, for the report. */
+  pullFacts?: PullFacts
+}
+
+/** What the report says of the pull request the agents got (report/pull-facts.ts). */
+export interface PullFacts {
+  /** As GitHub counts them (`changed_files`). */
+  changedFiles: number
+  /** Named by GitHub's files list (at most 3,000). */
+  listedFiles: number
+  /** GitHub refused the diff (406): rebuilt from the files list. */
+  diffRebuilt: boolean
+  steering: SteeringCheck
+  /** More files than `max-changed-files`: the agents summarised, no review. */
+  summaryOnly?: { max: number }
 }
 
 /** What the review step needs of the pull request, read before the run. */

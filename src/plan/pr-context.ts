@@ -68,16 +68,30 @@ export function overviewOf(pr: GivenPullRequest): string {
 /** How many files were changed, given, and left out (and why: left-out.tsv). */
 function filesLines(pr: GivenPullRequest): string[] {
   const leftOut = pr.leftOut ?? []
-  const whole = leftOut.filter((l) => !l.diffOnly).length
-  const diffOnly = leftOut.length - whole
-  if (!leftOut.length) return [`- changed files: ${pr.files.length}`]
+  const unnamed = leftOut.reduce((n, l) => n + (l.unnamed ?? 0), 0)
+  const whole = leftOut.filter((l) => !l.diffOnly && !l.unnamed).length
+  const diffOnly = leftOut.filter((l) => l.diffOnly).length
+  const rebuilt = pr.diffRebuilt
+    ? '- GitHub would not render this diff (too large): diff.patch was put together ' +
+      "from the per-file patches of GitHub's files list"
+    : ''
+  if (!leftOut.length)
+    return [`- changed files: ${pr.files.length}`, rebuilt].filter(Boolean)
   return [
-    `- changed files: ${pr.files.length + whole}, of which ${whole} left out of ` +
+    `- changed files: ${pr.files.length + whole + unnamed}, of which ${whole} left out of ` +
       `changed-files.tsv and diff.patch (by include/exclude, the default ` +
       `exclusions or .gitattributes)`,
+    unnamed
+      ? `- INCOMPLETE: GitHub's files list names only ${pr.files.length + whole} of the ` +
+        `${pr.files.length + whole + unnamed} changed files; the other ${unnamed} are not ` +
+        'named anywhere here. Do not conclude that a file is unchanged because it is missing.'
+      : '',
+    rebuilt,
     diffOnly
-      ? `- ${diffOnly} more file${diffOnly === 1 ? "'s" : "s'"} diff left out of ` +
-        'diff.patch to stay within pr-diff-max-bytes; read those files in the repository'
+      ? `- ${diffOnly} more file${diffOnly === 1 ? "'s" : "s'"} diff is not in diff.patch ` +
+        '(too large for pr-diff-max-bytes, or no patch from GitHub): the files are still ' +
+        'changed. Read each one whole in the repository (your context paths hold the ' +
+        "pull request's head) with your file tools, e.g. read_text_file on its path"
       : '',
     '- left-out.tsv lists every left-out file with the reason'
   ].filter(Boolean)
