@@ -30,7 +30,9 @@ export function pullSkipReason(
       `${pr} was opened by a bot (${shown(trigger.author)}) and '${Inputs.SkipBots}' ` +
       'is on. Nothing was run.'
     )
-  const labels = new Set((trigger.labels ?? []).map((l) => l.trim().toLowerCase()))
+  const labels = new Set(
+    (trigger.labels ?? []).map((l) => l.trim().toLowerCase())
+  )
   const label = settings.skipLabels.find((l) => labels.has(l))
   if (label !== undefined)
     return (

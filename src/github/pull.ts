@@ -149,7 +149,9 @@ async function readFilesList(
         additions: f.additions,
         deletions: f.deletions,
         changes: f.changes,
-        ...(f.previous_filename ? { previousFilename: f.previous_filename } : {}),
+        ...(f.previous_filename
+          ? { previousFilename: f.previous_filename }
+          : {}),
         ...(typeof f.patch === 'string' ? { patch: f.patch } : {})
       })
     // A server that pages on past the cap is not believed further.

@@ -30,14 +30,19 @@ const NOT_HUNKS_REASON = 'its patch from GitHub is not a list of hunks'
  * name with a line break cannot start a header line of its own.
  */
 export function gitPath(prefix: string, name: string): string {
-  if (!/["\\\x00-\x1f\x7f-\uffff]/.test(name)) return `${prefix}${name}`
+  const plain = [...name].every((ch) => {
+    const code = ch.codePointAt(0) ?? 0
+    return code >= 0x20 && code < 0x7f && ch !== '"' && ch !== '\\'
+  })
+  if (plain) return `${prefix}${name}`
   let out = ''
   for (const byte of Buffer.from(`${prefix}${name}`, 'utf8')) {
     const ch = String.fromCharCode(byte)
     if (ch === '"' || ch === '\\') out += `\\${ch}`
     else if (ch === '\n') out += '\\n'
     else if (ch === '\t') out += '\\t'
-    else if (byte < 0x20 || byte >= 0x7f) out += `\\${byte.toString(8).padStart(3, '0')}`
+    else if (byte < 0x20 || byte >= 0x7f)
+      out += `\\${byte.toString(8).padStart(3, '0')}`
     else out += ch
   }
   return `"${out}"`
@@ -56,7 +61,10 @@ function header(file: FilePatch): string[] {
     `diff --git ${gitPath('a/', from)} ${gitPath('b/', file.filename)}`
   ]
   if (file.previousFilename && file.previousFilename !== file.filename)
-    lines.push(`rename from ${gitPath('', from)}`, `rename to ${gitPath('', file.filename)}`)
+    lines.push(
+      `rename from ${gitPath('', from)}`,
+      `rename to ${gitPath('', file.filename)}`
+    )
   return lines
 }
 

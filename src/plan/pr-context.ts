@@ -10,6 +10,7 @@ import { fenceFor } from '../safety/markdown.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import type { PullRequestContext } from '../github/pull.js'
 import type { LeftOut } from './pr-filter.js'
+import { steeringLines, type SteeringCheck } from './steering-files.js'
 
 export const PR_CONTEXT_FILES = [
   'pull-request.md',
@@ -19,7 +20,10 @@ export const PR_CONTEXT_FILES = [
 ] as const
 
 /** The pull request as given to the agents, with what include/exclude left out. */
-export type GivenPullRequest = PullRequestContext & { leftOut?: LeftOut[] }
+export type GivenPullRequest = PullRequestContext & {
+  leftOut?: LeftOut[]
+  steering?: SteeringCheck
+}
 
 /** One line of author text: hidden parts removed, no line breaks. */
 function oneLine(text: string): string {
@@ -46,6 +50,7 @@ export function overviewOf(pr: GivenPullRequest): string {
     `- head: ${oneLine(pr.headRef)} (${pr.headSha})${from}`,
     `- reviewed commit: ${pr.headSha} (the head when this run started; later pushes are not part of it)`,
     ...filesLines(pr),
+    ...(pr.steering ? steeringLines(pr.steering, oneLine) : []),
     pr.diffTruncated
       ? '- the diff in diff.patch was cut to fit; read the files for the rest'
       : '',
@@ -135,8 +140,11 @@ export function writePrContext(dir: string, pr: GivenPullRequest): string[] {
  * Fixed text: nothing the pull request's author wrote goes into it.
  */
 export function prContextNote(dir: string, pr: GivenPullRequest): string {
+  const incomplete = pr.leftOut?.some((l) => l.unnamed)
+    ? ' (INCOMPLETE: GitHub names at most 3000 changed files; pull-request.md says how many are missing)'
+    : ''
   const leftOut = pr.leftOut?.length
-    ? '; files left out of them are listed with the reason in left-out.tsv'
+    ? `${incomplete}; files left out of them are listed with the reason in left-out.tsv`
     : ''
   return (
     `\n\n---\nContext: this question is about pull request #${pr.number}. Its title, ` +

@@ -32,7 +32,9 @@ const STEERING_GLOBS = [
 ]
 
 /** Case-folded on both sides: a checkout on a case-insensitive disk reads `Agents.md` too. */
-function steeringMatcher(setupFiles: readonly string[]): (file: string) => boolean {
+function steeringMatcher(
+  setupFiles: readonly string[]
+): (file: string) => boolean {
   const tests = [...STEERING_GLOBS, ...setupFiles.map((f) => `/${f}`)].map(
     (g) => globMatcher(g.toLowerCase())
   )
@@ -63,19 +65,22 @@ export function checkSteeringFiles(
 }
 
 /**
- * The check as the agents read it in pull-request.md (fixed text but the
- * names, which the caller quotes as data).
+ * The check as the agents read it in pull-request.md: fixed text but the
+ * names, which `show` makes one line each.
  */
-export function steeringLines(check: SteeringCheck): string[] {
+export function steeringLines(
+  check: SteeringCheck,
+  show: (name: string) => string
+): string[] {
   if (check.state === 'none') return []
   const shown = check.files.slice(0, STEERING_FILES_SHOWN)
   const more = check.files.length - shown.length
-  const names = shown.map((f) => `  - ${f}`)
+  const names = shown.map((f) => `  - ${show(f)}`)
   if (more > 0) names.push(`  - and ${more} more`)
   if (check.state === 'changed')
     return [
       '- it changes files that steer CI or reviews once merged (workflows, actions, ' +
-        'code owners, instructions files, .gitattributes, this run\'s setup): look at them first',
+        "code owners, instructions files, .gitattributes, this run's setup): look at them first",
       ...names
     ]
   return [
