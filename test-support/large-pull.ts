@@ -22,7 +22,22 @@ export function manyFiles(
   }))
 }
 
-/** PR #42 (the pull_request fixtures' head) with these files and no rendered diff. */
+/**
+ * PR #42 (the pull_request fixtures' head) with these files. `diff` is the
+ * diff GitHub holds (review comments are checked against it) but, over its
+ * limits, never renders: the route answers 406.
+ */
 export function largePull(files: ServerFile[]): ServerPull {
-  return { ...samplePull(), files, diff: '' }
+  const diff = files
+    .map((f) =>
+      [
+        `diff --git a/${f.filename} b/${f.filename}`,
+        'index 1111111..2222222 100644',
+        `--- a/${f.filename}`,
+        `+++ b/${f.filename}`,
+        ...(f.patch ? [f.patch] : [])
+      ].join('\n')
+    )
+    .join('\n')
+  return { ...samplePull(), files, diff: `${diff}\n` }
 }

@@ -51,7 +51,7 @@ function problems(
     const want = prop.type === 'integer' ? 'number' : prop.type
     if (want && want !== type) out.push(`${at}${key}: ${type}, not ${want}`)
     if (prop.enum && !prop.enum.includes(v))
-      out.push(`${at}${key}: ${String(v)} not in enum`)
+      out.push(`${at}${key}: ${JSON.stringify(v)} not in enum`)
   }
   return out
 }
