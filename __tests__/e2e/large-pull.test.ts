@@ -272,7 +272,7 @@ describe('which pull requests are reviewed', () => {
       'by a bot',
       payload('opened', {}, 'pull_request.dependabot'),
       { 'skip-bots': 'true' },
-      /was opened by a bot \("dependabot\[bot\]"\) and 'skip-bots' is on/
+      /was opened by a bot \('dependabot\\?\[bot\\?\]'\) and 'skip-bots' is on/
     ]
   ])(
     'a %s pull request is skipped with the reason in the summary only',

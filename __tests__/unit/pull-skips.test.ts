@@ -91,7 +91,7 @@ describe('the skip rules on GitHub example payloads', () => {
     })
     expect(pullSkipReason(defaults, bot)).toBeUndefined()
     expect(pullSkipReason({ ...defaults, skipBots: true }, bot)).toMatch(
-      /opened by a bot \("renovate\[bot\]"\)/
+      /opened by a bot \('renovate\[bot\]'\)/
     )
   })
   it('attack: a label named with line breaks and workflow commands is never echoed into the reason — fails', () => {

@@ -3,7 +3,6 @@
 // event then starts the review), bots' with `skip-bots`, and those with a
 // `skip-labels` label. Each skip is said in the job summary and a notice,
 // never on the pull request. Pure: the payload's names are untrusted.
-import { stripInvisible } from './command.js'
 import { Inputs } from '../inputs/constants.js'
 import type { Settings, Trigger } from '../inputs/types.js'
 
@@ -42,7 +41,7 @@ export function pullSkipReason(
   return undefined
 }
 
-/** A login as one short line in quotes. */
+/** A login in GitHub's own alphabet (letters, digits, `-`, `[bot]`), cut. */
 function shown(login: string): string {
-  return JSON.stringify(stripInvisible(login).replace(/\s+/g, ' ').slice(0, 60))
+  return `'${login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 60)}'`
 }
