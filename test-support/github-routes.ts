@@ -348,6 +348,8 @@ export const routes: [string, Handler][] = [
           color: 'ededed',
           default: false
         })),
+        // null while GitHub computes it, and on conflicts (as the API says).
+        merge_commit_sha: p.mergeCommitSha ?? null,
         base: side(p.base),
         head: side(p.head),
         changed_files: p.files.length

@@ -45,6 +45,8 @@ export interface ServerPull {
   head: { ref: string; sha: string; repo: string | null }
   files: ServerFile[]
   diff: string
+  /** GitHub's test merge commit (`merge_commit_sha`); default null. */
+  mergeCommitSha?: string
   /**
    * GitHub answers 406 for diffs over 300 files or 20,000 lines (the route
    * counts `files`); true forces it for a smaller pull request.

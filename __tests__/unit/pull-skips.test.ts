@@ -6,7 +6,7 @@ import { createRequire } from 'node:module'
 import { readTrigger } from '../../src/event/trigger.js'
 import { pullSkipReason } from '../../src/event/pull-skips.js'
 import { readPullFilters } from '../../src/inputs/pull-filters.js'
-import type { Trigger } from '../../src/inputs/types.js'
+import type { Trigger } from '../../src/core/types.js'
 
 type Example = {
   action: string

@@ -3,8 +3,8 @@
 // event then starts the review), bots' with `skip-bots`, and those with a
 // `skip-labels` label. Each skip is said in the job summary and a notice,
 // never on the pull request. Pure: the payload's names are untrusted.
-import { Inputs } from '../inputs/constants.js'
-import type { Settings, Trigger } from '../inputs/types.js'
+import { Inputs } from '../core/constants.js'
+import type { Settings, Trigger } from '../core/types.js'
 
 type PullTrigger = Extract<Trigger, { kind: 'pull_request' }>
 

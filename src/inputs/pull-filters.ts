@@ -1,8 +1,8 @@
 // Which pull requests are reviewed: `skip-drafts`, `skip-bots`,
 // `skip-labels` and `max-changed-files` (event/pull-skips.ts applies them).
-import { Inputs } from './constants.js'
-import { showValue } from '../shared/text.js'
-import type { Settings } from './types.js'
+import { Inputs } from '../core/constants.js'
+import { showValue } from '../core/text.js'
+import type { Settings } from '../core/types.js'
 
 export type PullFilters = Pick<
   Settings,

@@ -2,10 +2,11 @@
 // name, a diff rebuilt from the files list, the steering-files check and a
 // summary given instead of a review. Fixed text; the file names (the
 // author's) go into a code block nothing inside can close or ping from.
-import { STEERING_FILES_SHOWN } from '../plan/steering-files.js'
-import { Inputs } from '../inputs/constants.js'
-import type { PullFacts } from '../inputs/types.js'
-import { codeBlock, formatCount } from './render-parts.js'
+import { STEERING_FILES_SHOWN } from '../context/steering-files.js'
+import { Inputs } from '../core/constants.js'
+import type { PullFacts } from '../core/types.js'
+import { codeBlock } from '../safety/markdown-parts.js'
+import { formatCount } from './render-parts.js'
 
 export function pullFactsSection(
   facts: PullFacts | undefined,

@@ -1,7 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
-import type { SteeringCheck } from '../plan/steering-files.js'
-import type { ReviewReport } from '../review/types.js'
+import type { ReviewReport } from './review.js'
 
 export const BACKENDS = [
   'openai',
@@ -75,6 +74,11 @@ export interface Settings {
   uploadLogsScope: 'all' | 'answers-only'
   /** `expected-head-sha`: the pull request head the workflow checked out. */
   expectedHeadSha: string | undefined
+  /**
+   * `checkout-check`: on a pull request, a checkout that is neither its head
+   * nor its merge commit stops the run ('stop') or is a warning ('warn').
+   */
+  checkoutCheck: 'stop' | 'warn'
   cacheMassgen: boolean
   /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
   localSandbox: boolean
@@ -319,6 +323,13 @@ export interface RunResult {
   /** Its size, how its diff was read and its steering files, for the report. */
   pullFacts?: PullFacts
 }
+
+/** Whether the pull request changes files that steer CI or reviews (context/steering-files.ts). */
+export type SteeringCheck =
+  | { state: 'none' }
+  | { state: 'changed'; files: string[] }
+  /** Not every changed file is named: treated as changed. */
+  | { state: 'unknown'; files: string[]; listed: number; changed: number }
 
 /** What the report says of the pull request the agents got (report/pull-facts.ts). */
 export interface PullFacts {

@@ -9,12 +9,7 @@
 import { filesIncomplete, type PullRequestContext } from '../github/pull.js'
 import { globMatcher } from '../inputs/globs.js'
 import { INSTRUCTION_FILES } from './project-instructions.js'
-
-export type SteeringCheck =
-  | { state: 'none' }
-  | { state: 'changed'; files: string[] }
-  /** Not every changed file is named: treated as changed. */
-  | { state: 'unknown'; files: string[]; listed: number; changed: number }
+import type { SteeringCheck } from '../core/types.js'
 
 /** Most names shown: the rest are counted. */
 export const STEERING_FILES_SHOWN = 20
@@ -43,6 +38,8 @@ function steeringMatcher(
     return tests.some((t) => t(folded))
   }
 }
+
+export type { SteeringCheck }
 
 export function checkSteeringFiles(
   pr: Pick<PullRequestContext, 'files' | 'changedFiles'>,

@@ -2,9 +2,9 @@
 // how many files GitHub counts and named, whether the diff was rebuilt, the
 // steering-files check, and whether `max-changed-files` asks for a summary.
 import { checkSteeringFiles } from './steering-files.js'
-import { Inputs } from '../inputs/constants.js'
+import { Inputs } from '../core/constants.js'
 import type { PullRequestContext } from '../github/pull.js'
-import type { PullFacts, Settings } from '../inputs/types.js'
+import type { PullFacts, Settings } from '../core/types.js'
 
 export function pullFactsOf(
   pr: PullRequestContext,
