@@ -138,26 +138,111 @@ describe('buildConfig', () => {
       ]
     })
   })
-  it('agent-commands auto: on in Docker mode or with a writable context path, off for a read-only local-mode review', () => {
-    const on = (docker: boolean, contextPermission: 'read' | 'write') =>
-      agentCommandsOn({ agentCommands: 'auto', docker, contextPermission })
-    expect(on(true, 'read')).toBe(true)
-    expect(on(false, 'write')).toBe(true)
-    expect(on(false, 'read')).toBe(false)
+  it('agent-commands auto: on only with a writable context path, off for a read-only review in either mode; only the input decides', () => {
+    const on = (contextPermission: 'read' | 'write') =>
+      agentCommandsOn({ agentCommands: 'auto', contextPermission })
+    expect(on('write')).toBe(true)
+    expect(on('read')).toBe(false)
     expect(
-      agentCommandsOn({
-        agentCommands: true,
-        docker: false,
-        contextPermission: 'read'
-      })
+      agentCommandsOn({ agentCommands: true, contextPermission: 'read' })
     ).toBe(true)
     expect(
-      agentCommandsOn({
-        agentCommands: false,
-        docker: true,
-        contextPermission: 'write'
-      })
+      agentCommandsOn({ agentCommands: false, contextPermission: 'write' })
     ).toBe(false)
+  })
+  it("Docker mode without commands: the read server runs in a container of the agents' image, read-only, no network, the action's uid; coding agents keep their commands in their container", () => {
+    const coding = selectAgents(
+      parseModels('codex/gpt-5.4-codex openai/gpt-5.4'),
+      keys,
+      { docker: true, baseUrl: undefined }
+    ).agents
+    const config = buildConfig({
+      ...base,
+      agents: coding,
+      docker: true,
+      agentCommands: false,
+      readContainer: {
+        docker: '/usr/bin/docker',
+        image: 'img:1',
+        user: '1001:118',
+        env: { DOCKER_HOST: 'unix:///run/docker.sock' }
+      },
+      contextPaths: [
+        { path: '/repo', permission: 'read' },
+        { path: '/run/pr-context', permission: 'read' }
+      ]
+    })
+    const [codex, openai] = config.agents
+    expect(codex?.backend.enable_mcp_command_line).toBe(true)
+    expect(codex?.backend.command_line_execution_mode).toBe('docker')
+    expect(codex?.backend.mcp_servers).toBeUndefined()
+    expect(openai?.backend.enable_mcp_command_line).toBe(false)
+    expect(openai?.backend.command_line_execution_mode).toBeUndefined()
+    expect(openai?.backend.mcp_servers).toEqual([
+      {
+        name: 'filesystem',
+        type: 'stdio',
+        command: '/usr/bin/docker',
+        args: [
+          'run',
+          '--rm',
+          '--interactive',
+          '--pull',
+          'never',
+          '--network',
+          'none',
+          '--cap-drop',
+          'ALL',
+          '--security-opt',
+          'no-new-privileges',
+          '--read-only',
+          '--pids-limit',
+          '64',
+          '--user',
+          '1001:118',
+          '--workdir',
+          '/opt/massgen-action/fs-server',
+          '--mount',
+          'type=bind,source=/opt/node/bin/node,target=/opt/massgen-action/node,readonly',
+          '--mount',
+          'type=bind,source=/action/dist/fs-server,target=/opt/massgen-action/fs-server,readonly',
+          '--mount',
+          'type=bind,source=/repo,target=/repo,readonly',
+          '--mount',
+          'type=bind,source=/run/pr-context,target=/run/pr-context,readonly',
+          '--entrypoint',
+          '/opt/massgen-action/node',
+          'img:1',
+          '/opt/massgen-action/fs-server/index.js',
+          '/repo',
+          '/run/pr-context'
+        ],
+        allowed_tools: readServer.allowed_tools,
+        env: { DOCKER_HOST: 'unix:///run/docker.sock' },
+        security: { allowed_executables: ['docker'] }
+      }
+    ])
+  })
+  it('attack: a context path with a comma would add --mount fields (a writable or second mount) — refused', () => {
+    expect(() =>
+      buildConfig({
+        ...base,
+        docker: true,
+        agentCommands: false,
+        readContainer: {
+          docker: '/usr/bin/docker',
+          image: 'img:1',
+          user: '1001:118',
+          env: {}
+        },
+        contextPaths: [
+          {
+            path: '/repo/x,readonly=false,target=/etc',
+            permission: 'read'
+          }
+        ]
+      })
+    ).toThrow(/cannot mount .*without commas or quotes/)
   })
   it('puts base_url on endpoint backends only', () => {
     const mixed = selectAgents(parseModels('vllm/m openai/o'), keys, {

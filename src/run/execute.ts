@@ -48,6 +48,11 @@ import {
   readServerFolders,
   type ReadServerLaunch
 } from '../plan/read-tools.js'
+import {
+  dockerClientEnv,
+  type ReadContainer
+} from '../plan/contained-read-server.js'
+import { findExecutable } from '../prepare/executable.js'
 import { Inputs } from '../inputs/constants.js'
 import { validateWithMassgen } from '../plan/validate-config.js'
 
@@ -171,6 +176,9 @@ function writeConfig(
     extraContextPaths: context.extraContextPaths,
     baseEnv: process.env,
     readServer,
+    ...(settings.docker
+      ? { readContainer: readContainerFor(settings.dockerImage) }
+      : {}),
     agents
   })
   plan.warnings.forEach((w) => core.warning(w))
@@ -188,6 +196,19 @@ function writeConfig(
     `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
   )
   return { plan, configFile, readServer }
+}
+
+/**
+ * Docker mode's read tools run in a container of the agents' image, as the
+ * action's own user. A missing client is prepareDocker's error to give.
+ */
+function readContainerFor(image: string): ReadContainer {
+  return {
+    docker: findExecutable('docker', process.env) ?? '/usr/bin/docker',
+    image,
+    user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+    env: dockerClientEnv(process.env)
+  }
 }
 
 /** Docker first (its checks fail in a second, before a long install), then MassGen. */
