@@ -76,6 +76,26 @@ const CONFIG_VARIANTS_PY = `import sys, yaml
 variant, args = sys.argv[1], sys.argv[2:]
 path = args[args.index('--config') + 1]
 config = yaml.safe_load(open(path))
+if variant == 'host-read':
+    # Docker mode's read server on the runner instead of in its container.
+    for agent in config['agents']:
+        for server in agent['backend'].get('mcp_servers', []):
+            if not server['command'].endswith('/docker'):
+                continue
+            run = server['args']
+            fields = [dict(f.split('=', 1) for f in m.split(',') if '=' in f)
+                      for m in run if m.startswith('type=bind,')]
+            host = {f['target']: f['source'] for f in fields}
+            at = run.index('--entrypoint')
+            script = run[at + 3]
+            server_dir, name = script.rsplit('/', 1)
+            server['command'] = host[run[at + 1]]
+            server['args'] = [host[server_dir] + '/' + name] + run[at + 4:]
+            server.pop('security', None)
+            server.pop('env', None)
+    with open(path, 'w') as f:
+        yaml.safe_dump(config, f)
+    sys.exit(0)
 TOOL_KEYS = ('cwd', 'mcp_servers', 'enable_mcp_command_line',
              'exclude_file_operation_mcps', 'enable_code_based_tools')
 for agent in config['agents']:
