@@ -3,6 +3,7 @@ import { parse, stringify } from 'yaml'
 import { buildConfig, configRelativePath } from '../../src/plan/config.js'
 import { selectAgents, parseModels } from '../../src/inputs/models.js'
 import { agentCommandsOn } from '../../src/plan/plan.js'
+import { readContainerRunArgs } from '../../src/plan/contained-read-server.js'
 
 const keys = { openai: 'sk-secret-openai', google: 'AIza-secret' }
 const agents = selectAgents(parseModels('openai/gpt-5.4 gemini/g3'), keys, {
@@ -37,6 +38,15 @@ const readServer = {
     'get_file_info',
     'list_allowed_directories'
   ]
+}
+
+const container = {
+  docker: '/usr/bin/docker',
+  name: 'massgen-read-0a1b2c3d',
+  image: 'img:1',
+  user: '1001:118',
+  env: {},
+  marker: '/run/read-container'
 }
 
 describe('buildConfig', () => {
@@ -162,9 +172,7 @@ describe('buildConfig', () => {
       docker: true,
       agentCommands: false,
       readContainer: {
-        docker: '/usr/bin/docker',
-        image: 'img:1',
-        user: '1001:118',
+        ...container,
         env: { DOCKER_HOST: 'unix:///run/docker.sock' }
       },
       contextPaths: [
@@ -184,35 +192,10 @@ describe('buildConfig', () => {
         type: 'stdio',
         command: '/usr/bin/docker',
         args: [
-          'run',
-          '--rm',
+          'exec',
           '--interactive',
-          '--pull',
-          'never',
-          '--network',
-          'none',
-          '--cap-drop',
-          'ALL',
-          '--security-opt',
-          'no-new-privileges',
-          '--read-only',
-          '--pids-limit',
-          '64',
-          '--user',
-          '1001:118',
-          '--workdir',
-          '/opt/massgen-action/fs-server',
-          '--mount',
-          'type=bind,source=/opt/node/bin/node,target=/opt/massgen-action/node,readonly',
-          '--mount',
-          'type=bind,source=/action/dist/fs-server,target=/opt/massgen-action/fs-server,readonly',
-          '--mount',
-          'type=bind,source=/repo,target=/repo,readonly',
-          '--mount',
-          'type=bind,source=/run/pr-context,target=/run/pr-context,readonly',
-          '--entrypoint',
+          'massgen-read-0a1b2c3d',
           '/opt/massgen-action/node',
-          'img:1',
           '/opt/massgen-action/fs-server/index.js',
           '/repo',
           '/run/pr-context'
@@ -223,18 +206,57 @@ describe('buildConfig', () => {
       }
     ])
   })
+  it("the read container: detached, named, no network, no capabilities, read-only root and mounts, the action's uid, the run's marker folder mounted", () => {
+    expect(
+      readContainerRunArgs(
+        base.readServer,
+        ['/repo', '/run/pr-context'],
+        container
+      )
+    ).toEqual([
+      'run',
+      '--detach',
+      '--name',
+      'massgen-read-0a1b2c3d',
+      '--pull',
+      'never',
+      '--network',
+      'none',
+      '--cap-drop',
+      'ALL',
+      '--security-opt',
+      'no-new-privileges',
+      '--read-only',
+      '--pids-limit',
+      '64',
+      '--user',
+      '1001:118',
+      '--workdir',
+      '/opt/massgen-action/fs-server',
+      '--mount',
+      'type=bind,source=/opt/node/bin/node,target=/opt/massgen-action/node,readonly',
+      '--mount',
+      'type=bind,source=/action/dist/fs-server,target=/opt/massgen-action/fs-server,readonly',
+      '--mount',
+      'type=bind,source=/run/read-container,target=/run/read-container,readonly',
+      '--mount',
+      'type=bind,source=/repo,target=/repo,readonly',
+      '--mount',
+      'type=bind,source=/run/pr-context,target=/run/pr-context,readonly',
+      '--entrypoint',
+      '/opt/massgen-action/node',
+      'img:1',
+      '-e',
+      "process.on('SIGTERM',()=>process.exit(0));setInterval(()=>{},1<<30)"
+    ])
+  })
   it('attack: a context path with a comma would add --mount fields (a writable or second mount) — refused', () => {
     expect(() =>
       buildConfig({
         ...base,
         docker: true,
         agentCommands: false,
-        readContainer: {
-          docker: '/usr/bin/docker',
-          image: 'img:1',
-          user: '1001:118',
-          env: {}
-        },
+        readContainer: container,
         contextPaths: [
           {
             path: '/repo/x,readonly=false,target=/etc',

@@ -1,16 +1,18 @@
-// Docker mode's read tools: the bundled filesystem server (read-tools.ts),
-// started by MassGen at every agent turn as `docker run`, so the agents read
-// the repository from inside a container, as their commands would, instead
-// of on the runner. MassGen's Python command server imports all of MassGen at
-// every turn (docs/massgen-time.md); a read-only review does not need it, and
-// this costs one container start per turn (docs/benchmarks.md).
+// Docker mode's read tools: the bundled filesystem server (read-tools.ts) in
+// a container of the agents' image, so the agents read the repository from
+// inside a container, as their commands would, instead of on the runner.
+// MassGen's Python command server imports all of MassGen at every turn
+// (docs/massgen-time.md); a read-only review does not need it.
 //
-// The container sees only the runner's Node, the server's folder and the
-// folders it serves, all read-only; no network, no capabilities, no new
-// privileges, a read-only root, the action's own uid (it reads what the
-// runner's user may read, nothing more), no environment of the runner's.
-// It lives as long as MassGen holds its stdin: the server exits on end of
-// input, and `--rm` removes the container.
+// One container per run, started by the action before MassGen
+// (prepare/read-container.ts) and removed with the run's other containers;
+// MassGen starts the server at every agent turn with `docker exec`, which
+// costs about what a start on the runner costs, where a `docker run` per
+// turn was ~1 s more (docs/benchmarks.md). The container sees only the
+// runner's Node, the server's folder and the folders it serves, all
+// read-only; no network, no capabilities, no new privileges, a read-only
+// root, the action's own uid (it reads what the runner's user may read,
+// nothing more), none of the runner's environment.
 import * as path from 'node:path'
 import { READ_TOOLS, type ReadServerLaunch } from './read-tools.js'
 
@@ -31,11 +33,18 @@ export const DOCKER_CLIENT_VARS = [
 export interface ReadContainer {
   /** Absolute path of the docker client. */
   docker: string
+  /** `massgen-read-<hex>`: found and removed with MassGen's (docker.ts). */
+  name: string
   image: string
   /** `uid:gid` the server runs as: the action's own. */
   user: string
   /** The Docker client's variables from the action's environment. */
   env: Record<string, string>
+  /**
+   * An empty folder in the run's folder, mounted too: the run's containers
+   * are found by a mount under the run's folder (docker.ts findRunContainers).
+   */
+  marker: string
 }
 
 export interface ContainedServerEntry {
@@ -49,44 +58,67 @@ export interface ContainedServerEntry {
   security: { allowed_executables: ['docker'] }
 }
 
-/** The `docker run` of the read server on exactly these folders. */
+/** PID 1 of the container: waits, and ends on `docker stop`'s SIGTERM. */
+const KEEP_ALIVE =
+  "process.on('SIGTERM',()=>process.exit(0));setInterval(()=>{},1<<30)"
+
+/** `docker run` arguments of the run's read container (detached). */
+export function readContainerRunArgs(
+  launch: ReadServerLaunch,
+  folders: string[],
+  container: ReadContainer
+): string[] {
+  const mounts = [
+    [launch.node, CONTAINED_NODE],
+    [path.dirname(launch.script), CONTAINED_SERVER_DIR],
+    [container.marker, container.marker],
+    ...folders.map((f) => [f, f])
+  ].flatMap(([from, to]) => ['--mount', bindMount(from ?? '', to ?? '')])
+  return [
+    'run',
+    '--detach',
+    '--name',
+    container.name,
+    '--pull',
+    'never',
+    '--network',
+    'none',
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
+    '--read-only',
+    '--pids-limit',
+    '64',
+    '--user',
+    container.user,
+    '--workdir',
+    CONTAINED_SERVER_DIR,
+    ...mounts,
+    '--entrypoint',
+    CONTAINED_NODE,
+    container.image,
+    '-e',
+    KEEP_ALIVE
+  ]
+}
+
+/** MassGen's MCP entry: the server started in the read container at each turn. */
 export function containedReadServerEntry(
   launch: ReadServerLaunch,
   folders: string[],
   container: ReadContainer
 ): ContainedServerEntry {
-  const mounts = [
-    [launch.node, CONTAINED_NODE],
-    [path.dirname(launch.script), CONTAINED_SERVER_DIR],
-    ...folders.map((f) => [f, f])
-  ].flatMap(([from, to]) => ['--mount', bindMount(from ?? '', to ?? '')])
+  for (const f of folders) bindMount(f, f)
   return {
     name: 'filesystem',
     type: 'stdio',
     command: container.docker,
     args: [
-      'run',
-      '--rm',
+      'exec',
       '--interactive',
-      '--pull',
-      'never',
-      '--network',
-      'none',
-      '--cap-drop',
-      'ALL',
-      '--security-opt',
-      'no-new-privileges',
-      '--read-only',
-      '--pids-limit',
-      '64',
-      '--user',
-      container.user,
-      '--workdir',
-      CONTAINED_SERVER_DIR,
-      ...mounts,
-      '--entrypoint',
+      container.name,
       CONTAINED_NODE,
-      container.image,
       path.posix.join(CONTAINED_SERVER_DIR, path.basename(launch.script)),
       ...folders
     ],
