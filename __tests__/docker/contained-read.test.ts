@@ -109,10 +109,12 @@ describe("Docker mode, a read-only review: the read server in the agents' image"
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.winner).toBe('agent_a')
 
-    // On the runner only the docker client names the server; the server's
-    // Node is the container's (its mount point), and holds no key.
+    // On the runner only the docker client names the server (the action's
+    // `docker run` of the read container, MassGen's `docker exec` at each
+    // turn); the server's Node is the container's (its mount point), and
+    // holds no key.
     const [clients, nodes] = [
-      seen.filter((p) => /^\S*docker exec /.test(p.cmdline)),
+      seen.filter((p) => /^\S*docker (exec|run) /.test(p.cmdline)),
       seen.filter((p) => p.cmdline.startsWith('/opt/massgen-action/node '))
     ]
     expect(clients.length).toBeGreaterThan(0)
