@@ -191,12 +191,6 @@ export function dockerVsLocalRows(results: DockerVsLocal): Row[] {
       s(wall(dockerCommands)),
       `${vsLocal(dockerCommands)}; command tool offered: ${offered('dockerCommands')}`,
       ''
-    ],
-    [
-      '  MassGen result line (`COMPLETED:`) → MassGen exit, Docker / local / Docker with commands',
-      `${ms(medOf(docker, 'completedToExitMs'))} / ${ms(medOf(local, 'completedToExitMs'))} / ${ms(medOf(dockerCommands, 'completedToExitMs'))}`,
-      `with commands the containers are killed at that line, then MassGen's stop + remove ${spread(each(dockerCommands, 'completedToExitMs'), ms)}`,
-      ''
     ]
   ]
   if (dockerNoKill.length > 0)
