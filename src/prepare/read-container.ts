@@ -1,15 +1,15 @@
 // Docker mode's read container (plan/contained-read-server.ts): started once
 // per run before MassGen, checked to run the server's Node, and removed with
 // the run's other containers (docker.ts removeLeftoverContainers).
-import { Inputs } from '../inputs/constants.js'
+import { Inputs } from '../core/constants.js'
 import {
   CONTAINED_NODE,
   readContainerRunArgs,
   type ReadContainer
 } from '../plan/contained-read-server.js'
 import type { ReadServerLaunch } from '../plan/read-tools.js'
-import type { ProcessRunner } from '../run/process.js'
-import { firstLine } from '../shared/text.js'
+import type { ProcessRunner } from '../core/process.js'
+import { firstLine } from '../core/text.js'
 import { DockerError } from './docker.js'
 
 export async function startReadContainer(
