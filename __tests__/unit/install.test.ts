@@ -136,6 +136,7 @@ function options(extra: Partial<PrepareOptions> = {}): PrepareOptions & {
     command: undefined,
     docker: false,
     useCache: true,
+    saveCache: true,
     toolCacheDir: toolCache,
     env: { PATH: '/usr/bin:/bin', ...CACHE_ENV },
     log,

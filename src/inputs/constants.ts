@@ -38,6 +38,7 @@ export const Inputs = {
   UploadLogs: 'upload-logs',
   ExpectedHeadSha: 'expected-head-sha',
   CacheMassgen: 'cache-massgen',
+  CacheSave: 'cache-save',
   LocalSandbox: 'local-sandbox',
   AcceptLocalModeRisk: 'accept-local-mode-risk',
   DockerNetwork: 'docker-network',
@@ -88,6 +89,8 @@ export const State = {
   MassgenIdentity: 'massgen-identity',
   /** Credentials taken out of the repository's git config, to put back. */
   GitCredentials: 'git-credentials',
+  /** A fresh MassGen install for the post step to save (install/deferred-save.ts). */
+  MassgenCacheSave: 'massgen-cache-save',
   /** Saved first by the main step: the same bundle then runs as the post step. */
   IsPost: 'is-post'
 } as const

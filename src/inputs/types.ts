@@ -1,5 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
+import type { RunTimings } from '../report/timings.js'
 import type { ReviewReport } from '../review/types.js'
 
 export const BACKENDS = [
@@ -75,6 +76,8 @@ export interface Settings {
   /** `expected-head-sha`: the pull request head the workflow checked out. */
   expectedHeadSha: string | undefined
   cacheMassgen: boolean
+  /** `cache-save`: when a fresh install is saved (install/deferred-save.ts). */
+  cacheSave: 'auto' | 'always' | 'never'
   /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
   localSandbox: boolean
   /** Local mode may run on events that carry other people's text. */
@@ -294,6 +297,8 @@ export interface RunResult {
   mode?: RunMode
   personas?: PersonaMode
   /** Docker mode: the agents' image as it ran, by digest when it has one. */
+  /** Where the run's time went (report/timings.ts), for the job summary. */
+  timings?: RunTimings
   dockerImage?: string
   /** `review: inline`: the findings and where they went. */
   review?: ReviewReport

@@ -26,6 +26,7 @@ import type { AgentResult, RunResult } from '../inputs/types.js'
 import { defuseMarkers, findingsSection } from '../review/render.js'
 import { clip } from '../shared/text.js'
 import { withoutFindingsBlocks } from '../shared/findings-fence.js'
+import { timingsSection } from './timings.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'
@@ -107,7 +108,14 @@ export function renderReport(result: RunResult, ctx: ReportContext): string {
   const otherBodies = others.map((a) => visible(a.answer ?? ''))
 
   const head = header(result, ctx, hint)
-  const tail = ['---', footer(result, ctx)].join('\n\n')
+  const tail = [
+    '---',
+    footer(result, ctx),
+    // Users' own runners: where the time went, in the summary only.
+    ctx.target === 'summary' ? timingsSection(result.timings) : ''
+  ]
+    .filter(Boolean)
+    .join('\n\n')
   const build = (w: string | undefined, o: string[] | null): string =>
     [
       head,

@@ -12,6 +12,8 @@ import { Outputs, State } from '../inputs/constants.js'
 import { grantContainerWrite } from '../prepare/container-write-access.js'
 import { killRunContainers, prepareDocker } from '../prepare/docker.js'
 import { prepareMassgen, type MassgenInstallation } from '../prepare/massgen.js'
+import { savesOnRef } from '../prepare/install/deferred-save.js'
+import { concurrently, describeSetup } from '../prepare/setup.js'
 import type { RunDecision } from '../event/intake.js'
 import type { AgentSelection } from '../inputs/models.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
@@ -42,6 +44,7 @@ import {
   writeMassgenGuard
 } from '../safety/massgen-guard.js'
 import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
+import type { RunTimings } from '../report/timings.js'
 import { gatherContext, type RunContext } from '../plan/run-context.js'
 import {
   bundledReadServer,
@@ -65,20 +68,54 @@ export async function execute(
   instructionsGitHub?: () => GitHubApi
 ): Promise<RunResult> {
   const github = dest.github ?? reviewGitHub
-  const context = await gatherContext(
-    settings,
-    decision,
-    github,
-    workDir,
-    reviewedHead,
-    github ?? instructionsGitHub?.()
-  )
-  const { plan, configFile, readServer } = writeConfig(
-    settings,
-    decision.agents,
-    context,
-    workDir
-  )
+  const publish = async (body: string) => void (await postComment(dest, body))
+  // The first view is not waited for: it goes out while MassGen is prepared
+  // and starts; everything posted later queues behind it, so a late first
+  // view can never overwrite a newer view or a failure report.
+  let firstView: Promise<void> = Promise.resolve()
+  const configured = (async () => {
+    const context = await gatherContext(
+      settings,
+      decision,
+      github,
+      workDir,
+      reviewedHead,
+      github ?? instructionsGitHub?.()
+    )
+    const written = writeConfig(settings, decision.agents, context, workDir)
+    firstView = publish(
+      renderProgress(toSnapshot({}, written.plan.agents, 0), progressCtx(dest))
+    )
+    return { context, ...written }
+  })()
+  const setup = await concurrently({
+    config: { name: 'pull request and config', run: () => configured },
+    image: {
+      name: 'Docker image',
+      run: settings.docker
+        ? () => prepareImage(settings, runner, workDir)
+        : undefined
+    },
+    massgen: { name: 'MassGen', run: () => prepareInstall(settings, runner) }
+  }).catch(async (error: unknown) => {
+    // A failure report must come after the first view, never before it.
+    await configured.catch(() => undefined)
+    await firstView
+    throw error
+  })
+  // Both ran (a phase with a run always has a result).
+  const { context, plan, configFile, readServer } = await configured
+  const installation = setup.results.massgen as MassgenInstallation
+  const dockerImage = setup.results.image
+  core.info(`Setup: ${describeSetup(setup.timings)}`)
+  // Last look before MassGen mounts, binds or serves it.
+  recheckConfined(settings.workspace, settings.contextPath)
+  // Fingerprinted before MassGen first starts; saved by the post step.
+  if (installation.pendingSave)
+    core.saveState(
+      State.MassgenCacheSave,
+      JSON.stringify(installation.pendingSave)
+    )
   const ran = {
     question: decision.question,
     configFile,
@@ -87,21 +124,6 @@ export async function execute(
     ...(context.pullRequest ? { pullRequest: context.pullRequest } : {})
   }
 
-  const publish = async (body: string) => void (await postComment(dest, body))
-  const firstView = publish(
-    renderProgress(toSnapshot({}, plan.agents, 0), progressCtx(dest))
-  )
-  // The first view is not waited for: it goes out while MassGen is prepared
-  // and starts; everything posted later queues behind it, so a late first
-  // view can never overwrite a newer view or a failure report.
-  const { installation, dockerImage } = await prepare(
-    settings,
-    runner,
-    workDir
-  ).catch(async (error: unknown) => {
-    await firstView
-    throw error
-  })
   // Before MassGen first starts (the preflight too): what it loads by itself.
   const guardDir = writeMassgenGuard(workDir)
   if (settings.userConfig) {
@@ -137,7 +159,7 @@ export async function execute(
       )
     }
   )
-  const { outcome, costAtStop } = await watchMassgen(settings, runner, {
+  const { outcome, costAtStop, times } = await watchMassgen(settings, runner, {
     launch,
     workDir,
     logBase,
@@ -151,7 +173,8 @@ export async function execute(
       costAtStop
     }),
     ...ran,
-    ...(dockerImage ? { dockerImage } : {})
+    ...(dockerImage ? { dockerImage } : {}),
+    timings: { setup: setup.timings, ...times }
   }
 }
 
@@ -190,16 +213,14 @@ function writeConfig(
   return { plan, configFile, readServer }
 }
 
-/** Docker first (its checks fail in a second, before a long install), then MassGen. */
-async function prepare(
+/** The Docker image present (pulled when not), then the context opened to it. */
+async function prepareImage(
   settings: Settings,
   runner: ProcessRunner,
   workDir: string
-): Promise<{ installation: MassgenInstallation; dockerImage?: string }> {
-  const dockerImage = settings.docker
-    ? await prepareDocker(runner, settings.dockerImage, core)
-    : undefined
-  if (settings.docker && settings.contextPermission === 'write') {
+): Promise<string> {
+  const dockerImage = await prepareDocker(runner, settings.dockerImage, core)
+  if (settings.contextPermission === 'write') {
     // The grant opens a tree to another uid: only the very folder confined.
     recheckConfined(settings.workspace, settings.contextPath)
     await grantContainerWrite(
@@ -210,19 +231,25 @@ async function prepare(
       workDir
     )
   }
-  const installation = await prepareMassgen(runner, {
+  return dockerImage
+}
+
+/** MassGen restored or installed; a fresh install's save is the post step's. */
+function prepareInstall(
+  settings: Settings,
+  runner: ProcessRunner
+): Promise<MassgenInstallation> {
+  return prepareMassgen(runner, {
     version: settings.massgenVersion,
     command: settings.massgenCommand,
     docker: settings.docker,
     useCache: settings.cacheMassgen,
+    saveCache: savesOnRef(settings.cacheSave, process.env.GITHUB_REF),
     toolCacheDir:
       process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
     env: process.env,
     log: core
   })
-  // Last look before MassGen mounts, binds or serves it.
-  recheckConfined(settings.workspace, settings.contextPath)
-  return { installation, ...(dockerImage ? { dockerImage } : {}) }
 }
 
 /**
@@ -239,8 +266,14 @@ async function watchMassgen(
     agents: AgentPlan[]
     tracker: ProgressTracker
   }
-): Promise<{ outcome: MassgenRunOutcome; costAtStop: number | undefined }> {
+): Promise<{
+  outcome: MassgenRunOutcome
+  costAtStop: number | undefined
+  times: RunTimings
+}> {
   const abort = new AbortController()
+  let spawnedAt: number | undefined
+  let firstStatusAt: number | undefined
   const onSignal = () => abort.abort()
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
   const started = Date.now()
@@ -255,6 +288,7 @@ async function watchMassgen(
     abort: abort.signal,
     log: (message) => core.info(message),
     onStart: (pid) => {
+      spawnedAt = performance.now()
       core.saveState(State.MassgenPid, String(pid))
       core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')
     },
@@ -264,10 +298,12 @@ async function watchMassgen(
       if (settings.docker && line.startsWith('COMPLETED:'))
         containersKilled ??= killRunContainers(runner, run.workDir)
     },
-    onStatus: (status) =>
+    onStatus: (status) => {
+      firstStatusAt ??= performance.now()
       run.tracker.update(
         toSnapshot(status, run.agents, (Date.now() - started) / 1000)
-      ),
+      )
+    },
     stopWhen: (status) => {
       if (!costLimitReached(status, settings.maxCost)) return false
       costAtStop = estimatedCost(status)
@@ -283,7 +319,22 @@ async function watchMassgen(
   process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
   if (outcome.survivors)
     core.warning('Some MassGen processes outlived SIGKILL of their group')
-  return { outcome, costAtStop }
+  const endedAt = performance.now()
+  const between = (from: number | undefined, to: number | undefined) =>
+    from === undefined || to === undefined
+      ? undefined
+      : Math.round(to - from) / 1000
+  const massgenStart = between(spawnedAt, firstStatusAt)
+  const rounds = between(firstStatusAt, endedAt)
+  return {
+    outcome,
+    costAtStop,
+    times: {
+      ...(massgenStart !== undefined ? { massgenStart } : {}),
+      ...(rounds !== undefined ? { rounds } : {}),
+      massgenEndedAt: endedAt
+    }
+  }
 }
 
 /** What MassGen left behind, judged (results/results.ts). */
