@@ -46,7 +46,9 @@ async function saveMassgenInstall(): Promise<void> {
   const state = core.getState(State.MassgenCacheSave)
   if (!state) return
   if (!cacheAvailable(process.env)) {
-    core.info('MassGen: the Actions cache is unavailable; the install is not saved')
+    core.info(
+      'MassGen: the Actions cache is unavailable; the install is not saved'
+    )
     return
   }
   await saveDeferredInstall(state, createActionsCacheStore(), core)

@@ -3,17 +3,14 @@
 // with live progress, and the result judged from what it left behind.
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { stringify } from 'yaml'
 import { configRelativePath } from '../plan/config.js'
 import { costLimitReached, estimatedCost } from './cost-cap.js'
 import { Outputs, State } from '../inputs/constants.js'
-import { grantContainerWrite } from '../prepare/container-write-access.js'
-import { killRunContainers, prepareDocker } from '../prepare/docker.js'
-import { prepareMassgen, type MassgenInstallation } from '../prepare/massgen.js'
-import { savesOnRef } from '../prepare/install/deferred-save.js'
-import { concurrently, describeSetup } from '../prepare/setup.js'
+import { killRunContainers } from '../prepare/docker.js'
+import { describeSetup } from '../prepare/setup.js'
+import { prepareRun } from '../prepare/prepare-run.js'
 import type { RunDecision } from '../event/intake.js'
 import type { AgentSelection } from '../inputs/models.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
@@ -35,7 +32,6 @@ import {
 } from '../report/report.js'
 import { judgeRun } from '../results/results.js'
 import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
-import { recheckConfined } from '../safety/context-path.js'
 import { inertLine } from './output-lines.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
 import {
@@ -88,28 +84,18 @@ export async function execute(
     )
     return { context, ...written }
   })()
-  const setup = await concurrently({
-    config: { name: 'pull request and config', run: () => configured },
-    image: {
-      name: 'Docker image',
-      run: settings.docker
-        ? () => prepareImage(settings, runner, workDir)
-        : undefined
-    },
-    massgen: { name: 'MassGen', run: () => prepareInstall(settings, runner) }
+  const setup = await prepareRun(settings, runner, workDir, configured, {
+    env: process.env,
+    log: core
   }).catch(async (error: unknown) => {
     // A failure report must come after the first view, never before it.
     await configured.catch(() => undefined)
     await firstView
     throw error
   })
-  // Both ran (a phase with a run always has a result).
-  const { context, plan, configFile, readServer } = await configured
-  const installation = setup.results.massgen as MassgenInstallation
-  const dockerImage = setup.results.image
+  const { context, plan, configFile, readServer } = setup.config
+  const { installation, dockerImage } = setup
   core.info(`Setup: ${describeSetup(setup.timings)}`)
-  // Last look before MassGen mounts, binds or serves it.
-  recheckConfined(settings.workspace, settings.contextPath)
   // Fingerprinted before MassGen first starts; saved by the post step.
   if (installation.pendingSave)
     core.saveState(
@@ -211,45 +197,6 @@ function writeConfig(
     `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
   )
   return { plan, configFile, readServer }
-}
-
-/** The Docker image present (pulled when not), then the context opened to it. */
-async function prepareImage(
-  settings: Settings,
-  runner: ProcessRunner,
-  workDir: string
-): Promise<string> {
-  const dockerImage = await prepareDocker(runner, settings.dockerImage, core)
-  if (settings.contextPermission === 'write') {
-    // The grant opens a tree to another uid: only the very folder confined.
-    recheckConfined(settings.workspace, settings.contextPath)
-    await grantContainerWrite(
-      runner,
-      settings.dockerImage,
-      [settings.contextPath],
-      core,
-      workDir
-    )
-  }
-  return dockerImage
-}
-
-/** MassGen restored or installed; a fresh install's save is the post step's. */
-function prepareInstall(
-  settings: Settings,
-  runner: ProcessRunner
-): Promise<MassgenInstallation> {
-  return prepareMassgen(runner, {
-    version: settings.massgenVersion,
-    command: settings.massgenCommand,
-    docker: settings.docker,
-    useCache: settings.cacheMassgen,
-    saveCache: savesOnRef(settings.cacheSave, process.env.GITHUB_REF),
-    toolCacheDir:
-      process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
-    env: process.env,
-    log: core
-  })
 }
 
 /**
