@@ -22,11 +22,7 @@ import {
 import { installFresh } from './install/fresh.js'
 import { isComplete, venvLayout, type VenvLayout } from './install/layout.js'
 import { MassgenInstallError, type InstallLog } from './install/output.js'
-import {
-  installerEnv,
-  probePython,
-  type PythonInfo
-} from './install/python.js'
+import { installerEnv, probePython, type PythonInfo } from './install/python.js'
 import { pendingSaveFor, type PendingSave } from './install/deferred-save.js'
 import { relinkInterpreter } from './install/relink.js'
 import { Inputs } from '../inputs/constants.js'

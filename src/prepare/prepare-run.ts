@@ -28,14 +28,19 @@ export async function prepareRun<C>(
   runner: ProcessRunner,
   workDir: string,
   configured: Promise<C>,
-  where: { env: NodeJS.ProcessEnv; log: InstallLog }
+  where: {
+    env: NodeJS.ProcessEnv
+    log: InstallLog
+    /** Whether this job runs in a container (docker.ts; tests hand in an answer). */
+    insideContainer?: () => boolean
+  }
 ): Promise<PreparedRun<C>> {
   const { results, timings } = await concurrently({
     config: { name: 'pull request and config', run: () => configured },
     image: {
       name: 'Docker image',
       run: settings.docker
-        ? () => prepareImage(settings, runner, workDir, where.log)
+        ? () => prepareImage(settings, runner, workDir, where)
         : undefined
     },
     massgen: {
@@ -59,9 +64,16 @@ async function prepareImage(
   settings: Settings,
   runner: ProcessRunner,
   workDir: string,
-  log: InstallLog
+  where: { log: InstallLog; insideContainer?: () => boolean }
 ): Promise<string> {
-  const dockerImage = await prepareDocker(runner, settings.dockerImage, log)
+  const { log } = where
+  const dockerImage = await prepareDocker(
+    runner,
+    settings.dockerImage,
+    log,
+    where.insideContainer
+  )
+  )
   if (settings.contextPermission === 'write') {
     // The grant opens a tree to another uid: only the very folder confined.
     recheckConfined(settings.workspace, settings.contextPath)
