@@ -73,7 +73,6 @@ async function prepareImage(
     log,
     where.insideContainer
   )
-  )
   if (settings.contextPermission === 'write') {
     // The grant opens a tree to another uid: only the very folder confined.
     recheckConfined(settings.workspace, settings.contextPath)
