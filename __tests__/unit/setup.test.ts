@@ -97,7 +97,11 @@ function gatedRunner(events: string[]) {
         return OK
       }
       if (args[0] === 'pip' && args[1] === 'uninstall') return OK
-      return { ...OK, exitCode: 99, stderr: `unexpected ${command} ${args}` }
+      return {
+        ...OK,
+        exitCode: 99,
+        stderr: `unexpected ${command} ${args.join(' ')}`
+      }
     }
   }
   return { runner, pull, install }
