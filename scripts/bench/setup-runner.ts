@@ -39,6 +39,8 @@ export interface SetupRun {
   saveSeconds?: number
   status?: string
   postLine?: string
+  /** The step's error lines, when it failed. */
+  errors?: string
 }
 
 /** distribution's registry, built once into the tool folder the linters use. */
@@ -182,7 +184,13 @@ async function oneRun(
       HTTP_PROXY: undefined,
       HTTPS_PROXY: undefined,
       http_proxy: undefined,
-      https_proxy: undefined
+      https_proxy: undefined,
+      // This machine reaches PyPI through a TLS proxy with its own CA.
+      ...Object.fromEntries(
+        ['SSL_CERT_FILE', 'SSL_CERT_DIR', 'PIP_CERT']
+          .filter((name) => process.env[name])
+          .map((name) => [name, process.env[name]])
+      )
     },
     hideDockerenv: true,
     onOutput: (_stream, chunk) => {
@@ -203,6 +211,15 @@ async function oneRun(
     ...(toMassgenStart !== undefined ? { toMassgenStart } : {}),
     ...(save ? { saveSeconds: Number(save[1]) } : {}),
     status: run.outputs.status,
+    ...(run.outputs.status === 'success'
+      ? {}
+      : {
+          errors: run.stdout
+            .split('\n')
+            .filter((l) => l.startsWith('::error') || l.startsWith('::warning'))
+            .join('\n')
+            .slice(0, 2000)
+        }),
     postLine: /^.*MassGen: (?:saved|not saved|cache save failed).*$/m.exec(
       postOut
     )?.[0]
@@ -283,6 +300,8 @@ export function printSetupRuns(runs: SetupRun[]): void {
         `${r.saveSeconds !== undefined ? `${r.saveSeconds.toFixed(1)} s` : (r.postLine ?? 'none')} | ${r.status ?? 'n/a'} |`
     )
   }
+  for (const r of runs.filter((r) => r.errors))
+    console.log(`\n${r.name} failed:\n${r.errors}`)
   console.log(
     '\nGoals: cold critical path <= x1.15 its longest phase; warm step start -> MassGen start <= 15 s.'
   )
