@@ -25,7 +25,7 @@ import { prepareMassgen } from '../../src/prepare/massgen.js'
 import type { CacheStore } from '../../src/prepare/install/cache.js'
 import { readSettings } from '../../src/inputs/settings.js'
 import { timingsSection } from '../../src/report/timings.js'
-import type { ExecResult, ProcessRunner } from '../../src/run/process.js'
+import type { ExecResult, ProcessRunner } from '../../src/core/process.js'
 
 const PROBE_OUT = '3.11.7\nlinux\nx86_64\n/usr/bin/python3.11\n'
 const OK: ExecResult = { exitCode: 0, signal: null, stdout: '', stderr: '' }

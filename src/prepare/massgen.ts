@@ -13,7 +13,7 @@
 // (install/deferred-save.ts). The parts live beside it (install/*.ts).
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { findExecutable } from './executable.js'
+import { findExecutable } from '../process/executable.js'
 import {
   cacheAvailable,
   createActionsCacheStore,
@@ -25,9 +25,9 @@ import { MassgenInstallError, type InstallLog } from './install/output.js'
 import { installerEnv, probePython, type PythonInfo } from './install/python.js'
 import { pendingSaveFor, type PendingSave } from './install/deferred-save.js'
 import { relinkInterpreter } from './install/relink.js'
-import { Inputs } from '../inputs/constants.js'
-import type { ProcessRunner } from '../run/process.js'
-import { errorText } from '../shared/text.js'
+import { Inputs } from '../core/constants.js'
+import type { ProcessRunner } from '../core/process.js'
+import { errorText } from '../core/text.js'
 
 export interface PrepareOptions {
   version: string

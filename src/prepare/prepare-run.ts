@@ -11,8 +11,8 @@ import { savesOnRef } from './install/deferred-save.js'
 import type { InstallLog } from './install/output.js'
 import { prepareMassgen, type MassgenInstallation } from './massgen.js'
 import { concurrently, type SetupTimings } from './setup.js'
-import type { Settings } from '../inputs/types.js'
-import type { ProcessRunner } from '../run/process.js'
+import type { Settings } from '../core/types.js'
+import type { ProcessRunner } from '../core/process.js'
 import { recheckConfined } from '../safety/context-path.js'
 
 export interface PreparedRun<C> {

@@ -6,18 +6,9 @@
 // without waiting for the rest: what they leave is safe to abandon (an
 // install is built beside its place and renamed in last).
 
-export interface SetupPhase {
-  name: string
-  /** Seconds from the setup's start. */
-  start: number
-  end: number
-}
+import type { SetupPhase, SetupTimings } from '../core/types.js'
 
-export interface SetupTimings {
-  phases: SetupPhase[]
-  /** Seconds from the setup's start to the end of its last phase. */
-  criticalPath: number
-}
+export type { SetupPhase, SetupTimings }
 
 export interface PhaseSpec<T> {
   name: string

@@ -2,19 +2,8 @@
 // run at once, prepare/setup.ts) and its critical path, MassGen's start-up,
 // its rounds, and the report. Every figure is measured by the action itself,
 // so users see it for their own runners.
-import { longestPhase, type SetupTimings } from '../prepare/setup.js'
-
-export interface RunTimings {
-  setup?: SetupTimings
-  /** MassGen's spawn to its first status file: the import and start-up. */
-  massgenStart?: number
-  /** The first status file to MassGen's exit: the rounds. */
-  rounds?: number
-  /** MassGen's exit to the report: clean-up, logs artifact, review. */
-  report?: number
-  /** performance.now() at MassGen's exit, to measure `report` from. */
-  massgenEndedAt?: number
-}
+import type { RunTimings } from '../core/types.js'
+import { longestPhase } from '../prepare/setup.js'
 
 const s = (seconds: number) => `${seconds.toFixed(1)} s`
 

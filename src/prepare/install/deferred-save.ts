@@ -8,11 +8,8 @@ import { fingerprintTree, type VenvFingerprint } from './fingerprint.js'
 import { isComplete, type VenvLayout } from './layout.js'
 import type { CacheStore } from './cache.js'
 import type { InstallLog } from './output.js'
-import { errorText } from '../../shared/text.js'
-
-/** `cache-save`: when a fresh install is saved to the Actions cache. */
-export const CACHE_SAVE_POLICIES = ['auto', 'always', 'never'] as const
-export type CacheSavePolicy = (typeof CACHE_SAVE_POLICIES)[number]
+import { errorText } from '../../core/text.js'
+import type { CacheSavePolicy } from '../../core/types.js'
 
 /**
  * Whether this run saves what it installed. `auto` saves except on a pull

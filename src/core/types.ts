@@ -1,7 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
-import type { RunTimings } from '../report/timings.js'
-import type { ReviewReport } from '../review/types.js'
+import type { ReviewReport } from './review.js'
 
 export const BACKENDS = [
   'openai',
@@ -75,9 +74,14 @@ export interface Settings {
   uploadLogsScope: 'all' | 'answers-only'
   /** `expected-head-sha`: the pull request head the workflow checked out. */
   expectedHeadSha: string | undefined
+  /**
+   * `checkout-check`: on a pull request, a checkout that is neither its head
+   * nor its merge commit stops the run ('stop') or is a warning ('warn').
+   */
+  checkoutCheck: 'stop' | 'warn'
   cacheMassgen: boolean
   /** `cache-save`: when a fresh install is saved (install/deferred-save.ts). */
-  cacheSave: 'auto' | 'always' | 'never'
+  cacheSave: CacheSavePolicy
   /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
   localSandbox: boolean
   /** Local mode may run on events that carry other people's text. */
@@ -268,6 +272,37 @@ export interface AgentResult {
   answer?: string
   answerCount: number
 }
+
+/** One part of the setup before MassGen starts (prepare/setup.ts). */
+export interface SetupPhase {
+  name: string
+  /** Seconds from the setup's start. */
+  start: number
+  end: number
+}
+
+export interface SetupTimings {
+  phases: SetupPhase[]
+  /** Seconds from the setup's start to the end of its last phase. */
+  criticalPath: number
+}
+
+/** Where a run's time went (report/timings.ts renders it in the job summary). */
+export interface RunTimings {
+  setup?: SetupTimings
+  /** MassGen's spawn to its first status file: the import and start-up. */
+  massgenStart?: number
+  /** The first status file to MassGen's exit: the rounds. */
+  rounds?: number
+  /** MassGen's exit to the report: clean-up, logs artifact, review. */
+  report?: number
+  /** performance.now() at MassGen's exit, to measure `report` from. */
+  massgenEndedAt?: number
+}
+
+/** `cache-save`: when a fresh MassGen install is saved to the Actions cache. */
+export const CACHE_SAVE_POLICIES = ['auto', 'always', 'never'] as const
+export type CacheSavePolicy = (typeof CACHE_SAVE_POLICIES)[number]
 
 export interface RunResult {
   outcome: Outcome
