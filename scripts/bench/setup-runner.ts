@@ -271,6 +271,8 @@ export async function setupOnRunner(
         ref: 'refs/pull/1/merge'
       })
     )
+    // Before the clean-up, which takes minutes on a loaded disk.
+    printSetupRuns(runs)
     const entry = cache.entries.find((e) => e.committed)
     say(
       `cache entries: ${cache.entries.length} (${entry ? `${(entry.size / 1e6).toFixed(0)} MB` : 'none'})`
@@ -308,6 +310,5 @@ export function printSetupRuns(runs: SetupRun[]): void {
 }
 
 if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {
-  const runs = await setupOnRunner((line) => console.error(`[bench] ${line}`))
-  printSetupRuns(runs)
+  await setupOnRunner((line) => console.error(`[bench] ${line}`))
 }
