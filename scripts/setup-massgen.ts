@@ -47,6 +47,7 @@ try {
     command: undefined,
     docker,
     useCache: false,
+    saveCache: false,
     toolCacheDir:
       process.env.RUNNER_TOOL_CACHE ?? path.join(os.homedir(), '.cache'),
     env: process.env,

@@ -439,9 +439,17 @@ async function finish(
     return undefined
   })
   if (review) result.review = review
-  await deliverReport(result, dest, workDir)
+  await deliverReport(withReportTime(result), dest, workDir)
   await setReviewOutputs(review, workDir, secrets)
   reportScrub(await scrubSecrets(workDir, secrets))
+}
+
+/** The report's share of the time: MassGen's exit to now (report/timings.ts). */
+function withReportTime(result: RunResult): RunResult {
+  const ended = result.timings?.massgenEndedAt
+  if (ended === undefined) return result
+  const report = Math.round(performance.now() - ended) / 1000
+  return { ...result, timings: { ...result.timings, report } }
 }
 
 /** What the end-of-run scrub did that a reader should know. */

@@ -1,6 +1,8 @@
 // The post step (runs.post, always): if the main step never reported (the
 // job was cancelled, or the step died), stop what is left of the run and
-// make the sticky comment and the summary say so. Never silent.
+// make the sticky comment and the summary say so. Never silent. Then it
+// saves a fresh MassGen install to the Actions cache, when the main step
+// left one to save and nothing changed it (install/deferred-save.ts).
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { Defaults, Inputs, State } from './core/constants.js'
@@ -27,8 +29,32 @@ import {
 import { readKeys } from './inputs/settings.js'
 import type { RunResult } from './core/types.js'
 import { errorText } from './core/text.js'
+import {
+  cacheAvailable,
+  createActionsCacheStore
+} from './prepare/install/cache.js'
+import { saveDeferredInstall } from './prepare/install/deferred-save.js'
 
 export async function post(): Promise<void> {
+  await recoverUnreported()
+  // Last: MassGen's process group and containers are gone by now.
+  await saveMassgenInstall()
+}
+
+/** A fresh install, saved here so that the upload never delays MassGen. */
+async function saveMassgenInstall(): Promise<void> {
+  const state = core.getState(State.MassgenCacheSave)
+  if (!state) return
+  if (!cacheAvailable(process.env)) {
+    core.info(
+      'MassGen: the Actions cache is unavailable; the install is not saved'
+    )
+    return
+  }
+  await saveDeferredInstall(state, createActionsCacheStore(), core)
+}
+
+async function recoverUnreported(): Promise<void> {
   if (
     core.getState(State.Started) !== 'true' ||
     core.getState(State.Reported) === 'true'

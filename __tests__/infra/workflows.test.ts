@@ -155,4 +155,32 @@ describe('the workflows', () => {
       fs.readFileSync(path.join(EXAMPLES, 'pull-request.yml'), 'utf8').trimEnd()
     )
   })
+
+  it('examples/warm-cache.yml warms, on the default branch only, the key the quick start restores', () => {
+    const file = (name: string) =>
+      parse(fs.readFileSync(path.join(EXAMPLES, name), 'utf8')) as Workflow & {
+        on: Record<string, { branches?: string[] } | null>
+      }
+    const warm = file('warm-cache.yml')
+    const quickStart = file('pull-request.yml')
+    // Runs whose ref is the default branch: what a pull request may restore.
+    expect(Object.keys(warm.on).sort()).toEqual([
+      'push',
+      'schedule',
+      'workflow_dispatch'
+    ])
+    expect(warm.on.push?.branches).toEqual(['main'])
+    const steps = (w: Workflow) => Object.values(w.jobs).flatMap((j) => j.steps)
+    const action = (w: Workflow) =>
+      steps(w).find((s) => s.uses?.startsWith('massgen/massgen-action@'))
+    expect(action(warm)?.with?.['cache-save']).toBe('always')
+    expect(action(warm)?.uses).toBe(action(quickStart)?.uses)
+    // The Python minor and the mode are in the cache key: the same as the quick start's.
+    const python = (w: Workflow) =>
+      steps(w).find((s) => s.uses?.startsWith('actions/setup-python@'))?.with?.[
+        'python-version'
+      ]
+    expect(python(warm)).toBe(python(quickStart))
+    expect(action(warm)?.with?.docker).toBe(action(quickStart)?.with?.docker)
+  })
 })

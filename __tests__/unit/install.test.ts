@@ -136,6 +136,7 @@ function options(extra: Partial<PrepareOptions> = {}): PrepareOptions & {
     command: undefined,
     docker: false,
     useCache: true,
+    saveCache: true,
     toolCacheDir: toolCache,
     env: { PATH: '/usr/bin:/bin', ...CACHE_ENV },
     log,
@@ -273,7 +274,7 @@ describe('actions cache', () => {
     expect(opts.lines.some((l) => l.includes('unavailable'))).toBe(false)
   })
 
-  it('keys on MassGen version, extras, Python, OS, arch and image', () => {
+  it('keys on MassGen version, extras, Python minor (locked), OS, arch and image', () => {
     const python = {
       version: '3.12.4',
       minor: '3.12',
@@ -290,8 +291,9 @@ describe('actions cache', () => {
     )
     expect(layout.requirement).toBe('massgen[docker]==0.1.97')
     expect(layout.cacheKey).toMatch(
-      /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.12\.4-linux-aarch64-ubuntu24-lock[0-9a-f]{8}-pruned1$/
+      /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.12-linux-aarch64-ubuntu24-lock[0-9a-f]{8}-pruned1$/
     )
+    // No lock for 0.1.98: any patch release may resolve differently.
     const base = venvLayout('/opt/tc', '0.1.98', false, python)
     expect(base.cacheKey).toBe(
       'massgen-action-v1-massgen-0.1.98-base-py3.12.4-linux-aarch64'
@@ -301,7 +303,7 @@ describe('actions cache', () => {
 })
 
 describe('fresh install', () => {
-  it('bootstraps uv, installs into a temp folder, renames, marks and saves', async () => {
+  it('bootstraps uv, installs into a temp folder, renames, marks, and leaves the save to the post step', async () => {
     const { runner, calls } = fakeRunner()
     const { cache, saved } = fakeCache()
     const opts = options({ docker: true, cache })
@@ -321,9 +323,12 @@ describe('fresh install', () => {
       path.basename(dir),
       `uv-${UV_VERSION}`
     ])
-    expect(saved.map((s) => s.paths)).toEqual([[dir]])
-    expect(saved[0]?.key).toMatch(
-      /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.11\.7-linux-x86_64-lock[0-9a-f]{8}-pruned1$/
+    // Never saved before MassGen starts: fingerprinted for the post step.
+    expect(saved).toEqual([])
+    expect(result.pendingSave?.dir).toBe(dir)
+    expect(result.pendingSave?.fingerprint.hash).toMatch(/^[0-9a-f]{64}$/)
+    expect(result.pendingSave?.key).toMatch(
+      /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.11\.3\+-linux-x86_64-lock[0-9a-f]{8}-pruned1$/
     )
     const uv = path.join(root, `uv-${UV_VERSION}`, 'bin', 'uv')
     const install = calls.find((c) => c.command === uv && c.args[0] === 'pip')

@@ -39,6 +39,7 @@ export const Inputs = {
   ExpectedHeadSha: 'expected-head-sha',
   CheckoutCheck: 'checkout-check',
   CacheMassgen: 'cache-massgen',
+  CacheSave: 'cache-save',
   LocalSandbox: 'local-sandbox',
   AcceptLocalModeRisk: 'accept-local-mode-risk',
   DockerNetwork: 'docker-network',
@@ -93,6 +94,8 @@ export const State = {
   MassgenIdentity: 'massgen-identity',
   /** Credentials taken out of the repository's git config, to put back. */
   GitCredentials: 'git-credentials',
+  /** A fresh MassGen install for the post step to save (install/deferred-save.ts). */
+  MassgenCacheSave: 'massgen-cache-save',
   /** Saved first by the main step: the same bundle then runs as the post step. */
   IsPost: 'is-post'
 } as const

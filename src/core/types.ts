@@ -80,6 +80,8 @@ export interface Settings {
    */
   checkoutCheck: 'stop' | 'warn'
   cacheMassgen: boolean
+  /** `cache-save`: when a fresh install is saved (install/deferred-save.ts). */
+  cacheSave: CacheSavePolicy
   /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
   localSandbox: boolean
   /** Local mode may run on events that carry other people's text. */
@@ -287,6 +289,37 @@ export interface AgentResult {
   answerCount: number
 }
 
+/** One part of the setup before MassGen starts (prepare/setup.ts). */
+export interface SetupPhase {
+  name: string
+  /** Seconds from the setup's start. */
+  start: number
+  end: number
+}
+
+export interface SetupTimings {
+  phases: SetupPhase[]
+  /** Seconds from the setup's start to the end of its last phase. */
+  criticalPath: number
+}
+
+/** Where a run's time went (report/timings.ts renders it in the job summary). */
+export interface RunTimings {
+  setup?: SetupTimings
+  /** MassGen's spawn to its first status file: the import and start-up. */
+  massgenStart?: number
+  /** The first status file to MassGen's exit: the rounds. */
+  rounds?: number
+  /** MassGen's exit to the report: clean-up, logs artifact, review. */
+  report?: number
+  /** performance.now() at MassGen's exit, to measure `report` from. */
+  massgenEndedAt?: number
+}
+
+/** `cache-save`: when a fresh MassGen install is saved to the Actions cache. */
+export const CACHE_SAVE_POLICIES = ['auto', 'always', 'never'] as const
+export type CacheSavePolicy = (typeof CACHE_SAVE_POLICIES)[number]
+
 export interface RunResult {
   outcome: Outcome
   /** Why, when the outcome is not success: shown to the user. */
@@ -315,6 +348,8 @@ export interface RunResult {
   mode?: RunMode
   personas?: PersonaMode
   /** Docker mode: the agents' image as it ran, by digest when it has one. */
+  /** Where the run's time went (report/timings.ts), for the job summary. */
+  timings?: RunTimings
   dockerImage?: string
   /** `review: inline`: the findings and where they went. */
   review?: ReviewReport

@@ -1,6 +1,7 @@
 // Reads every input once into one typed, validated Settings object.
 import { readPullFilters } from './pull-filters.js'
 import * as fs from 'node:fs'
+import { CACHE_SAVE_POLICIES } from '../core/types.js'
 import * as path from 'node:path'
 import { z } from 'zod'
 import { Defaults, Inputs } from '../core/constants.js'
@@ -139,6 +140,14 @@ const rules = {
       .pipe(z.enum(['base', 'none'])),
     "'base' (the repository's AGENTS.md or CLAUDE.md from the base commit) or 'none'"
   ],
+  cacheSave: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(CACHE_SAVE_POLICIES)),
+    "'auto' (save a fresh install except on a pull request's ref), 'always' or 'never'"
+  ],
   review: [
     z
       .string()
@@ -252,6 +261,7 @@ export function readSettings(source: InputSource): Settings {
       ? check('expectedHeadSha', Inputs.ExpectedHeadSha, '')?.toLowerCase()
       : undefined,
     cacheMassgen: flag(Inputs.CacheMassgen, true),
+    cacheSave: check('cacheSave', Inputs.CacheSave, 'auto') ?? 'auto',
     localSandbox: flag(Inputs.LocalSandbox, true),
     acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
     dockerNetwork:

@@ -3,15 +3,14 @@
 // with live progress, and the result judged from what it left behind.
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { stringify } from 'yaml'
 import { configRelativePath } from '../plan/config.js'
 import { costLimitReached, estimatedCost } from '../run/cost-cap.js'
 import { Outputs, State } from '../core/constants.js'
-import { grantContainerWrite } from '../prepare/container-write-access.js'
-import { killRunContainers, prepareDocker } from '../prepare/docker.js'
-import { prepareMassgen, type MassgenInstallation } from '../prepare/massgen.js'
+import { killRunContainers } from '../prepare/docker.js'
+import { describeSetup } from '../prepare/setup.js'
+import { prepareRun } from '../prepare/prepare-run.js'
 import type { RunDecision } from '../event/intake.js'
 import type { AgentSelection } from '../inputs/models.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
@@ -34,7 +33,6 @@ import {
 } from '../report/report.js'
 import { judgeRun } from '../results/results.js'
 import { runMassgen, type MassgenRunOutcome } from '../run/run-massgen.js'
-import { recheckConfined } from '../safety/context-path.js'
 import { inertLine } from '../run/output-lines.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
 import {
@@ -42,7 +40,12 @@ import {
   withMassgenGuard,
   writeMassgenGuard
 } from '../safety/massgen-guard.js'
-import type { AgentPlan, RunResult, Settings } from '../core/types.js'
+import type {
+  AgentPlan,
+  RunResult,
+  RunTimings,
+  Settings
+} from '../core/types.js'
 import { gatherContext, type RunContext } from '../context/run-context.js'
 import {
   bundledReadServer,
@@ -76,20 +79,44 @@ export async function execute(
   instructionsGitHub?: () => GitHubApi
 ): Promise<RunResult> {
   const github = dest.github ?? reviewGitHub
-  const context = await gatherContext(
-    settings,
-    decision,
-    github,
-    workDir,
-    reviewedHead,
-    github ?? instructionsGitHub?.()
-  )
-  const { plan, configFile, readServer, readContainer } = writeConfig(
-    settings,
-    decision.agents,
-    context,
-    workDir
-  )
+  const publish = async (body: string) => void (await postComment(dest, body))
+  // The first view is not waited for: it goes out while MassGen is prepared
+  // and starts; everything posted later queues behind it, so a late first
+  // view can never overwrite a newer view or a failure report.
+  let firstView: Promise<void> = Promise.resolve()
+  const configured = (async () => {
+    const context = await gatherContext(
+      settings,
+      decision,
+      github,
+      workDir,
+      reviewedHead,
+      github ?? instructionsGitHub?.()
+    )
+    const written = writeConfig(settings, decision.agents, context, workDir)
+    firstView = publish(
+      renderProgress(toSnapshot({}, written.plan.agents, 0), progressCtx(dest))
+    )
+    return { context, ...written }
+  })()
+  const setup = await prepareRun(settings, runner, workDir, configured, {
+    env: process.env,
+    log: core
+  }).catch(async (error: unknown) => {
+    // A failure report must come after the first view, never before it.
+    await configured.catch(() => undefined)
+    await firstView
+    throw error
+  })
+  const { context, plan, configFile, readServer, readContainer } = setup.config
+  const { installation, dockerImage } = setup
+  core.info(`Setup: ${describeSetup(setup.timings)}`)
+  // Fingerprinted before MassGen first starts; saved by the post step.
+  if (installation.pendingSave)
+    core.saveState(
+      State.MassgenCacheSave,
+      JSON.stringify(installation.pendingSave)
+    )
   const ran = {
     question: decision.question,
     configFile,
@@ -99,21 +126,7 @@ export async function execute(
     ...(context.pullFacts ? { pullFacts: context.pullFacts } : {})
   }
 
-  const publish = async (body: string) => void (await postComment(dest, body))
-  const firstView = publish(
-    renderProgress(toSnapshot({}, plan.agents, 0), progressCtx(dest))
-  )
-  // The first view is not waited for: it goes out while MassGen is prepared
-  // and starts; everything posted later queues behind it, so a late first
-  // view can never overwrite a newer view or a failure report.
-  const { installation, dockerImage } = await prepare(
-    settings,
-    runner,
-    workDir
-  ).catch(async (error: unknown) => {
-    await firstView
-    throw error
-  })
+  // After the setup: the container mounts the context path only after its last check.
   if (readContainer)
     await startReadContainer(
       runner,
@@ -160,7 +173,7 @@ export async function execute(
       )
     }
   )
-  const { outcome, costAtStop } = await watchMassgen(settings, runner, {
+  const { outcome, costAtStop, times } = await watchMassgen(settings, runner, {
     launch,
     workDir,
     logBase,
@@ -175,7 +188,8 @@ export async function execute(
       costAtStop
     }),
     ...ran,
-    ...(dockerImage ? { dockerImage } : {})
+    ...(dockerImage ? { dockerImage } : {}),
+    timings: { setup: setup.timings, ...times }
   }
 }
 
@@ -253,41 +267,6 @@ function readFolders(settings: Settings, context: RunContext): string[] {
   return [settings.contextPath, ...context.extraContextPaths]
 }
 
-/** Docker first (its checks fail in a second, before a long install), then MassGen. */
-async function prepare(
-  settings: Settings,
-  runner: ProcessRunner,
-  workDir: string
-): Promise<{ installation: MassgenInstallation; dockerImage?: string }> {
-  const dockerImage = settings.docker
-    ? await prepareDocker(runner, settings.dockerImage, core)
-    : undefined
-  if (settings.docker && settings.contextPermission === 'write') {
-    // The grant opens a tree to another uid: only the very folder confined.
-    recheckConfined(settings.workspace, settings.contextPath)
-    await grantContainerWrite(
-      runner,
-      settings.dockerImage,
-      [settings.contextPath],
-      core,
-      workDir
-    )
-  }
-  const installation = await prepareMassgen(runner, {
-    version: settings.massgenVersion,
-    command: settings.massgenCommand,
-    docker: settings.docker,
-    useCache: settings.cacheMassgen,
-    toolCacheDir:
-      process.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),
-    env: process.env,
-    log: core
-  })
-  // Last look before MassGen mounts, binds or serves it.
-  recheckConfined(settings.workspace, settings.contextPath)
-  return { installation, ...(dockerImage ? { dockerImage } : {}) }
-}
-
 /**
  * MassGen run under the deadline, the job's cancel and max-cost, its output
  * streamed and its status.json fed to the live view.
@@ -302,8 +281,14 @@ async function watchMassgen(
     agents: AgentPlan[]
     tracker: ProgressTracker
   }
-): Promise<{ outcome: MassgenRunOutcome; costAtStop: number | undefined }> {
+): Promise<{
+  outcome: MassgenRunOutcome
+  costAtStop: number | undefined
+  times: RunTimings
+}> {
   const abort = new AbortController()
+  let spawnedAt: number | undefined
+  let firstStatusAt: number | undefined
   const onSignal = () => abort.abort()
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
   const started = Date.now()
@@ -318,6 +303,7 @@ async function watchMassgen(
     abort: abort.signal,
     log: (message) => core.info(message),
     onStart: (pid) => {
+      spawnedAt = performance.now()
       core.saveState(State.MassgenPid, String(pid))
       core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')
     },
@@ -327,10 +313,12 @@ async function watchMassgen(
       if (settings.docker && line.startsWith('COMPLETED:'))
         containersKilled ??= killRunContainers(runner, run.workDir)
     },
-    onStatus: (status) =>
+    onStatus: (status) => {
+      firstStatusAt ??= performance.now()
       run.tracker.update(
         toSnapshot(status, run.agents, (Date.now() - started) / 1000)
-      ),
+      )
+    },
     stopWhen: (status) => {
       if (!costLimitReached(status, settings.maxCost)) return false
       costAtStop = estimatedCost(status)
@@ -346,7 +334,22 @@ async function watchMassgen(
   process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
   if (outcome.survivors)
     core.warning('Some MassGen processes outlived SIGKILL of their group')
-  return { outcome, costAtStop }
+  const endedAt = performance.now()
+  const between = (from: number | undefined, to: number | undefined) =>
+    from === undefined || to === undefined
+      ? undefined
+      : Math.round(to - from) / 1000
+  const massgenStart = between(spawnedAt, firstStatusAt)
+  const rounds = between(firstStatusAt, endedAt)
+  return {
+    outcome,
+    costAtStop,
+    times: {
+      ...(massgenStart !== undefined ? { massgenStart } : {}),
+      ...(rounds !== undefined ? { rounds } : {}),
+      massgenEndedAt: endedAt
+    }
+  }
 }
 
 /** What MassGen left behind, judged (results/results.ts). */

@@ -8,7 +8,9 @@
 // killed install never looks finished. scripts/setup-massgen.sh runs this
 // same function (scripts/setup-massgen.ts) for the tests, the bench and CI.
 //
-// The parts live beside it (install/*.ts).
+// A fresh install is not saved here: it is fingerprinted, and the post step
+// saves it when the policy says so and nothing changed it
+// (install/deferred-save.ts). The parts live beside it (install/*.ts).
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { findExecutable } from '../process/executable.js'
@@ -20,7 +22,10 @@ import {
 import { installFresh } from './install/fresh.js'
 import { isComplete, venvLayout, type VenvLayout } from './install/layout.js'
 import { MassgenInstallError, type InstallLog } from './install/output.js'
-import { installerEnv, probePython } from './install/python.js'
+import { installerEnv, probePython, type PythonInfo } from './install/python.js'
+import { pendingSaveFor, type PendingSave } from './install/deferred-save.js'
+import { relinkInterpreter } from './install/relink.js'
+import { Inputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
 import { errorText } from '../core/text.js'
 
@@ -31,6 +36,12 @@ export interface PrepareOptions {
   /** Adds the `[docker]` extra. */
   docker: boolean
   useCache: boolean
+  /**
+   * Whether a fresh install is to be saved to the Actions cache (cache-save
+   * against this run's ref); the save itself is the post step's
+   * (deferred-save.ts).
+   */
+  saveCache: boolean
   /** RUNNER_TOOL_CACHE, or ~/.cache off Actions. */
   toolCacheDir: string
   env: NodeJS.ProcessEnv
@@ -46,6 +57,8 @@ export interface MassgenInstallation {
   seconds: number
   /** The installed release; undefined for massgen-command. */
   version: string | undefined
+  /** A fresh install for the post step to save, fingerprinted before MassGen ran. */
+  pendingSave?: PendingSave
 }
 
 export async function prepareMassgen(
@@ -85,12 +98,18 @@ export async function prepareMassgen(
     return done(result('local'), `reused ${layout.dir}`)
 
   const cache = cacheFor(options)
-  const hit = cache && (await restoreFromCache(cache, layout, options.log))
+  const hit =
+    cache && (await restoreFromCache(cache, layout, python, options.log))
   if (hit) return done(result('cache'), `restored from cache key ${hit}`)
   const installer = await installFresh(runner, layout, python, env, options.log)
-  if (cache) await saveToCache(cache, layout, options.log)
+  const pendingSave =
+    cache && options.saveCache ? pendingSaveFor(layout) : undefined
+  if (cache && !options.saveCache)
+    options.log.info(
+      `MassGen: this run does not save its install to the Actions cache (${Inputs.CacheSave}; a pull request restores what the default branch saved)`
+    )
   return done(
-    result('installed'),
+    { ...result('installed'), ...(pendingSave ? { pendingSave } : {}) },
     `installed ${layout.requirement} with ${installer} into ${layout.dir}`
   )
 }
@@ -146,6 +165,7 @@ function cacheFor(options: PrepareOptions): CacheStore | undefined {
 async function restoreFromCache(
   cache: CacheStore,
   layout: VenvLayout,
+  python: PythonInfo,
   log: InstallLog
 ): Promise<string | undefined> {
   let hit: string | undefined
@@ -158,26 +178,20 @@ async function restoreFromCache(
     log.debug(`MassGen: no cache entry for ${layout.cacheKey}`)
     return undefined
   }
+  try {
+    // Saved on another patch release of this minor, maybe.
+    relinkInterpreter(layout.dir, python, log)
+  } catch (error) {
+    log.warning(
+      `MassGen: could not point the restored virtualenv at ${python.executable}: ${errorText(error)}`
+    )
+  }
   if (isComplete(layout)) return hit
   log.warning(
     `MassGen: cache entry ${hit} is not a complete install; installing again`
   )
   fs.rmSync(layout.dir, { recursive: true, force: true })
   return undefined
-}
-
-async function saveToCache(
-  cache: CacheStore,
-  layout: VenvLayout,
-  log: InstallLog
-): Promise<void> {
-  try {
-    await cache.save([layout.dir], layout.cacheKey)
-    log.debug(`MassGen: saved to cache key ${layout.cacheKey}`)
-  } catch (error) {
-    // Another job may have saved the same key first: nothing is lost.
-    log.warning(`MassGen: cache save failed: ${errorText(error)}`)
-  }
 }
 
 function checkVersion(version: string) {

@@ -25,6 +25,7 @@ import { defuseMarkers, findingsSection } from '../review/render.js'
 import { clip } from '../core/text.js'
 import type { ProgressSnapshot } from '../run/progress.js'
 import { withoutFindingsBlocks } from '../core/findings-fence.js'
+import { timingsSection } from './timings.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'
@@ -91,7 +92,14 @@ export function renderReport(result: RunResult, ctx: ReportContext): string {
   const otherBodies = others.map((a) => visible(a.answer ?? ''))
 
   const head = header(result, ctx, hint)
-  const tail = ['---', footer(result, ctx)].join('\n\n')
+  const tail = [
+    '---',
+    footer(result, ctx),
+    // Users' own runners: where the time went, in the summary only.
+    ctx.target === 'summary' ? timingsSection(result.timings) : ''
+  ]
+    .filter(Boolean)
+    .join('\n\n')
   const build = (w: string | undefined, o: string[] | null): string =>
     [
       head,

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { PythonInfo } from './python.js'
-import { lockText } from './lock.js'
+import { lockText, pythonClass } from './lock.js'
 import { pruneTag } from './prune.js'
 
 /** Bump to make every cached install stale (layout or marker change). */
@@ -40,16 +40,19 @@ export function venvLayout(
   const extras = docker ? 'docker' : 'base'
   const root = path.join(toolCacheDir, 'massgen')
   const name = `${version}-${extras}-py${python.minor}-${python.os}-${python.arch}`
-  // The full Python version and the runner image: a virtualenv links to the
-  // interpreter it was made with, so another one makes it useless.
+  // The runner image, and the Pythons the install runs on: a locked install
+  // moves to another patch release of its minor (relink.ts points it at the
+  // runner's interpreter) on the same side of the lock's patch splits; an
+  // unlocked one keeps the full version.
   const image = env.ImageOS ? `-${env.ImageOS}` : ''
   const lock = lockText(version, python.minor)
+  const pythons = pythonClass(version, python) ?? `py${python.version}`
   const locked = lock
     ? `-lock${createHash('sha256').update(lock).digest('hex').slice(0, 8)}`
     : ''
   const cacheKey =
     `massgen-action-v${LAYOUT_VERSION}-massgen-${version}-${extras}` +
-    `-py${python.version}-${python.os}-${python.arch}${image}${locked}` +
+    `-${pythons}-${python.os}-${python.arch}${image}${locked}` +
     pruneTag(version, lock !== undefined)
   return {
     root,
@@ -74,7 +77,9 @@ export function markerText(version: string, extras: string, installer: string) {
 }
 
 /** The marker names this exact release and extras, and the executables exist. */
-export function isComplete(layout: VenvLayout): boolean {
+export function isComplete(
+  layout: Pick<VenvLayout, 'dir' | 'requirement' | 'extras'>
+): boolean {
   let marker: string
   try {
     marker = fs.readFileSync(path.join(layout.dir, MARKER_FILE), 'utf8')

@@ -16,6 +16,14 @@ interface MassgenLock {
   massgen: string
   /** Python minor versions the lock was checked on. */
   pythons: string[]
+  /**
+   * Python patch releases at which the locked set's requirements change
+   * (a `python_full_version` marker inside a minor, outside extras):
+   * redis asks for async-timeout below 3.11.3. Found by reading every
+   * installed distribution's METADATA; a virtualenv moves between patch
+   * releases of one minor only on the same side of each split.
+   */
+  patchSplits: string[]
   /** pip/uv constraints, one `name==version` each. */
   constraints: string[]
 }
@@ -30,4 +38,27 @@ export function lockText(
   const lock = LOCKS.find((l) => l.massgen === version)
   if (!lock || !lock.pythons.includes(pythonMinor)) return undefined
   return lock.constraints.join('\n') + '\n'
+}
+
+/**
+ * The Pythons a locked install of a release runs on, as a cache key part:
+ * `py3.11.3+` for 3.11.7 (no split above it), `py3.12` where the lock has no
+ * split in that minor; undefined without a lock (any patch may resolve
+ * differently, so the key keeps the full version).
+ */
+export function pythonClass(
+  version: string,
+  python: { version: string; minor: string }
+): string | undefined {
+  const lock = LOCKS.find((l) => l.massgen === version)
+  if (!lock || !lock.pythons.includes(python.minor)) return undefined
+  const patch = (v: string) => Number(v.split('.')[2] ?? 0)
+  const splits = lock.patchSplits.filter((split) =>
+    split.startsWith(`${python.minor}.`)
+  )
+  if (splits.length === 0) return `py${python.minor}`
+  const floor = splits
+    .filter((split) => patch(split) <= patch(python.version))
+    .sort((a, b) => patch(b) - patch(a))[0]
+  return `py${floor ?? `${python.minor}.0`}+`
 }

@@ -1,0 +1,314 @@
+// Bench section "setup on a runner": the bundled action, in Docker mode, set
+// up the way a hosted runner sets it up, each phase timed by the action
+// itself (its `Setup:` line, prepare/setup.ts) and the critical path printed
+// against its longest phase (the limit of a parallel setup).
+//
+//   cold   an empty tool cache, an empty Actions cache (the stand-in,
+//          test-support/cache-server.ts, so @actions/cache really tars,
+//          uploads, downloads and extracts), and the image pulled from a
+//          loopback registry (distribution's `registry`, built with Go from
+//          the module proxy); MassGen installed from PyPI. Its post step
+//          saves the install (ref refs/heads/main).
+//   warm   a pull request's run (refs/pull/1/merge): an empty tool cache,
+//          the entry the cold run saved, the image absent, then present.
+//
+// The image the registry serves is a copy of the runtime image with one
+// extra file, so its single layer is new to the daemon and a pull really
+// downloads and extracts it (the runtime image itself stays, for everyone).
+// Run: node scripts/bench/setup-runner.ts (root; needs PyPI, Go, Docker).
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { startCacheServer } from '../../test-support/cache-server.ts'
+import { startLlmServer } from '../../test-support/llm-server.ts'
+import { runAction } from '../../test-support/run-action.ts'
+
+const REGISTRY_MODULE = 'github.com/distribution/distribution/v3/cmd/registry'
+const REGISTRY_VERSION = 'v3.1.2'
+const SOURCE_IMAGE =
+  process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'
+const BENCH_KEY = 'sk-benchOPENAIkey1234567890abcdef'
+
+export interface SetupRun {
+  name: string
+  phases: { name: string; seconds: number }[]
+  criticalPath: number
+  /** The step's start to MassGen's start (its output group opens). */
+  toMassgenStart?: number
+  saveSeconds?: number
+  status?: string
+  postLine?: string
+  /** The step's error lines, when it failed. */
+  errors?: string
+}
+
+/** distribution's registry, built once into the tool folder the linters use. */
+function registryBinary(say: (line: string) => void): string {
+  const dir = path.join(
+    os.homedir(),
+    '.cache',
+    'massgen-action-tools',
+    `registry-${REGISTRY_VERSION}`
+  )
+  const binary = path.join(dir, 'registry')
+  if (fs.existsSync(binary)) return binary
+  say(`building ${REGISTRY_MODULE}@${REGISTRY_VERSION} with Go`)
+  execFileSync('go', ['install', `${REGISTRY_MODULE}@${REGISTRY_VERSION}`], {
+    env: { ...process.env, GOBIN: dir },
+    stdio: 'inherit'
+  })
+  return binary
+}
+
+async function startRegistry(
+  binary: string,
+  work: string
+): Promise<{ host: string; stop: () => void }> {
+  const port = 15000 + Math.floor(Math.random() * 2000)
+  const config = path.join(work, 'registry.yml')
+  fs.writeFileSync(
+    config,
+    [
+      'version: 0.1',
+      'log: { level: error }',
+      `storage: { filesystem: { rootdirectory: ${path.join(work, 'registry')} } }`,
+      `http: { addr: 127.0.0.1:${port} }`,
+      ''
+    ].join('\n')
+  )
+  const child = spawn(binary, ['serve', config], { stdio: 'ignore' })
+  const host = `127.0.0.1:${port}`
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`http://${host}/v2/`).then(
+      (r) => r.ok,
+      () => false
+    )
+    if (up) return { host, stop: () => child.kill('SIGTERM') }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  child.kill('SIGKILL')
+  throw new Error('the registry did not answer')
+}
+
+const docker = (args: string[], input?: Buffer) =>
+  execFileSync('docker', args, {
+    input,
+    stdio: ['pipe', 'pipe', 'inherit'],
+    maxBuffer: 1 << 30
+  })
+    .toString()
+    .trim()
+
+/** A copy of the runtime image with a layer of its own, pushed; absent locally. */
+function pushFreshCopy(host: string): string {
+  const config = JSON.parse(
+    docker(['image', 'inspect', '--format', '{{json .Config}}', SOURCE_IMAGE])
+  ) as {
+    User?: string
+    Env?: string[]
+    Cmd?: string[]
+    WorkingDir?: string
+  }
+  const container = docker(['create', SOURCE_IMAGE])
+  const marker = path.join(os.tmpdir(), `bench-layer-${process.pid}`)
+  fs.writeFileSync(marker, `${Date.now()}\n`)
+  docker(['cp', marker, `${container}:/.bench-layer`])
+  fs.rmSync(marker)
+  const image = `${host}/massgen-action-runtime:bench-${process.pid}`
+  const changes = [
+    ...(config.User ? [`USER ${config.User}`] : []),
+    ...(config.Env ?? []).map((e) => `ENV ${e.replace('=', ' ')}`),
+    ...(config.WorkingDir ? [`WORKDIR ${config.WorkingDir}`] : []),
+    ...(config.Cmd ? [`CMD ${JSON.stringify(config.Cmd)}`] : [])
+  ].flatMap((c) => ['--change', c])
+  const exported = spawnSync('docker', ['export', container], {
+    maxBuffer: 4 << 30
+  }).stdout
+  docker(['import', ...changes, '-', image], exported)
+  docker(['rm', container])
+  docker(['push', '--quiet', image])
+  return image
+}
+
+function removeImage(image: string): void {
+  spawnSync('docker', ['image', 'rm', '--force', image], { stdio: 'ignore' })
+}
+
+/** The phases from the action's `Setup:` line. */
+function parseSetup(stdout: string): Pick<SetupRun, 'phases' | 'criticalPath'> {
+  const line = /^Setup: (.*)$/m.exec(stdout)?.[1] ?? ''
+  const [list = '', rest = ''] = line.split('; critical path ')
+  const phases = list.split(', ').flatMap((part) => {
+    const m = /^(.*) ([\d.]+) s$/.exec(part)
+    return m ? [{ name: m[1]!, seconds: Number(m[2]) }] : []
+  })
+  return { phases, criticalPath: Number(/^([\d.]+) s/.exec(rest)?.[1] ?? NaN) }
+}
+
+async function oneRun(
+  name: string,
+  with_: {
+    image: string
+    toolCache: string
+    cacheUrl: string
+    ref: string
+  }
+): Promise<SetupRun> {
+  const llm = await startLlmServer({
+    agentIds: ['agent_a', 'agent_b'],
+    agents: {
+      'model-a': { answer: 'A.', voteFor: 'agent_b', voteReason: 'B.' },
+      'model-b': { answer: 'B.', voteFor: 'agent_b', voteReason: 'B.' }
+    }
+  })
+  const started = Date.now()
+  let toMassgenStart: number | undefined
+  const run = await runAction({
+    inputs: {
+      query: 'Which parser change is safest?',
+      models: 'vllm/model-a vllm/model-b',
+      'base-url': llm.url,
+      'openai-api-key': BENCH_KEY,
+      docker: 'true',
+      'docker-image': with_.image,
+      'max-duration': '600',
+      'upload-logs': 'false'
+    },
+    env: {
+      RUNNER_TOOL_CACHE: with_.toolCache,
+      ACTIONS_CACHE_URL: `${with_.cacheUrl}/`,
+      ACTIONS_RUNTIME_TOKEN: 'bench-runtime-token',
+      GITHUB_REF: with_.ref,
+      // PyPI for a cold install: the runner imitation's proxies point nowhere.
+      HTTP_PROXY: undefined,
+      HTTPS_PROXY: undefined,
+      http_proxy: undefined,
+      https_proxy: undefined,
+      // This machine reaches PyPI through a TLS proxy with its own CA.
+      ...Object.fromEntries(
+        ['SSL_CERT_FILE', 'SSL_CERT_DIR', 'PIP_CERT']
+          .filter((name) => process.env[name])
+          .map((name) => [name, process.env[name]])
+      )
+    },
+    hideDockerenv: true,
+    onOutput: (_stream, chunk) => {
+      if (
+        toMassgenStart === undefined &&
+        chunk.toString().includes('::group::MassGen output')
+      )
+        toMassgenStart = (Date.now() - started) / 1000
+    }
+  })
+  await llm.close()
+  const postOut = run.post?.stdout ?? ''
+  const save =
+    /saved the install to the Actions cache as \S+ \(([\d.]+) s/.exec(postOut)
+  return {
+    name,
+    ...parseSetup(run.stdout),
+    ...(toMassgenStart !== undefined ? { toMassgenStart } : {}),
+    ...(save ? { saveSeconds: Number(save[1]) } : {}),
+    status: run.outputs.status,
+    ...(run.outputs.status === 'success'
+      ? {}
+      : {
+          errors: run.stdout
+            .split('\n')
+            .filter((l) => l.startsWith('::error') || l.startsWith('::warning'))
+            .join('\n')
+            .slice(0, 2000)
+        }),
+    postLine: /^.*MassGen: (?:saved|not saved|cache save failed).*$/m.exec(
+      postOut
+    )?.[0]
+  }
+}
+
+export async function setupOnRunner(
+  say: (line: string) => void
+): Promise<SetupRun[]> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-setup-runner-'))
+  const registry = await startRegistry(registryBinary(say), work)
+  const cache = await startCacheServer({ dir: path.join(work, 'cache') })
+  const runs: SetupRun[] = []
+  let image: string | undefined
+  try {
+    say('pushing a copy of the runtime image to the loopback registry')
+    image = pushFreshCopy(registry.host)
+    const fresh = (label: string) => {
+      const dir = path.join(work, `tool-cache-${label}`)
+      fs.mkdirSync(dir)
+      return dir
+    }
+    removeImage(image)
+    say('cold run (PyPI install, image pull, empty cache)')
+    runs.push(
+      await oneRun('cold', {
+        image,
+        toolCache: fresh('cold'),
+        cacheUrl: cache.url,
+        ref: 'refs/heads/main'
+      })
+    )
+    removeImage(image)
+    say('warm run, image absent (cache restore, image pull)')
+    runs.push(
+      await oneRun('warm, image absent', {
+        image,
+        toolCache: fresh('warm1'),
+        cacheUrl: cache.url,
+        ref: 'refs/pull/1/merge'
+      })
+    )
+    say('warm run, image present (cache restore)')
+    runs.push(
+      await oneRun('warm, image present', {
+        image,
+        toolCache: fresh('warm2'),
+        cacheUrl: cache.url,
+        ref: 'refs/pull/1/merge'
+      })
+    )
+    // Before the clean-up, which takes minutes on a loaded disk.
+    printSetupRuns(runs)
+    const entry = cache.entries.find((e) => e.committed)
+    say(
+      `cache entries: ${cache.entries.length} (${entry ? `${(entry.size / 1e6).toFixed(0)} MB` : 'none'})`
+    )
+  } finally {
+    if (image) removeImage(image)
+    registry.stop()
+    await cache.close()
+    fs.rmSync(work, { recursive: true, force: true })
+  }
+  return runs
+}
+
+export function printSetupRuns(runs: SetupRun[]): void {
+  console.log('\n## setup on a runner (Docker mode)\n')
+  console.log(
+    '| run | phases (s) | critical path | longest phase | ratio | step start -> MassGen start | post-step save | status |'
+  )
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |')
+  for (const r of runs) {
+    const longest = [...r.phases].sort((a, b) => b.seconds - a.seconds)[0]
+    const ratio = longest ? r.criticalPath / longest.seconds : NaN
+    console.log(
+      `| ${r.name} | ${r.phases.map((p) => `${p.name} ${p.seconds.toFixed(1)}`).join(', ')} | ` +
+        `${r.criticalPath.toFixed(1)} s | ${longest?.name ?? 'n/a'} ${longest?.seconds.toFixed(1) ?? ''} s | ` +
+        `x${ratio.toFixed(2)} | ${r.toMassgenStart?.toFixed(1) ?? 'n/a'} s | ` +
+        `${r.saveSeconds !== undefined ? `${r.saveSeconds.toFixed(1)} s` : (r.postLine ?? 'none')} | ${r.status ?? 'n/a'} |`
+    )
+  }
+  for (const r of runs.filter((r) => r.errors))
+    console.log(`\n${r.name} failed:\n${r.errors}`)
+  console.log(
+    '\nGoals: cold critical path <= x1.15 its longest phase; warm step start -> MassGen start <= 15 s.'
+  )
+}
+
+if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {
+  await setupOnRunner((line) => console.error(`[bench] ${line}`))
+}

@@ -1,0 +1,117 @@
+// The Actions cache save of a fresh install, off the critical path: the
+// main step records where the install is, its key and its fingerprint
+// (fingerprint.ts) before MassGen first starts; the post step, once MassGen
+// and its containers are gone, saves it only when the marker is complete and
+// the fingerprint is unchanged. So what is saved is the install as it was
+// before any agent ran, and the upload (~330 MB) never delays MassGen.
+import { fingerprintTree, type VenvFingerprint } from './fingerprint.js'
+import { isComplete, type VenvLayout } from './layout.js'
+import type { CacheStore } from './cache.js'
+import type { InstallLog } from './output.js'
+import { errorText } from '../../core/text.js'
+import type { CacheSavePolicy } from '../../core/types.js'
+
+/**
+ * Whether this run saves what it installed. `auto` saves except on a pull
+ * request's ref (`refs/pull/N/merge` or `/head`): GitHub lets a pull request
+ * restore the default branch's entries, so one saved per pull request only
+ * fills the repository's 10 GB and evicts the team's other caches.
+ */
+export function savesOnRef(
+  policy: CacheSavePolicy,
+  ref: string | undefined
+): boolean {
+  if (policy === 'always') return true
+  if (policy === 'never') return false
+  return !(ref ?? '').startsWith('refs/pull/')
+}
+
+/** What the post step needs to save an install (core.saveState, JSON). */
+export interface PendingSave {
+  dir: string
+  key: string
+  requirement: string
+  extras: string
+  fingerprint: VenvFingerprint
+}
+
+/** Taken right after the install, before MassGen first starts. */
+export function pendingSaveFor(layout: VenvLayout): PendingSave {
+  return {
+    dir: layout.dir,
+    key: layout.cacheKey,
+    requirement: layout.requirement,
+    extras: layout.extras,
+    fingerprint: fingerprintTree(layout.dir)
+  }
+}
+
+export type SaveOutcome = 'saved' | 'refused' | 'failed' | 'none'
+
+/**
+ * The post step's save. Refuses an install whose marker is gone or whose
+ * fingerprint changed: an agent (or a later step) wrote into it, and a
+ * cached copy would carry that write into every later run.
+ */
+export async function saveDeferredInstall(
+  state: string,
+  cache: CacheStore,
+  log: InstallLog
+): Promise<SaveOutcome> {
+  const pending = parsePending(state)
+  if (!pending) return 'none'
+  if (!isComplete(pending)) {
+    log.warning(
+      `MassGen: not saved to the Actions cache: ${pending.dir} is no longer a complete install`
+    )
+    return 'refused'
+  }
+  let now: VenvFingerprint
+  try {
+    now = fingerprintTree(pending.dir)
+  } catch (error) {
+    log.warning(
+      `MassGen: not saved to the Actions cache: could not read ${pending.dir}: ${errorText(error)}`
+    )
+    return 'refused'
+  }
+  if (now.hash !== pending.fingerprint.hash) {
+    log.warning(
+      `MassGen: not saved to the Actions cache: ${pending.dir} changed after it was installed ` +
+        `(${pending.fingerprint.entries} entries then, ${now.entries} now), so it is no longer ` +
+        'the install as it was before the agents ran; the next run installs afresh.'
+    )
+    return 'refused'
+  }
+  const started = performance.now()
+  try {
+    await cache.save([pending.dir], pending.key)
+  } catch (error) {
+    // Another job may have saved the same key first: nothing is lost.
+    log.warning(`MassGen: cache save failed: ${errorText(error)}`)
+    return 'failed'
+  }
+  const seconds = (performance.now() - started) / 1000
+  log.info(
+    `MassGen: saved the install to the Actions cache as ${pending.key} (${seconds.toFixed(1)} s, in the post step)`
+  )
+  return 'saved'
+}
+
+function parsePending(state: string): PendingSave | undefined {
+  if (!state) return undefined
+  try {
+    const value = JSON.parse(state) as Partial<PendingSave>
+    if (
+      typeof value.dir === 'string' &&
+      typeof value.key === 'string' &&
+      typeof value.requirement === 'string' &&
+      typeof value.extras === 'string' &&
+      typeof value.fingerprint?.hash === 'string'
+    )
+      return value as PendingSave
+  } catch {
+    // Not ours: nothing to save.
+  }
+  return undefined
+}
