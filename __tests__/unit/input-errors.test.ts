@@ -11,7 +11,8 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { intake, IntakeError } from '../../src/event/intake.js'
 import { readTrigger } from '../../src/event/trigger.js'
-import type { GitHubApi } from '../../src/github/api.js'
+import { fakeGitHub } from '../../test-support/fake-github.js'
+import { defaultState } from '../../test-support/github-state.js'
 import { ModelsError } from '../../src/inputs/models.js'
 import { chooseAgents } from '../../src/plan/plan.js'
 import { InputError, readSettings } from '../../src/inputs/settings.js'
@@ -515,11 +516,10 @@ const GOOD: Record<string, string> = prInputs({
 })
 
 /** The pull request's author may write: the gate lets the run through. */
-const writer = {
-  owner: 'octo-org',
-  repo: 'octo-repo',
-  getPermission: () => Promise.resolve('write' as const)
-} as unknown as GitHubApi
+const writer = fakeGitHub({
+  ...defaultState(),
+  permissions: { octocat: 'write', 'alice-maintainer': 'write' }
+}).api
 
 let workspace: string
 
