@@ -9,7 +9,7 @@ import type {
   ProcessRunner,
   RunningProcess,
   StartOptions
-} from '../src/run/process.ts'
+} from '../src/core/process.ts'
 
 /** One `exec` call, as the code under test made it. */
 export interface ExecCall {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import type { GitHubServer } from '../../test-support/github-server.js'
 import { runPostStep } from '../../test-support/run-action.js'
-import { livingGroupMembers } from '../../src/run/process.js'
+import { livingGroupMembers } from '../../src/process/process.js'
 import { ONE_MODEL, prRun } from '../../test-support/pr-run.js'
 import { githubWithPull } from '../../test-support/loopback.js'
 

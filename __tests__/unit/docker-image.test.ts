@@ -6,7 +6,7 @@ import {
   PULL_RETRY_SECONDS,
   prepareDocker
 } from '../../src/prepare/docker.js'
-import type { ExecResult } from '../../src/run/process.js'
+import type { ExecResult } from '../../src/core/process.js'
 import { fakeProcesses } from '../../test-support/fake-process.js'
 
 const IMAGE = 'ghcr.io/massgen/mcp-runtime-sudo:latest'

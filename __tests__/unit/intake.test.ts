@@ -10,7 +10,7 @@ import { fakeGitHub } from '../../test-support/fake-github.js'
 import { defaultState } from '../../test-support/github-state.js'
 import { readSettings } from '../../src/inputs/settings.js'
 import { chooseAgents } from '../../src/plan/plan.js'
-import type { Settings, Trigger } from '../../src/inputs/types.js'
+import type { Settings, Trigger } from '../../src/core/types.js'
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-'))
 

@@ -8,7 +8,7 @@ import {
   it,
   jest
 } from '@jest/globals'
-import type { ProcessRunner } from '../../src/run/process.js'
+import type { ProcessRunner } from '../../src/core/process.js'
 import {
   deadlineSeconds,
   runMassgen,
