@@ -9,6 +9,7 @@ import type {
   Permission,
   ReactionContent
 } from '../src/github/api.ts'
+import type { ThreadComment } from '../src/core/conversation.ts'
 import { startsWithMarker, stickyMarker } from '../src/github/sticky-marker.ts'
 import {
   addComment,
@@ -40,6 +41,21 @@ const ROLES: Permission[] = [
   'read',
   'none'
 ]
+
+/** A comment as the conversation reads it (src/core/conversation.ts). */
+function asThreadComment(c: {
+  id: number
+  user: { login: string }
+  body: string
+  createdAt: string
+}): ThreadComment {
+  return {
+    id: c.id,
+    author: c.user.login,
+    body: c.body,
+    createdAt: c.createdAt
+  }
+}
 
 /** A path with files below it in a commit's tree. */
 const FOLDER = Symbol('folder')
@@ -202,12 +218,7 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
               c.id < beforeId &&
               c.id !== previous.id
           )
-          .map((c) => ({
-            id: c.id,
-            author: c.user.login,
-            body: c.body,
-            createdAt: c.createdAt
-          }))
+          .map(asThreadComment)
       }
     },
     async readReviewThread(pullNumber, threadId, beforeId) {
@@ -219,12 +230,7 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
             (c.id === threadId || c.inReplyToId === threadId) &&
             c.id < beforeId
         )
-        .map((c) => ({
-          id: c.id,
-          author: c.user.login,
-          body: c.body,
-          createdAt: c.createdAt
-        }))
+        .map(asThreadComment)
     },
     async replyToReviewThread(pullNumber, threadId, body) {
       record('replyToReviewThread', [pullNumber, threadId, body])
