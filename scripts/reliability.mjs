@@ -1,7 +1,7 @@
 // `npm run reliability`: runs the reliability and security projects of jest
 // and the table of bad inputs (a unit test: pure readers decide), then prints
 // one table from the tallies the suites wrote (see
-// __tests__/reliability/support.ts) and jest's own results.
+// test-support/tallies.ts) and jest's own results.
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'

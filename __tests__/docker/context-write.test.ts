@@ -8,7 +8,6 @@
 // read-only (the agent's `commands` try), and `docker-network: bridge` gives
 // the container a network. The dying run starts first; the writing run
 // starts once the other has died.
-import { containersUnder, processesUnder } from './helpers.js'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { execFileSync, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -18,7 +17,12 @@ import { commandResultsOf } from '../../test-support/llm-server.js'
 import { inLiveSlot } from '../../test-support/live-slot.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { runAction, type ActionRun } from '../../test-support/run-action.js'
-import { event, KEYS, loopbackServers, TEST_IMAGE } from '../e2e/helpers.js'
+import {
+  containersUnder,
+  processesUnder
+} from '../../test-support/processes.js'
+import { event, KEYS, TEST_IMAGE } from '../../test-support/fixtures.js'
+import { loopbackServers } from '../../test-support/loopback.js'
 
 // Each run starts containers and MassGen's MCP servers: minutes when busy.
 jest.setTimeout(900_000)

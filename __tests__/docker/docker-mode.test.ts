@@ -9,7 +9,6 @@
 // agent that end early (they take the live slot together, only to start,
 // live-slot.ts), and one busy run whose script proves many facts; each fact
 // is its own test. docs/test-contracts.md lists which test proves which fact.
-import { containersUnder, docker } from './helpers.js'
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
@@ -28,14 +27,10 @@ import {
   type ActionRun,
   type RunOptions
 } from '../../test-support/run-action.js'
-import {
-  commentsOn,
-  event,
-  expectNoKeyLeak,
-  KEYS,
-  loopbackServers,
-  TEST_IMAGE
-} from '../e2e/helpers.js'
+import { containersUnder, docker } from '../../test-support/processes.js'
+import { commentsOn, loopbackServers } from '../../test-support/loopback.js'
+import { event, KEYS, TEST_IMAGE } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
 // Each run starts containers and MassGen's MCP servers: minutes when busy.
 jest.setTimeout(900_000)

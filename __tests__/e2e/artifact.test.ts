@@ -14,8 +14,10 @@ import {
   type ArtifactServer
 } from '../../test-support/artifact-server.js'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
-import { commentsOn, event, githubWithPull, KEYS } from './helpers.js'
+import { FAKE_MASSGEN } from '../../test-support/run-action.js'
+import { commentsOn, githubWithPull } from '../../test-support/loopback.js'
+import { KEYS } from '../../test-support/fixtures.js'
+import { prRun } from '../../test-support/pr-run.js'
 
 const LOG = 'log_20261130_120000_000001'
 const ANSWER = `Ship it. (The config had ${KEYS.openai} in it; rotate it.)`
@@ -63,15 +65,8 @@ async function uploadRun(
   const artifacts: ArtifactServer = await startArtifactServer({ faults })
   const token = fakeRuntimeToken()
   try {
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       inputs: {
-        query: 'Is the parser change safe?',
-        models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
-        'openai-api-key': KEYS.openai,
-        'gemini-api-key': KEYS.google,
         'massgen-command': `node ${wrapper}`,
         'comment-tag': tag,
         'max-duration': '5',

@@ -13,7 +13,8 @@ import {
   runAction
 } from '../../test-support/run-action.js'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import { commentsOn, event, githubForEachTest, KEYS } from './helpers.js'
+import { commentsOn, githubForEachTest } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
 
 jest.setTimeout(120_000)
 

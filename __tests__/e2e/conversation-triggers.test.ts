@@ -17,13 +17,9 @@ import {
   type RunOptions
 } from '../../test-support/run-action.js'
 import { stickyMarker } from '../../src/github/sticky-marker.js'
-import {
-  commentsOn,
-  event,
-  expectNoKeyLeak,
-  githubForEachTest,
-  KEYS
-} from './helpers.js'
+import { commentsOn, githubForEachTest } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
 let github: GitHubServer
 githubForEachTest(

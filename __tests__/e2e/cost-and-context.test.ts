@@ -8,20 +8,12 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parse } from 'yaml'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import {
-  openTempDir,
-  runAction,
-  type ActionRun
-} from '../../test-support/run-action.js'
+import { openTempDir, type ActionRun } from '../../test-support/run-action.js'
 import { samplePull } from '../../test-support/sample-pull.js'
-import {
-  commentsOn,
-  event,
-  expectNoKeyLeak,
-  KEYS,
-  loopbackServers
-} from './helpers.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { commentsOn, loopbackServers } from '../../test-support/loopback.js'
+import { prRun } from '../../test-support/pr-run.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
 jest.setTimeout(600_000)
 
@@ -82,16 +74,12 @@ beforeAll(async () => {
   // The checkout of the pull request: its .gitattributes is the author's.
   const workspace = openTempDir('cost-context-ws-')
   fs.writeFileSync(path.join(workspace, '.gitattributes'), HOSTILE_ATTRIBUTES)
-  run = await runAction({
-    eventName: 'pull_request',
-    payload: event('pull_request.opened'),
-    githubApiUrl: github.url,
+  run = await prRun(github, {
     workspace,
     inputs: {
-      query: 'Is the parser change safe?',
       models: 'vllm/model-a vllm/model-b',
+      'gemini-api-key': undefined,
       'base-url': llm.url,
-      'openai-api-key': KEYS.openai,
       'massgen-command': massgenBinary(),
       'comment-tag': 'cost-cap',
       'max-duration': '300',

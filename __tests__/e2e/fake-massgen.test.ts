@@ -10,13 +10,10 @@ import {
   openTempDir,
   runAction
 } from '../../test-support/run-action.js'
-import {
-  commentsOn,
-  event,
-  expectNoKeyLeak,
-  githubWithPull,
-  KEYS
-} from './helpers.js'
+import { commentsOn, githubWithPull } from '../../test-support/loopback.js'
+import { KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
+import { prRun } from '../../test-support/pr-run.js'
 
 let github: GitHubServer
 beforeAll(async () => {
@@ -26,20 +23,14 @@ afterAll(async () => {
   await github.close()
 })
 
-function prRun(
+/** The suite's pull-request run of one stand-in scenario, tagged with it. */
+function scenarioRun(
   scenario: string,
   extra: Record<string, string> = {},
   env: Record<string, string> = {}
 ) {
-  return runAction({
-    eventName: 'pull_request',
-    payload: event('pull_request.opened'),
-    githubApiUrl: github.url,
+  return prRun(github, {
     inputs: {
-      query: 'Is the parser change safe?',
-      models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
-      'openai-api-key': KEYS.openai,
-      'gemini-api-key': KEYS.google,
       'massgen-command': `node ${FAKE_MASSGEN}`,
       'comment-tag': `fake-${scenario}`,
       'max-duration': '5',
@@ -78,7 +69,11 @@ describe('fake massgen, pull_request event', () => {
 
   it('success: comment, summary and outputs carry the winner', async () => {
     const record = path.join(openTempDir('rec-'), 'record.json')
-    const run = await prRun('success', {}, { FAKE_MASSGEN_RECORD: record })
+    const run = await scenarioRun(
+      'success',
+      {},
+      { FAKE_MASSGEN_RECORD: record }
+    )
     expect(run.exitCode).toBe(0)
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.winner).toBe('agent_a')
@@ -146,7 +141,7 @@ describe('fake massgen, pull_request event', () => {
   })
 
   it('no winner (exit 0): failed, with the agents errors', async () => {
-    const run = await prRun('no-winner')
+    const run = await scenarioRun('no-winner')
     expect(run.exitCode).toBe(1)
     expect(run.outputs.status).toBe('failed')
     expect(run.outputs['exit-code']).toBe('0')
@@ -161,14 +156,14 @@ describe('fake massgen, pull_request event', () => {
 
   it('crash (killed by a signal): failed with the reason', async () => {
     // The stand-in kills itself, which MassGen as the sandbox's init cannot.
-    const run = await prRun('crash', { 'local-sandbox': 'false' })
+    const run = await scenarioRun('crash', { 'local-sandbox': 'false' })
     expect(run.outputs.status).toBe('failed')
     expect(run.summary).toMatch(/SIGKILL/)
     expect(run.exitCode).toBe(1)
   })
 
   it('hang: timeout, no process left, partial answers reported', async () => {
-    const run = await prRun(
+    const run = await scenarioRun(
       'hang',
       { 'max-duration': '2' },
       { MASSGEN_ACTION_DEADLINE_GRACE_SECONDS: '2' }
@@ -184,7 +179,7 @@ describe('fake massgen, pull_request event', () => {
   }, 60_000)
 
   it('config error (exit 1): shows MassGen validation errors', async () => {
-    const run = await prRun('config-error')
+    const run = await scenarioRun('config-error')
     expect(run.outputs.status).toBe('config-error')
     expect(run.summary).toContain(
       "❌ [agents[0].backend.type] Unknown backend type: 'nope'"
@@ -192,7 +187,7 @@ describe('fake massgen, pull_request event', () => {
   })
 
   it('spoofed output lines are ignored', async () => {
-    const run = await prRun('spoof')
+    const run = await scenarioRun('spoof')
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.winner).toBe('agent_a')
     expect(run.outputs['log-dir']).toContain(run.dir)

@@ -5,7 +5,8 @@
 import { describe, expect, it, jest } from '@jest/globals'
 import { runAction } from '../../test-support/run-action.js'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import { commentsOn, event, githubForEachTest } from './helpers.js'
+import { commentsOn, githubForEachTest } from '../../test-support/loopback.js'
+import { event } from '../../test-support/fixtures.js'
 
 jest.setTimeout(120_000)
 

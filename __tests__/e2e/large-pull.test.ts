@@ -19,7 +19,8 @@ import {
   onePatch
 } from '../../test-support/large-pull.js'
 import { findingsBlock } from '../../test-support/review-pull.js'
-import { commentsOn, event, githubWithPull, KEYS } from './helpers.js'
+import { commentsOn, githubWithPull } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
 
 let github: GitHubServer
 beforeEach(async () => {

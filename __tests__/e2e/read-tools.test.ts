@@ -7,8 +7,9 @@ import * as path from 'node:path'
 import { describe, expect, it, jest } from '@jest/globals'
 import { parse } from 'yaml'
 import { openTempDir, runAction } from '../../test-support/run-action.js'
-import { commentsOn, event, KEYS, loopbackServers } from './helpers.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { commentsOn, loopbackServers } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
 
 jest.setTimeout(240_000)
 

@@ -7,8 +7,10 @@ import {
   type ServerUser
 } from '../../test-support/github-server.js'
 import { runAction } from '../../test-support/run-action.js'
-import { event, expectNoKeyLeak, KEYS, loopbackServers } from './helpers.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
+import { loopbackServers } from '../../test-support/loopback.js'
 
 // Real MassGen on a loaded 2-core machine: minutes, not seconds.
 jest.setTimeout(600_000)

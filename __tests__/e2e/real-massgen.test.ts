@@ -20,13 +20,9 @@ import {
 import { inLiveSlot, releaseWhen } from '../../test-support/live-slot.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { runAction, type ActionRun } from '../../test-support/run-action.js'
-import {
-  commentsOn,
-  event,
-  expectNoKeyLeak,
-  loopbackServers,
-  KEYS
-} from './helpers.js'
+import { commentsOn, loopbackServers } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
 // Local mode starts MassGen's MCP servers each round: minutes when the
 // machine is busy, and the two runs share it.

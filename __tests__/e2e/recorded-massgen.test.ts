@@ -8,13 +8,9 @@
 import { describe, expect, it } from '@jest/globals'
 import * as path from 'node:path'
 import { ROOT, runAction } from '../../test-support/run-action.js'
-import {
-  commentsOn,
-  event,
-  expectNoKeyLeak,
-  KEYS,
-  loopbackServers
-} from './helpers.js'
+import { commentsOn, loopbackServers } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
 const REPLAY = path.join(ROOT, 'test-support', 'replay-massgen.mjs')
 const loopback = loopbackServers()

@@ -24,10 +24,11 @@ import {
   reviewPull
 } from '../../test-support/review-pull.js'
 import { renderReviewExample } from '../../test-support/review-example.js'
-import { event, expectNoKeyLeak, KEYS } from './helpers.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { FIXTURE_HEAD_SHA } from '../../test-support/sample-pull.js'
 import { fingerprintOf } from '../../src/review/group.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
 // Two real MassGen runs of three agents in local mode on a loaded machine.
 jest.setTimeout(900_000)

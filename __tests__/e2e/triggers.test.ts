@@ -14,13 +14,9 @@ import {
   runAction,
   type RunOptions
 } from '../../test-support/run-action.js'
-import {
-  commentsOn,
-  event,
-  expectNoKeyLeak,
-  githubForEachTest,
-  KEYS
-} from './helpers.js'
+import { commentsOn, githubForEachTest } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
 let github: GitHubServer
 githubForEachTest(

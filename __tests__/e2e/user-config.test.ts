@@ -14,14 +14,10 @@ import {
   openTempDir,
   runAction
 } from '../../test-support/run-action.js'
-import {
-  commentsOn,
-  event,
-  findKeyLeaks,
-  KEYS,
-  loopbackServers
-} from './helpers.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { commentsOn, loopbackServers } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { findKeyLeaks } from '../../test-support/leaks.js'
 
 jest.setTimeout(600_000)
 

@@ -9,15 +9,13 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { startGitHubServer } from '../../test-support/github-server.js'
 import type { ActionRun } from '../../test-support/run-action.js'
-import {
-  expectNoLeak,
-  inBatches,
-  KEYS,
-  prRun,
-  stackTraces,
-  tempDir,
-  writes
-} from './support.js'
+import { expectNoLeak } from '../../test-support/tallies.js'
+import { inBatches } from '../../test-support/processes.js'
+import { KEYS } from '../../test-support/fixtures.js'
+import { EVERY_KEY_QUICK, prRun } from '../../test-support/pr-run.js'
+import { stackTraces } from '../../test-support/leaks.js'
+import { openTempDir } from '../../test-support/run-action.js'
+import { writes } from '../../test-support/loopback.js'
 
 interface BadInput {
   name: string
@@ -81,20 +79,20 @@ const results = new Map<
 >()
 
 beforeAll(async () => {
-  workspace = tempDir('ws')
+  workspace = openTempDir('massgen-rel-ws-')
   fs.symlinkSync('/etc/hostname', path.join(workspace, 'link.md'))
-  const records = tempDir('records')
+  const records = openTempDir('massgen-rel-records-')
   // Each run gets its own GitHub server, so its requests are its own.
   await inBatches(CASES, 8, async (c) => {
     const server = await startGitHubServer({ issues: [42] })
     const record = path.join(records, `${CASES.indexOf(c)}.json`)
     try {
-      const run = await prRun(
-        server,
-        c.inputs,
-        { FAKE_MASSGEN_RECORD: record },
-        { workspace, post: false }
-      )
+      const run = await prRun(server, {
+        inputs: { ...EVERY_KEY_QUICK, ...c.inputs },
+        env: { FAKE_MASSGEN_RECORD: record },
+        workspace,
+        post: false
+      })
       results.set(c.name, { run, record, writes: writes(server) })
     } finally {
       await server.close()

@@ -7,18 +7,13 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { GitHubServer } from '../../test-support/github-server.js'
 import type { ActionRun } from '../../test-support/run-action.js'
-import {
-  expectNoLeak,
-  githubWithPull,
-  inBatches,
-  KEYS,
-  processesWithMarker,
-  prRun,
-  ROOT,
-  stackTraces,
-  tally,
-  tempDir
-} from './support.js'
+import { expectNoLeak, tally } from '../../test-support/tallies.js'
+import { githubWithPull } from '../../test-support/loopback.js'
+import { inBatches, processesWithMarker } from '../../test-support/processes.js'
+import { KEYS } from '../../test-support/fixtures.js'
+import { EVERY_KEY_QUICK, prRun } from '../../test-support/pr-run.js'
+import { ROOT, openTempDir } from '../../test-support/run-action.js'
+import { stackTraces } from '../../test-support/leaks.js'
 
 interface Fault {
   name: string
@@ -315,7 +310,7 @@ const outcomes = new Map<string, { run: ActionRun; ctx: Ctx }>()
 beforeAll(async () => {
   await inBatches(FAULTS, 5, async (f) => {
     const server = await githubWithPull()
-    const dir = tempDir('fault')
+    const dir = openTempDir('massgen-rel-fault-')
     const record = path.join(dir, 'massgen-record.json')
     const dockerRecord = path.join(dir, 'docker-calls.jsonl')
     const marker = randomUUID()
@@ -341,12 +336,16 @@ beforeAll(async () => {
     }
     const tag = `fault-${FAULTS.indexOf(f)}`
     try {
-      const run = await prRun(
-        server,
-        { 'comment-tag': tag, 'max-duration': '10', ...f.inputs },
+      const run = await prRun(server, {
+        inputs: {
+          ...EVERY_KEY_QUICK,
+          'comment-tag': tag,
+          'max-duration': '10',
+          ...f.inputs
+        },
         env,
-        { hideDockerenv: Boolean(f.docker) }
-      )
+        hideDockerenv: Boolean(f.docker)
+      })
       const comments = server.state.comments.filter(
         (c) => c.issueNumber === 42 && c.body.includes(`tag=${tag} `)
       )

@@ -9,14 +9,11 @@ import {
   type GitHubServer
 } from '../../test-support/github-server.js'
 import type { ActionRun } from '../../test-support/run-action.js'
-import {
-  expectNoLeak,
-  githubWithPull,
-  KEYS,
-  prRun,
-  stackTraces,
-  tally
-} from './support.js'
+import { expectNoLeak, tally } from '../../test-support/tallies.js'
+import { githubWithPull } from '../../test-support/loopback.js'
+import { KEYS } from '../../test-support/fixtures.js'
+import { EVERY_KEY_QUICK, prRun } from '../../test-support/pr-run.js'
+import { stackTraces } from '../../test-support/leaks.js'
 
 const R = '/repos/{owner}/{repo}'
 const POST_COMMENT = `POST ${R}/issues/{issue_number}/comments`
@@ -183,11 +180,10 @@ beforeAll(async () => {
       f.setup(server)
       const tag = `ghfault-${i}`
       try {
-        const run = await prRun(
-          server,
-          { 'comment-tag': tag, ...f.inputs },
-          { FAKE_MASSGEN_SCENARIO: 'success' }
-        )
+        const run = await prRun(server, {
+          inputs: { ...EVERY_KEY_QUICK, 'comment-tag': tag, ...f.inputs },
+          env: { FAKE_MASSGEN_SCENARIO: 'success' }
+        })
         const comment = server.state.comments
           .filter((c) => c.body.includes(`tag=${tag} `))
           .at(-1)?.body

@@ -29,7 +29,8 @@ import {
   type RunResult
 } from '../../src/core/types.js'
 import { detailsBalance, unclosedFence } from '../unit/markdown-oracle.js'
-import { tally, tempDir } from './support.js'
+import { tally } from '../../test-support/tallies.js'
+import { openTempDir } from '../../test-support/run-action.js'
 
 /** fc.assert with the case count added to the tally. */
 function check<T>(
@@ -207,7 +208,7 @@ describe('paths from MassGen output and the log folder', () => {
   const SECRET = 'OUTSIDE-THE-LOG-DIR-7f3a'
 
   beforeAll(() => {
-    root = fs.realpathSync(tempDir('paths'))
+    root = fs.realpathSync(openTempDir('massgen-rel-paths-'))
     cwd = path.join(root, 'work')
     logBase = path.join(cwd, '.massgen', 'massgen_logs')
     logDir = path.join(logBase, 'log_20261130_120000_000001')

@@ -7,8 +7,10 @@ import { describe, expect, it } from '@jest/globals'
 import { randomUUID } from 'node:crypto'
 import type { ActionRun } from '../../test-support/run-action.js'
 import { liveChildren } from '../../test-support/live.js'
-import { githubWithPull, processesWithMarker, prRun } from './support.js'
 import type { GitHubServer } from '../../test-support/github-server.js'
+import { githubWithPull } from '../../test-support/loopback.js'
+import { processesWithMarker } from '../../test-support/processes.js'
+import { EVERY_KEY_QUICK, prRun } from '../../test-support/pr-run.js'
 
 const marker = randomUUID()
 let server: GitHubServer
@@ -24,12 +26,15 @@ async function until(what: string, condition: () => boolean): Promise<void> {
 describe('a run the test stopped waiting for', () => {
   it('is left running by its test (as on a timeout)', async () => {
     server = await githubWithPull()
-    pending = prRun(
-      server,
-      { 'max-duration': '3600', 'comment-tag': 'abandoned' },
-      { FAKE_MASSGEN_SCENARIO: 'hang', RELIABILITY_MARKER: marker },
-      { post: false }
-    )
+    pending = prRun(server, {
+      inputs: {
+        ...EVERY_KEY_QUICK,
+        'max-duration': '3600',
+        'comment-tag': 'abandoned'
+      },
+      env: { FAKE_MASSGEN_SCENARIO: 'hang', RELIABILITY_MARKER: marker },
+      post: false
+    })
     // The stand-in and the grandchild it starts in its group.
     await until(
       'MassGen started',

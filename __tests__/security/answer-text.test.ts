@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import type { GitHubServer } from '../../test-support/github-server.js'
 import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
-import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
 import {
   detailsBalance,
   liveBrackets,
@@ -14,6 +13,8 @@ import {
   liveReferences,
   unclosedFence
 } from '../unit/markdown-oracle.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { githubWithPull } from '../../test-support/loopback.js'
 
 let github: GitHubServer
 beforeAll(async () => {

@@ -21,7 +21,9 @@ import {
   type ActionRun
 } from '../../test-support/run-action.js'
 import { samplePull } from '../../test-support/sample-pull.js'
-import { event, findKeyLeaks, KEYS, loopbackServers } from '../e2e/helpers.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { findKeyLeaks } from '../../test-support/leaks.js'
+import { loopbackServers } from '../../test-support/loopback.js'
 
 jest.setTimeout(600_000)
 

@@ -9,7 +9,8 @@ import {
 } from '../../test-support/github-server.js'
 import * as fs from 'node:fs'
 import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
-import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { githubWithPull } from '../../test-support/loopback.js'
 
 let github: GitHubServer
 beforeAll(async () => {

@@ -21,7 +21,9 @@ import {
   runAction,
   type ActionRun
 } from '../../test-support/run-action.js'
-import { commentsOn, event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { commentsOn, githubWithPull } from '../../test-support/loopback.js'
+import { KEYS } from '../../test-support/fixtures.js'
+import { prRun } from '../../test-support/pr-run.js'
 
 const IMAGE =
   process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'
@@ -61,18 +63,10 @@ function contextRun(
   inputs: Record<string, string>,
   options: { hideDockerenv?: boolean } = {}
 ): Promise<ActionRun> {
-  return runAction({
-    eventName: 'pull_request',
-    payload: event('pull_request.opened'),
-    githubApiUrl: github.url,
+  return prRun(github, {
     workspace: layout.workspace,
     hideDockerenv: options.hideDockerenv,
     inputs: {
-      query: 'Is the parser change safe?',
-      models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
-      'openai-api-key': KEYS.openai,
-      'gemini-api-key': KEYS.google,
-      'massgen-command': FAKE_MASSGEN,
       'comment-tag': tag,
       'max-duration': '60',
       'upload-logs': 'false',

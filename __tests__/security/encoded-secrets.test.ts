@@ -13,12 +13,10 @@ import {
   startArtifactServer
 } from '../../test-support/artifact-server.js'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import {
-  FAKE_MASSGEN,
-  listFiles,
-  runAction
-} from '../../test-support/run-action.js'
-import { commentsOn, event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { listFiles } from '../../test-support/run-action.js'
+import { commentsOn, githubWithPull } from '../../test-support/loopback.js'
+import { KEYS } from '../../test-support/fixtures.js'
+import { prRun } from '../../test-support/pr-run.js'
 
 /** The github-token run-action gives the action. */
 const TOKEN = 'ghs_e2eTokenValue00000000000000000000000'
@@ -73,16 +71,8 @@ describe('encoded secrets', () => {
   it('attack: an agent posts the keys and the token base64-, hex-, URL-encoded and reversed — fails', async () => {
     const artifacts = await startArtifactServer()
     try {
-      const run = await runAction({
-        eventName: 'pull_request',
-        payload: event('pull_request.opened'),
-        githubApiUrl: github.url,
+      const run = await prRun(github, {
         inputs: {
-          query: 'Is the parser change safe?',
-          models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
-          'openai-api-key': KEYS.openai,
-          'gemini-api-key': KEYS.google,
-          'massgen-command': FAKE_MASSGEN,
           'comment-tag': 'encoded',
           'max-duration': '30'
         },
@@ -229,16 +219,11 @@ describe('encoded secrets of real length, wrapped as a shell prints them', () =>
       'Review done. Encoded debug data follows.',
       ...WRAPPED.map(([how, text]) => `${how}:\n\`\`\`\n${text}\n\`\`\``)
     ].join('\n')
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       inputs: {
-        query: 'Is the parser change safe?',
         models: 'openai/gpt-5.4 claude/claude-opus-4-6',
-        'openai-api-key': KEYS.openai,
+        'gemini-api-key': undefined,
         'anthropic-api-key': KEYS.anthropic,
-        'massgen-command': FAKE_MASSGEN,
         'comment-tag': 'wrapped',
         'max-duration': '30'
       },

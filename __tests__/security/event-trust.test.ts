@@ -19,13 +19,9 @@ import {
   type RunOptions
 } from '../../test-support/run-action.js'
 import { FIXTURE_HEAD_SHA, samplePull } from '../../test-support/sample-pull.js'
-import {
-  commentsOn,
-  event,
-  expectNoKeyLeak,
-  githubWithPull,
-  KEYS
-} from '../e2e/helpers.js'
+import { commentsOn, githubWithPull } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
 const TIMEOUT = 60_000
 const PERMISSION = `GET ${R}/collaborators/{username}/permission`

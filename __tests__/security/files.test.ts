@@ -10,13 +10,10 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import {
-  FAKE_MASSGEN,
-  ROOT,
-  runAction,
-  type ActionRun
-} from '../../test-support/run-action.js'
-import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { ROOT, type ActionRun } from '../../test-support/run-action.js'
+import { KEYS } from '../../test-support/fixtures.js'
+import { prRun } from '../../test-support/pr-run.js'
+import { githubWithPull } from '../../test-support/loopback.js'
 
 let github: GitHubServer
 beforeAll(async () => {
@@ -65,24 +62,14 @@ function outsideWorld() {
   }
 }
 
+/** Over the suite's pull-request run (pr-run.ts): a tag. */
 function inputs(tag: string): Record<string, string> {
-  return {
-    query: 'Is the parser change safe?',
-    models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
-    'openai-api-key': KEYS.openai,
-    'gemini-api-key': KEYS.google,
-    'massgen-command': FAKE_MASSGEN,
-    'comment-tag': tag,
-    'max-duration': '30'
-  }
+  return { 'comment-tag': tag, 'max-duration': '30' }
 }
 
 /** A pull request run whose MassGen stand-in succeeds, planting what `env` says. */
 function successRun(tag: string, env: Record<string, string>) {
-  return runAction({
-    eventName: 'pull_request',
-    payload: event('pull_request.opened'),
-    githubApiUrl: github.url,
+  return prRun(github, {
     inputs: inputs(tag),
     env: { FAKE_MASSGEN_SCENARIO: 'success', ...env }
   })
@@ -91,10 +78,7 @@ function successRun(tag: string, env: Record<string, string>) {
 describe('files an agent touched', () => {
   it("attack: an agent plants links at the scrub's temporary names, at answer.md, as an answer and as folders, so the action overwrites its own post step — fails", async () => {
     const world = outsideWorld()
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       actionDir: world.actionDir,
       inputs: inputs('links-main'),
       env: {
@@ -143,10 +127,7 @@ describe('files an agent touched', () => {
 
   it('attack: the same links when the main step dies and the post step scrubs — fails', async () => {
     const world = outsideWorld()
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       actionDir: world.actionDir,
       inputs: inputs('links-post'),
       env: {
@@ -177,10 +158,7 @@ describe('files an agent touched', () => {
     )
     let run: ActionRun | undefined
     try {
-      run = await runAction({
-        eventName: 'pull_request',
-        payload: event('pull_request.opened'),
-        githubApiUrl: github.url,
+      run = await prRun(github, {
         inputs: inputs('sparse'),
         env: {
           FAKE_MASSGEN_SCENARIO: 'success',

@@ -15,7 +15,8 @@ import {
   runAction
 } from '../../test-support/run-action.js'
 import { stickyMarker } from '../../src/github/sticky-marker.js'
-import { event, githubForEachTest, KEYS } from '../e2e/helpers.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { githubForEachTest } from '../../test-support/loopback.js'
 
 let github: GitHubServer
 githubForEachTest(

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { faults, type GitHubServer } from '../../test-support/github-server.js'
 import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
 import { R } from '../../test-support/github-routes.js'
-import { commentsOn, event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { commentsOn, githubWithPull } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
 
 let github: GitHubServer
 beforeEach(async () => {

@@ -10,8 +10,9 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
-import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { FAKE_MASSGEN } from '../../test-support/run-action.js'
+import { ONE_MODEL, prRun, type PrInputs } from '../../test-support/pr-run.js'
+import { githubWithPull } from '../../test-support/loopback.js'
 
 /** The github-token run-action gives the action (checkout's default token). */
 const TOKEN = 'ghs_e2eTokenValue00000000000000000000000'
@@ -73,24 +74,15 @@ function checkout() {
   }
 }
 
-function inputs(tag: string): Record<string, string> {
-  return {
-    query: 'Is the parser change safe?',
-    models: 'openai/gpt-5.4',
-    'openai-api-key': KEYS.openai,
-    'massgen-command': FAKE_MASSGEN,
-    'comment-tag': tag,
-    'max-duration': '60'
-  }
+/** Over the suite's pull-request run (pr-run.ts): one model, a tag. */
+function inputs(tag: string): PrInputs {
+  return { ...ONE_MODEL, 'comment-tag': tag, 'max-duration': '60' }
 }
 
 describe('the token actions/checkout persisted', () => {
   it('attack: an agent reads the token actions/checkout left in .git/config — fails', async () => {
     const repo = checkout()
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       workspace: repo.workspace,
       inputs: inputs('git-creds'),
       env: {
@@ -119,10 +111,7 @@ describe('the token actions/checkout persisted', () => {
 
   it('the main step dies mid-run: the post step puts the credentials back exactly', async () => {
     const repo = checkout()
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       workspace: repo.workspace,
       inputs: inputs('git-creds-post'),
       env: {
@@ -156,10 +145,7 @@ describe('the token actions/checkout persisted', () => {
         ''
       ].join('\n')
     )
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       workspace: repo.workspace,
       inputs: {
         ...inputs('git-creds-edit'),
@@ -193,10 +179,7 @@ describe('the token actions/checkout persisted', () => {
         ''
       ].join('\n')
     )
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       workspace: repo.workspace,
       inputs: {
         ...inputs('git-creds-swap'),
@@ -256,10 +239,7 @@ describe('the token actions/checkout persisted', () => {
 
   it('attack: an agent reads the token actions/checkout v6 keeps in $RUNNER_TEMP/git-credentials-*.config, included from .git/config — fails', async () => {
     const repo = checkoutV6()
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       workspace: repo.workspace,
       // Without the sandbox an agent sees RUNNER_TEMP, as with its own tools.
       inputs: { ...inputs('git-creds-v6'), 'local-sandbox': 'false' },
@@ -284,10 +264,7 @@ describe('the token actions/checkout persisted', () => {
 
   it("actions/checkout v6's credentials file: the main step dies, the post step puts it back exactly", async () => {
     const repo = checkoutV6()
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       workspace: repo.workspace,
       inputs: { ...inputs('git-creds-v6-post'), 'local-sandbox': 'false' },
       env: {

@@ -10,7 +10,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { GitHubServer } from '../../test-support/github-server.js'
 import { listFiles, ROOT, runAction } from '../../test-support/run-action.js'
-import { commentsOn, event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { commentsOn, githubWithPull } from '../../test-support/loopback.js'
+import { KEYS } from '../../test-support/fixtures.js'
+import { ONE_MODEL, prRun } from '../../test-support/pr-run.js'
 
 const ENV_AGENT = path.join(ROOT, 'test-support', 'env-agent.mjs')
 /** The github-token run-action gives the action. */
@@ -45,14 +47,9 @@ function leaks(text: string): string[] {
 
 describe('job-level secrets', () => {
   it('attack: secrets in the job env (NPM_TOKEN, AWS key, Slack webhook, the token as MY_GH) reach neither MassGen nor an agent command — nowhere in reach', async () => {
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       inputs: {
-        query: 'Is the parser change safe?',
-        models: 'openai/gpt-5.4',
-        'openai-api-key': KEYS.openai,
+        ...ONE_MODEL,
         'massgen-command': ENV_AGENT,
         'comment-tag': 'job-env',
         'max-duration': '60'

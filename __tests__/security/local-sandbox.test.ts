@@ -16,12 +16,9 @@ import {
   type ActionRun,
   type RunnerUser
 } from '../../test-support/run-action.js'
-import {
-  event,
-  expectNoKeyLeak,
-  KEYS,
-  loopbackServers
-} from '../e2e/helpers.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
+import { loopbackServers } from '../../test-support/loopback.js'
 
 jest.setTimeout(120_000)
 

@@ -12,8 +12,9 @@ import {
   startArtifactServer
 } from '../../test-support/artifact-server.js'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
-import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { FAKE_MASSGEN } from '../../test-support/run-action.js'
+import { prRun } from '../../test-support/pr-run.js'
+import { githubWithPull } from '../../test-support/loopback.js'
 
 const LOG = 'log_20261130_120000_000001'
 let github: GitHubServer
@@ -45,15 +46,8 @@ afterAll(async () => {
 async function upload(mode: string) {
   const artifacts = await startArtifactServer()
   try {
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       inputs: {
-        query: 'Is the parser change safe?',
-        models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
-        'openai-api-key': KEYS.openai,
-        'gemini-api-key': KEYS.google,
         'massgen-command': `node ${wrapper}`,
         'comment-tag': `logs-${mode}`,
         'upload-logs': mode

@@ -4,13 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import type { GitHubServer } from '../../test-support/github-server.js'
-import {
-  FAKE_MASSGEN,
-  runAction,
-  runPostStep
-} from '../../test-support/run-action.js'
+import { runPostStep } from '../../test-support/run-action.js'
 import { livingGroupMembers } from '../../src/process/process.js'
-import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { ONE_MODEL, prRun } from '../../test-support/pr-run.js'
+import { githubWithPull } from '../../test-support/loopback.js'
 
 let github: GitHubServer
 beforeAll(async () => {
@@ -43,15 +40,9 @@ describe('post step and the saved MassGen pid', () => {
   }, 60_000)
 
   it('the post step still stops a MassGen left running by a main step that died', async () => {
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       inputs: {
-        query: 'Is the parser change safe?',
-        models: 'openai/gpt-5.4',
-        'openai-api-key': KEYS.openai,
-        'massgen-command': FAKE_MASSGEN,
+        ...ONE_MODEL,
         'comment-tag': 'pid-kill',
         'max-duration': '60'
       },

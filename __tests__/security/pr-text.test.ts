@@ -10,7 +10,8 @@ import {
   openTempDir,
   runAction
 } from '../../test-support/run-action.js'
-import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { githubWithPull } from '../../test-support/loopback.js'
 
 let github: GitHubServer
 beforeAll(async () => {

@@ -30,12 +30,9 @@ import {
   type ActionRun
 } from '../../test-support/run-action.js'
 import { stickyMarker } from '../../src/github/sticky-marker.js'
-import {
-  event,
-  expectNoKeyLeak,
-  KEYS,
-  loopbackServers
-} from '../e2e/helpers.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
+import { loopbackServers } from '../../test-support/loopback.js'
 
 // Two real runs on a loaded 2-core machine: minutes, not seconds.
 jest.setTimeout(900_000)

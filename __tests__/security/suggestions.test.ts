@@ -10,9 +10,8 @@ import {
   startGitHubServer,
   type GitHubServer
 } from '../../test-support/github-server.js'
-import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
 import { findingsBlock, reviewPull } from '../../test-support/review-pull.js'
-import { event, KEYS } from '../e2e/helpers.js'
+import { ONE_MODEL, prRun } from '../../test-support/pr-run.js'
 
 let github: GitHubServer
 beforeAll(async () => {
@@ -57,15 +56,10 @@ const FINDINGS = [
 
 describe('suggestions that commit something else', () => {
   it('attack: a suggestion with a Cyrillic letter inside an ASCII identifier and one with a no-break space are not offered for one-click commit', async () => {
-    const run = await runAction({
-      eventName: 'pull_request',
-      payload: event('pull_request.opened'),
-      githubApiUrl: github.url,
+    const run = await prRun(github, {
       inputs: {
         query: 'Review this pull request.',
-        models: 'openai/gpt-5.4',
-        'openai-api-key': KEYS.openai,
-        'massgen-command': FAKE_MASSGEN,
+        ...ONE_MODEL,
         'comment-tag': 'suggestions',
         'max-duration': '60',
         'upload-logs': 'false',

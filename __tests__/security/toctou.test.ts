@@ -18,8 +18,9 @@ import {
   runAction,
   type RunOptions
 } from '../../test-support/run-action.js'
-import { commentsOn, event, githubWithPull, KEYS } from '../e2e/helpers.js'
 import { FIXTURE_HEAD_SHA } from '../../test-support/sample-pull.js'
+import { commentsOn, githubWithPull } from '../../test-support/loopback.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
 
 /** Head of PR #42 on the loopback server (test-support/sample-pull.ts). */
 const HEAD = FIXTURE_HEAD_SHA

@@ -14,7 +14,8 @@ import {
 import { runAction } from '../../test-support/run-action.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { workflowCommands } from '../../test-support/workflow-commands.js'
-import { event, KEYS, loopbackServers } from '../e2e/helpers.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { loopbackServers } from '../../test-support/loopback.js'
 
 // Real MassGen on a loaded 2-core machine: minutes, not seconds.
 jest.setTimeout(600_000)

@@ -6,7 +6,8 @@ import {
   PULL_RETRY_SECONDS,
   prepareDocker
 } from '../../src/prepare/docker.js'
-import type { ExecResult, ProcessRunner } from '../../src/core/process.js'
+import type { ExecResult } from '../../src/core/process.js'
+import { fakeProcesses } from '../../test-support/fake-process.js'
 
 const IMAGE = 'ghcr.io/massgen/mcp-runtime-sudo:latest'
 const DIGEST = `ghcr.io/massgen/mcp-runtime-sudo@sha256:${'ab'.repeat(32)}`
@@ -14,36 +15,29 @@ const ID = `sha256:${'cd'.repeat(32)}`
 
 /** A docker CLI whose pulls fail `failures` times; the image exists after a pull. */
 function docker(failures: number, digests: string[] = [DIGEST]) {
-  const calls: string[][] = []
   let present = false
   let failed = 0
-  const result = (exitCode: number, stdout = '', stderr = ''): ExecResult => ({
-    exitCode,
-    signal: null,
-    stdout,
-    stderr
-  })
-  const runner: ProcessRunner = {
-    start() {
-      throw new Error('not used')
-    },
-    exec(_command, args) {
-      calls.push(args)
-      if (args[0] === 'info') return Promise.resolve(result(0, '27.5.1\n'))
+  const result = (
+    exitCode: number,
+    stdout = '',
+    stderr = ''
+  ): Partial<ExecResult> => ({ exitCode, stdout, stderr })
+  const { runner, execs } = fakeProcesses({
+    only: 'exec',
+    exec({ args }) {
+      if (args[0] === 'info') return result(0, '27.5.1\n')
       if (args[0] === 'image')
-        return Promise.resolve(
-          present
-            ? result(0, [...digests, ID].join('\n') + '\n')
-            : result(1, '', 'No such image')
-        )
+        return present
+          ? result(0, [...digests, ID].join('\n') + '\n')
+          : result(1, '', 'No such image')
       if (failed < failures) {
         failed++
-        return Promise.resolve(result(1, '', 'net/http: TLS handshake timeout'))
+        return result(1, '', 'net/http: TLS handshake timeout')
       }
       present = true
-      return Promise.resolve(result(0))
+      return result(0)
     }
-  }
+  })
   const log = { lines: [] as string[] }
   const logger = {
     info: (m: string) => log.lines.push(`info ${m}`),
@@ -55,7 +49,14 @@ function docker(failures: number, digests: string[] = [DIGEST]) {
     return Promise.resolve()
   }
   const prepare = () => prepareDocker(runner, IMAGE, logger, () => false, wait)
-  return { calls, log, waits, prepare }
+  return {
+    get calls() {
+      return execs.map((c) => c.args)
+    },
+    log,
+    waits,
+    prepare
+  }
 }
 
 describe('prepareDocker', () => {

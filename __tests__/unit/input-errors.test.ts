@@ -11,13 +11,14 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { intake, IntakeError } from '../../src/event/intake.js'
 import { readTrigger } from '../../src/event/trigger.js'
-import type { GitHubApi } from '../../src/github/api.js'
+import { fakeGitHub } from '../../test-support/fake-github.js'
+import { defaultState } from '../../test-support/github-state.js'
 import { ModelsError } from '../../src/inputs/models.js'
 import { chooseAgents } from '../../src/plan/plan.js'
 import { InputError, readSettings } from '../../src/inputs/settings.js'
-import { FAKE_MASSGEN } from '../../test-support/run-action.js'
-import { event, KEYS } from '../e2e/helpers.js'
-import { tally } from '../reliability/support.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { EVERY_KEY_QUICK, prInputs } from '../../test-support/pr-run.js'
+import { tally } from '../../test-support/tallies.js'
 
 interface BadInput {
   name: string
@@ -503,29 +504,22 @@ const CASES: BadInput[] = [
   }
 ]
 
-/** The inputs every case starts from: a good pull request run (as the e2e runs have). */
-const GOOD: Record<string, string> = {
-  query: 'Is the parser change safe?',
-  models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
-  'openai-api-key': KEYS.openai,
-  'gemini-api-key': KEYS.google,
-  'anthropic-api-key': KEYS.anthropic,
-  'xai-api-key': KEYS.xai,
-  'massgen-command': `node ${FAKE_MASSGEN}`,
-  'max-duration': '10',
-  'upload-logs': 'false',
-  'cache-massgen': 'false',
+/**
+ * The inputs every case starts from: the reliability suite's pull request
+ * run (test-support/pr-run.ts), with the defaults the runner fills in.
+ */
+const GOOD: Record<string, string> = prInputs({
+  ...EVERY_KEY_QUICK,
   docker: 'false',
   'accept-local-mode-risk': 'true',
   'github-token': 'ghs_e2eTokenValue00000000000000000000000'
-}
+})
 
 /** The pull request's author may write: the gate lets the run through. */
-const writer = {
-  owner: 'octo-org',
-  repo: 'octo-repo',
-  getPermission: () => Promise.resolve('write' as const)
-} as unknown as GitHubApi
+const writer = fakeGitHub({
+  ...defaultState(),
+  permissions: { octocat: 'write', 'alice-maintainer': 'write' }
+}).api
 
 let workspace: string
 

@@ -14,16 +14,13 @@ import { MassgenInstallError, tail } from '../../src/prepare/install/output.js'
 import { UV_VERSION } from '../../src/prepare/install/uv.js'
 import { lockText } from '../../src/prepare/install/lock.js'
 import { type CacheStore } from '../../src/prepare/install/cache.js'
-import type { ExecResult, ProcessRunner } from '../../src/core/process.js'
+import type { ExecResult } from '../../src/core/process.js'
+import {
+  fakeProcesses,
+  type ExecCall
+} from '../../test-support/fake-process.js'
 
-interface Call {
-  command: string
-  args: string[]
-  cwd: string | undefined
-  env: NodeJS.ProcessEnv | undefined
-}
-
-type Handler = (call: Call) => Partial<ExecResult> | undefined
+type Handler = (call: ExecCall) => Partial<ExecResult> | undefined
 
 const PROBE_OUT = '3.11.7\nlinux\nx86_64\n/usr/bin/python3.11\n'
 const CACHE_ENV = {
@@ -38,46 +35,37 @@ function touch(file: string, text = '') {
 
 /** Acts like python3, pip and uv by creating the files they would. */
 function fakeRunner(override?: Handler) {
-  const calls: Call[] = []
-  const runner: ProcessRunner = {
-    start() {
-      throw new Error('start is not used by install')
-    },
-    async exec(command, args, options = {}) {
-      const call = { command, args, cwd: options.cwd, env: options.env }
-      calls.push(call)
-      const ok = { exitCode: 0, signal: null, stdout: '', stderr: '' }
+  const fake = fakeProcesses({
+    only: 'exec',
+    exec(call) {
+      const { command, args } = call
       const custom = override?.(call)
-      if (custom) return { ...ok, ...custom }
-      if (args[0] === '-c') return { ...ok, stdout: PROBE_OUT }
+      if (custom) return custom
+      if (args[0] === '-c') return { stdout: PROBE_OUT }
       const target = args.indexOf('--target')
       if (target !== -1) {
         touch(path.join(args[target + 1]!, 'bin', 'uv'))
-        return ok
+        return {}
       }
       if (args[0] === 'venv') {
         touch(path.join(args[args.length - 1]!, 'bin', 'python'))
-        return ok
+        return {}
       }
       if (args[0] === '-m' && args[1] === 'venv') {
         touch(path.join(args[2]!, 'bin', 'python'))
-        return ok
+        return {}
       }
       if (args.includes('install')) {
         const python =
           args[0] === 'pip' ? args[args.indexOf('--python') + 1]! : command
         const bin = path.dirname(python)
         touch(path.join(bin, 'massgen'), `#!${bin}/python\nimport massgen\n`)
-        return ok
+        return {}
       }
-      return {
-        ...ok,
-        exitCode: 99,
-        stderr: `unexpected ${command} ${args.join(' ')}`
-      }
+      return { exitCode: 99, stderr: `unexpected ${command} ${args.join(' ')}` }
     }
-  }
-  return { runner, calls }
+  })
+  return { runner: fake.runner, calls: fake.execs }
 }
 
 function fakeCache(onRestore?: () => string | undefined) {

@@ -6,6 +6,8 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { intake as intakeWith, IntakeError } from '../../src/event/intake.js'
 import type { GitHubApi, Permission } from '../../src/github/api.js'
+import { fakeGitHub } from '../../test-support/fake-github.js'
+import { defaultState } from '../../test-support/github-state.js'
 import { readSettings } from '../../src/inputs/settings.js'
 import { chooseAgents } from '../../src/plan/plan.js'
 import type { Settings, Trigger } from '../../src/core/types.js'
@@ -25,18 +27,15 @@ function settings(inputs: Record<string, string> = {}): Settings {
 const intake = (s: Settings, trigger: Trigger, api: () => GitHubApi) =>
   intakeWith(s, trigger, api, chooseAgents(s))
 
-/** The GitHub permission lookup, recording who was asked. */
+/**
+ * The in-memory GitHub (test-support/fake-github.ts) where mona, who opens
+ * and comments on everything here, has `role`; `asked` is who was looked up.
+ */
 function github(role: Permission = 'write') {
-  const asked: string[] = []
-  const api = {
-    owner: 'o',
-    repo: 'r',
-    getPermission: (user: string) => {
-      asked.push(user)
-      return Promise.resolve(role)
-    }
-  } as unknown as GitHubApi
-  return { asked, api: () => api }
+  const fake = fakeGitHub({ ...defaultState(), permissions: { mona: role } })
+  const asked = () =>
+    fake.calls.filter((c) => c.method === 'getPermission').map((c) => c.args[0])
+  return { asked, api: () => fake.api }
 }
 
 const pr = (extra: Partial<Extract<Trigger, { kind: 'pull_request' }>> = {}) =>
@@ -75,7 +74,7 @@ describe('intake', () => {
       reason: 'edited',
       quiet: true
     })
-    expect(gh.asked).toEqual([])
+    expect(gh.asked()).toEqual([])
   })
 
   it('runs a pull request of a writer on the question, reported on the pull request', async () => {
@@ -87,7 +86,7 @@ describe('intake', () => {
       pullRequest: 42,
       commentId: undefined
     })
-    expect(gh.asked).toEqual(['mona'])
+    expect(gh.asked()).toEqual(['mona'])
   })
 
   it('refuses a pull request without a question, naming the input', async () => {
@@ -111,7 +110,7 @@ describe('intake', () => {
     expect(d.action === 'skip' && d.reason).toMatch(
       /allow-fork-pull-request-target: true/
     )
-    expect(gh.asked).toEqual([])
+    expect(gh.asked()).toEqual([])
     const allowed = settings({
       query: 'q',
       'allow-fork-pull-request-target': 'true'
@@ -162,7 +161,7 @@ describe('intake', () => {
     const gh = github()
     const d = await intake(settings(), comment('nice work'), gh.api)
     expect(d).toMatchObject({ action: 'skip', quiet: true })
-    expect(gh.asked).toEqual([])
+    expect(gh.asked()).toEqual([])
   })
 
   it('refuses a comment question too long for one argument', async () => {
@@ -195,7 +194,7 @@ describe('intake', () => {
       pullRequest: undefined,
       commentId: undefined
     })
-    expect(gh.asked).toEqual([])
+    expect(gh.asked()).toEqual([])
   })
 
   it('runs another event only when everyone acting may', async () => {

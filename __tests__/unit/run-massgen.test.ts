@@ -8,16 +8,13 @@ import {
   it,
   jest
 } from '@jest/globals'
-import type {
-  Exit,
-  ProcessRunner,
-  RunningProcess
-} from '../../src/core/process.js'
+import type { ProcessRunner } from '../../src/core/process.js'
 import {
   deadlineSeconds,
   runMassgen,
   type MassgenRunOutcome
 } from '../../src/run/run-massgen.js'
+import { fakeChild, fakeProcesses } from '../../test-support/fake-process.js'
 
 const GRACE = 'MASSGEN_ACTION_DEADLINE_GRACE_SECONDS'
 
@@ -43,34 +40,11 @@ describe('deadlineSeconds', () => {
   })
 })
 
-/** A MassGen stand-in that records the signals its group receives. */
+/** A MassGen stand-in (test-support/fake-process.ts) that records the signals its group receives. */
 function standIn(behaviour: { ignoresSigint?: boolean } = {}) {
-  const signals: NodeJS.Signals[] = []
-  let alive = true
-  let exit: (e: Exit) => void = () => {}
-  const exited = new Promise<Exit>((resolve) => (exit = resolve))
-  const child: RunningProcess = {
-    pid: 4242,
-    exited,
-    signalGroup(signal) {
-      signals.push(signal)
-      if (!alive) return
-      if (signal === 'SIGKILL' || !behaviour.ignoresSigint) {
-        alive = false
-        exit({ exitCode: null, signal })
-      }
-    },
-    groupAlive: () => alive
-  }
-  const runner: ProcessRunner = {
-    start: () => child,
-    exec: () => Promise.reject(new Error('not used'))
-  }
-  const finish = () => {
-    alive = false
-    exit({ exitCode: 0, signal: null })
-  }
-  return { runner, signals, finish }
+  const child = fakeChild(behaviour)
+  const { runner } = fakeProcesses({ child, only: 'start' })
+  return { runner, signals: child.signals, finish: () => child.finish() }
 }
 
 describe('runMassgen: the deadline and the stop', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { setupSourceFor } from '../../src/event/setup-source.js'
 import { readTrigger } from '../../src/event/trigger.js'
-import { event } from '../e2e/helpers.js'
+import { event } from '../../test-support/fixtures.js'
 
 const ours = { id: 1, full_name: 'octo-org/octo-repo', default_branch: 'main' }
 const source = (name: string, payload: unknown) =>

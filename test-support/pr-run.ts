@@ -1,0 +1,70 @@
+// The suite's pull-request run: the bundled action on the opened-PR fixture
+// (#42) against a loopback GitHub, with the MassGen stand-in. Each test
+// changes only what it is about.
+import { event, KEYS } from './fixtures.ts'
+import type { GitHubServer } from './github-server.ts'
+import {
+  FAKE_MASSGEN,
+  runAction,
+  type ActionRun,
+  type RunOptions
+} from './run-action.ts'
+
+/** Inputs an object of presets may leave out again (undefined: not given). */
+export type PrInputs = Record<string, string | undefined>
+
+/** The question, two models with their keys, and the stand-in. */
+export const PR_INPUTS = {
+  query: 'Is the parser change safe?',
+  models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
+  'openai-api-key': KEYS.openai,
+  'gemini-api-key': KEYS.google,
+  'massgen-command': FAKE_MASSGEN
+} as const
+
+/** One model and its one key, over PR_INPUTS. */
+export const ONE_MODEL: PrInputs = {
+  models: 'openai/gpt-5.4',
+  'gemini-api-key': undefined
+}
+
+/**
+ * The reliability suite's run, over PR_INPUTS: every provider's key (more to
+ * leak), a short max-duration, no log upload and no MassGen cache.
+ */
+export const EVERY_KEY_QUICK: PrInputs = {
+  'anthropic-api-key': KEYS.anthropic,
+  'xai-api-key': KEYS.xai,
+  'massgen-command': `node ${FAKE_MASSGEN}`,
+  'max-duration': '10',
+  'upload-logs': 'false',
+  'cache-massgen': 'false'
+}
+
+export interface PrRunOptions extends Omit<RunOptions, 'inputs'> {
+  /** Over PR_INPUTS; an undefined value leaves that input out. */
+  inputs?: PrInputs
+}
+
+/** PR_INPUTS with `inputs` over them, the undefined ones left out. */
+export function prInputs(inputs: PrInputs = {}): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries({ ...PR_INPUTS, ...inputs }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined
+    )
+  )
+}
+
+/** A pull_request run (the opened fixture, PR #42) against `github`. */
+export function prRun(
+  github: GitHubServer,
+  options: PrRunOptions = {}
+): Promise<ActionRun> {
+  return runAction({
+    eventName: 'pull_request',
+    payload: event('pull_request.opened'),
+    githubApiUrl: github.url,
+    ...options,
+    inputs: prInputs(options.inputs)
+  })
+}
