@@ -11,15 +11,10 @@ import { describe, expect, it, jest } from '@jest/globals'
 import { parse } from 'yaml'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { openTempDir, runAction } from '../../test-support/run-action.js'
-import {
-  commentsOn,
-  event,
-  expectNoKeyLeak,
-  KEYS,
-  loopbackServers,
-  TEST_IMAGE
-} from '../e2e/helpers.js'
-import { docker } from './helpers.js'
+import { event, KEYS, TEST_IMAGE } from '../../test-support/fixtures.js'
+import { commentsOn, loopbackServers } from '../../test-support/loopback.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
+import { docker } from '../../test-support/processes.js'
 
 jest.setTimeout(900_000)
 
