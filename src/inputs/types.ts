@@ -1,6 +1,7 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
-import type { ReviewReport } from '../review/types.js'
+import type { Severity } from '../review/findings.js'
+import type { ReviewReport, VoteRound } from '../review/types.js'
 
 export const BACKENDS = [
   'openai',
@@ -108,6 +109,12 @@ export interface Settings {
   failOn: 'blocker' | 'concern' | 'never'
   /** `min-agreement`: agents needed for a finding to be posted inline and to count. */
   minAgreement: number
+  /** `finding-vote`: every finding put to the agents' vote (review/vote.ts). */
+  findingVote: boolean
+  /** `min-severity`: findings less severe stay out of the review (summary only). */
+  minSeverity: Severity
+  /** `max-inline-comments`: the strongest findings inline, the rest held back. */
+  maxInlineComments: number
   /** MassGen's command tool for the agents; `auto`: plan.ts agentCommandsOn. */
   agentCommands: boolean | 'auto'
   /** `pass-env`: more variable names handed to MassGen (safety/child-env.ts). */
@@ -295,6 +302,8 @@ export interface RunResult {
   personas?: PersonaMode
   /** Docker mode: the agents' image as it ran, by digest when it has one. */
   dockerImage?: string
+  /** `review: inline` with `finding-vote`: the vote round on the findings. */
+  findingVote?: VoteRound
   /** `review: inline`: the findings and where they went. */
   review?: ReviewReport
   /** The pull request the run reviewed, as read before the run. */
@@ -309,4 +318,6 @@ export interface ReviewedPull {
   diffTruncated: boolean
   /** Changed files, removed ones left out. */
   files: string[]
+  /** Its title and description: the author's own words, not evidence. */
+  ownTexts: string[]
 }

@@ -62,6 +62,9 @@ export async function gatherContext(
           pull.baseSha ?? checkedOut
         )
       : ''
+  // The conversation is the pull request's own text too: no evidence.
+  if (pull.context.pullRequest && decision.context)
+    pull.context.pullRequest.ownTexts.push(decision.context)
   return {
     ...pull.context,
     question: neutralizeMarkers(

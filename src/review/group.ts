@@ -19,6 +19,7 @@
 // (review-group.test.ts plays both cases).
 import { createHash } from 'node:crypto'
 import type { Finding, Severity } from './findings.js'
+import type { FindingVote } from './vote.js'
 
 export const LINE_SLACK = 2
 export const SIMILARITY_THRESHOLD = 1 / 3
@@ -85,7 +86,7 @@ export function sameFinding(a: Finding, b: Finding): boolean {
   )
 }
 
-const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
+export const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
 
 export interface FindingGroup {
   /** The lead's: stable across runs for the same file, line and title words. */
@@ -106,6 +107,8 @@ export interface FindingGroup {
   severity: Severity
   /** The anchor's replacement for its lines, if any. */
   suggestion?: string
+  /** The agents' vote on it (vote.ts), when it was put to one. */
+  vote?: FindingVote
 }
 
 /**
@@ -188,24 +191,3 @@ export function byImportance(a: FindingGroup, b: FindingGroup): number {
 
 export type Verdict = 'pass' | 'concerns' | 'blockers'
 export type FailOn = 'blocker' | 'concern' | 'never'
-
-/**
- * The consensus: groups at least `minAgreement` agents raised. Any blocker
- * among them makes `blockers`, else any concern `concerns`; nits pass.
- */
-export function verdictOf(
-  groups: FindingGroup[],
-  minAgreement: number
-): Verdict {
-  const agreed = groups.filter((g) => g.agents.length >= minAgreement)
-  if (agreed.some((g) => g.severity === 'blocker')) return 'blockers'
-  if (agreed.some((g) => g.severity === 'concern')) return 'concerns'
-  return 'pass'
-}
-
-/** Whether the verdict crosses the `fail-on` gate. */
-export function gateFails(verdict: Verdict, failOn: FailOn): boolean {
-  if (failOn === 'blocker') return verdict === 'blockers'
-  if (failOn === 'concern') return verdict !== 'pass'
-  return false
-}
