@@ -50,6 +50,11 @@ import {
 } from '../plan/read-tools.js'
 import { Inputs } from '../inputs/constants.js'
 import { validateWithMassgen } from '../plan/validate-config.js'
+import {
+  voteRound,
+  wantsVote,
+  type RoundLimits
+} from '../review/vote-round.js'
 
 export async function execute(
   settings: Settings,
@@ -137,6 +142,7 @@ export async function execute(
       )
     }
   )
+  const answersStarted = Date.now()
   const { outcome, costAtStop } = await watchMassgen(settings, runner, {
     launch,
     workDir,
@@ -145,7 +151,7 @@ export async function execute(
     tracker
   })
   await tracker.close()
-  return {
+  const first: RunResult = {
     ...judgeOutcome(settings, decision.question, plan.agents, outcome, {
       logBase,
       costAtStop
@@ -153,6 +159,73 @@ export async function execute(
     ...ran,
     ...(dockerImage ? { dockerImage } : {})
   }
+  if (!wantsVote(settings, first)) return first
+  // The same agents, launch and folders, MassGen's quick mode, no live view.
+  const runRound = async (question: string, limits: RoundLimits) => {
+    const quick: Settings = {
+      ...settings,
+      mode: 'quick',
+      maxDurationSeconds: limits.seconds,
+      maxCost: limits.cost
+    }
+    const round = writeConfig(
+      quick,
+      decision.agents,
+      { ...context, question },
+      workDir,
+      'vote'
+    )
+    const roundLaunch = await launchFor(
+      quick,
+      workDir,
+      runner,
+      [...readServerFolders(round.readServer), guardDir],
+      {
+        command: installation.command,
+        args: [...installation.prefixArgs, ...round.plan.args],
+        env: withMassgenGuard(
+          withMassgenOnPath(round.plan.env, installation.command),
+          guardDir
+        )
+      }
+    )
+    const silent = new ProgressTracker({
+      after: Promise.resolve(),
+      minIntervalMs: 20_000,
+      now: Date.now,
+      log: (line) => core.info(line),
+      publish: () => Promise.resolve()
+    })
+    const watched = await watchMassgen(quick, runner, {
+      launch: roundLaunch,
+      workDir,
+      logBase,
+      agents: round.plan.agents,
+      tracker: silent
+    })
+    await silent.close()
+    return judgeOutcome(quick, question, round.plan.agents, watched.outcome, {
+      logBase,
+      costAtStop: watched.costAtStop
+    })
+  }
+  const findingVote = await voteRound(
+    first,
+    settings,
+    // max-duration bounds both MassGen runs together.
+    { seconds: (Date.now() - answersStarted) / 1000 },
+    runRound,
+    core
+  ).catch((error: unknown): RunResult['findingVote'] => {
+    core.warning(`The vote on the findings failed: ${String(error)}`)
+    return {
+      ran: false,
+      skipped: 'the vote round failed',
+      findings: 0,
+      answers: {}
+    }
+  })
+  return { ...first, findingVote }
 }
 
 /** The config MassGen runs with, written private to the run's folder. */
@@ -160,9 +233,15 @@ function writeConfig(
   settings: Settings,
   agents: AgentSelection,
   context: RunContext,
-  workDir: string
+  workDir: string,
+  /** The vote on the findings writes its own file and sets no output. */
+  round: 'answers' | 'vote' = 'answers'
 ): { plan: RunPlan; configFile: string; readServer: ReadServerLaunch } {
-  const configFile = path.join(workDir, configRelativePath(new Date()))
+  const relative = configRelativePath(new Date())
+  const configFile = path.join(
+    workDir,
+    round === 'vote' ? relative.replace(/\.yaml$/, '.vote.yaml') : relative
+  )
   const readServer = bundledReadServer()
   const plan = planRun({
     settings,
@@ -173,8 +252,9 @@ function writeConfig(
     readServer,
     agents
   })
-  plan.warnings.forEach((w) => core.warning(w))
-  if (plan.overridden.length > 0) {
+  // The vote round's plan repeats the answers' warnings: said once.
+  if (round === 'answers') plan.warnings.forEach((w) => core.warning(w))
+  if (round === 'answers' && plan.overridden.length > 0) {
     core.warning(
       `Input '${Inputs.Config}' (${settings.userConfig?.origin ?? 'inline'}): the action kept its own ` +
         `value for ${plan.overridden.length} key(s) it owns: ${plan.overridden.join('; ')}`
@@ -183,7 +263,7 @@ function writeConfig(
   core.info(`MassGen mode: ${modeLine(settings)}`)
   fs.mkdirSync(path.dirname(configFile), { recursive: true })
   fs.writeFileSync(configFile, stringify(plan.config), { mode: 0o600 })
-  core.setOutput(Outputs.ConfigFile, configFile)
+  if (round === 'answers') core.setOutput(Outputs.ConfigFile, configFile)
   core.info(
     `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
   )
