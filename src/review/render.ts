@@ -161,9 +161,12 @@ function raisedBy(group: FindingGroup, ctx: ReviewTextContext): string {
 }
 
 function headline(group: FindingGroup, ctx: ReviewTextContext): string {
+  const raisers = group.vote
+    ? `raised by ${raisedBy(group, ctx)}`
+    : raisedBy(group, ctx)
   return (
     `**${SEVERITY_LABEL[group.severity]}** · ${agreement(group, ctx.agentCount, ctx.secrets)} ` +
-    `(${raisedBy(group, ctx)}): **${cell(group.lead.title, ctx.secrets, 200)}**`
+    `(${raisers}): **${cell(group.lead.title, ctx.secrets, 200)}**`
   )
 }
 
