@@ -91,10 +91,7 @@ export interface AgentScript {
 export const VOTE_ROUND_MARK = 'massgen-finding-votes'
 
 /** The agent's script for a request: its vote-round part in the vote round. */
-export function scriptFor(
-  agent: AgentScript,
-  voteRound: boolean
-): AgentScript {
+export function scriptFor(agent: AgentScript, voteRound: boolean): AgentScript {
   return voteRound && agent.voteRound ? { ...agent, ...agent.voteRound } : agent
 }
 

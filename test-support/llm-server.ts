@@ -25,12 +25,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { completionJson, textChunks, toolCallChunks } from './llm-chunks.ts'
-import {
-  decide,
-  scriptFor,
-  toolFor,
-  type LlmScript
-} from './llm-protocol.ts'
+import { decide, scriptFor, toolFor, type LlmScript } from './llm-protocol.ts'
 import {
   parseBody,
   recordRequest,

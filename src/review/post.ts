@@ -36,12 +36,7 @@ import {
   reviewBody,
   type ReviewTextContext
 } from './render.js'
-import type {
-  Posted,
-  ReviewedGroup,
-  ReviewReport,
-  VoteRound
-} from './types.js'
+import type { Posted, ReviewedGroup, ReviewReport, VoteRound } from './types.js'
 import { errorText } from '../shared/text.js'
 import { redactSecrets } from '../safety/redact.js'
 

@@ -46,7 +46,6 @@ const POSTED_LABEL: Record<Posted, string> = {
 export const PR_TEXT_ONLY_MARK =
   "⚠️ Only the pull request's own text (its description or a comment) supports this finding, not the code."
 
-
 /** Inline comments are review comments: GitHub's limit is the same. */
 const COMMENT_CHARS = 60_000
 const BODY_EXPLANATION_CHARS = 300

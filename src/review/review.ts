@@ -20,7 +20,9 @@ export function reviewedPull(pr: PullRequestContext): ReviewedPull {
     headSha: pr.headSha,
     diff: pr.diff,
     diffTruncated: pr.diffTruncated,
-    files: pr.files.filter((f) => f.status !== 'removed').map((f) => f.filename),
+    files: pr.files
+      .filter((f) => f.status !== 'removed')
+      .map((f) => f.filename),
     ownTexts: [pr.title, pr.body].filter(Boolean)
   }
 }

@@ -56,7 +56,11 @@ export async function voteRound(
 ): Promise<VoteRound> {
   const pr = first.pullRequest
   if (!pr) return skipped('the run is not about a pull request')
-  const { groups } = groupedFindings(reviewAnswers(first), pr.files, first.winner)
+  const { groups } = groupedFindings(
+    reviewAnswers(first),
+    pr.files,
+    first.winner
+  )
   if (groups.length === 0) return skipped('there were no findings')
   const voted = groups.slice(0, MAX_VOTED_FINDINGS)
   const seconds = Math.floor(settings.maxDurationSeconds - spent.seconds)
@@ -107,7 +111,13 @@ export async function voteRound(
     log.warning(
       `The vote on the findings gave no answers (MassGen ${round.outcome}); the raisers alone count.`
     )
-    return { ...skipped(`MassGen ended '${round.outcome}' with no answers`, voted.length), ...measured }
+    return {
+      ...skipped(
+        `MassGen ended '${round.outcome}' with no answers`,
+        voted.length
+      ),
+      ...measured
+    }
   }
   return { ran: true, findings: voted.length, answers, ...measured }
 }

@@ -74,9 +74,7 @@ export function voteId(index: number): string {
 function clipLine(text: string, max: number): string {
   const flat = stripInvisible(text).replace(/\s+/g, ' ').trim()
   const chars = [...flat]
-  return chars.length <= max
-    ? flat
-    : chars.slice(0, max - 1).join('') + '…'
+  return chars.length <= max ? flat : chars.slice(0, max - 1).join('') + '…'
 }
 
 /** A data block nothing inside can close. */
@@ -174,7 +172,10 @@ const voteSchema = z.object({
 /** One agent's votes, by finding id; the first vote on an id counts. */
 export interface AgentVotes {
   agent: string
-  votes: Map<string, { ballot: Ballot; line?: number; quote: string; reason: string }>
+  votes: Map<
+    string,
+    { ballot: Ballot; line?: number; quote: string; reason: string }
+  >
   /** Votes given but not kept: bad schema, unknown id, a second vote. */
   dropped: number
   block: 'found' | 'missing' | 'invalid' | 'too-large'
@@ -257,7 +258,9 @@ export function tallyVotes(
   const out = new Map<FindingGroup, FindingVote>()
   groups.slice(0, MAX_VOTED_FINDINGS).forEach((group, i) => {
     const id = voteId(i)
-    const code = (excerpts.get(group)?.lines ?? []).map((l) => l.text).join('\n')
+    const code = (excerpts.get(group)?.lines ?? [])
+      .map((l) => l.text)
+      .join('\n')
     const votes: Vote[] = []
     for (const agent of ballots) {
       const given = agent.votes.get(id)

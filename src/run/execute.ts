@@ -50,11 +50,7 @@ import {
 } from '../plan/read-tools.js'
 import { Inputs } from '../inputs/constants.js'
 import { validateWithMassgen } from '../plan/validate-config.js'
-import {
-  voteRound,
-  wantsVote,
-  type RoundLimits
-} from '../review/vote-round.js'
+import { voteRound, wantsVote, type RoundLimits } from '../review/vote-round.js'
 
 export async function execute(
   settings: Settings,
