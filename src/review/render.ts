@@ -351,7 +351,10 @@ export function voteNote(report: ReviewReport): string {
     vote.inputTokens !== undefined || vote.outputTokens !== undefined
       ? `, ${(vote.inputTokens ?? 0) + (vote.outputTokens ?? 0)} tokens`
       : ''
-  const time = vote.seconds !== undefined ? `, ${vote.seconds} s` : ''
+  const time =
+    vote.seconds !== undefined
+      ? `, ${Math.round(vote.seconds * 10) / 10} s`
+      : ''
   const missing = report.agentCount - vote.agentsWithBlock
   return (
     `_Vote on the findings: ${vote.findings} put to ${report.agentCount} agent${report.agentCount === 1 ? '' : 's'} ` +
