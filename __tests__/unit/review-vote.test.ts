@@ -7,8 +7,12 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import type { Finding } from '../../src/review/findings.js'
-import { groupFindings, type FindingGroup } from '../../src/review/group.js'
+import type {
+  Finding,
+  FindingGroup,
+  FindingVote
+} from '../../src/core/review.js'
+import { groupFindings } from '../../src/review/group.js'
 import {
   byStrength,
   countedFindings,
@@ -21,8 +25,7 @@ import {
   MAX_VOTED_FINDINGS,
   parseVotes,
   tallyVotes,
-  voteQuestion,
-  type FindingVote
+  voteQuestion
 } from '../../src/review/vote.js'
 import {
   agreement,
@@ -30,7 +33,7 @@ import {
   reviewBody
 } from '../../src/review/render.js'
 import { runReview, type ReviewInput } from '../../src/review/post.js'
-import { withoutFindingsBlocks } from '../../src/shared/findings-fence.js'
+import { withoutFindingsBlocks } from '../../src/core/findings-fence.js'
 import { findingsBlock, REVIEW_DIFF } from '../../test-support/review-pull.js'
 
 function finding(over: Partial<Finding> = {}): Finding {

@@ -7,8 +7,9 @@
 // it (not only the pull request's own text). Without the vote (turned off,
 // or the round gave no result) the raisers alone say: at least
 // `min-agreement` agents raised it.
-import type { Severity } from './findings.js'
-import { RANK, type FailOn, type FindingGroup, type Verdict } from './group.js'
+import type { Severity } from '../core/review.js'
+import { RANK } from './group.js'
+import type { FailOn, FindingGroup, Verdict } from '../core/review.js'
 
 export const MIN_SEVERITIES = ['blocker', 'concern', 'nit'] as const
 

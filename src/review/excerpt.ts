@@ -5,7 +5,7 @@
 // safety/workspace-file.ts), else the new-side lines of the pull request's
 // diff, which are the reviewed commit's whatever was checked out.
 import { readWorkspaceFileSync } from '../safety/workspace-file.js'
-import type { FindingGroup } from './group.js'
+import type { FindingGroup } from '../core/review.js'
 
 /** Lines shown before a finding's first line and after its last. */
 export const EXCERPT_CONTEXT_LINES = 6

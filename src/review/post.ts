@@ -13,13 +13,8 @@
 import type { GitHubApi } from '../github/api.js'
 import { ReviewRefused, type ReviewCommentDraft } from '../github/review.js'
 import { parseDiffLines, placeOnDiff } from './diff.js'
-import {
-  findingsBlock,
-  parseFindings,
-  type AgentFindings,
-  type Severity
-} from './findings.js'
-import { groupFindings, type FindingGroup } from './group.js'
+import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
+import { groupFindings } from './group.js'
 import { atLeast, byStrength, isCounted, verdictOf } from './counted.js'
 import { excerptsFor } from './excerpt.js'
 import {
@@ -36,8 +31,15 @@ import {
   reviewBody,
   type ReviewTextContext
 } from './render.js'
-import type { Posted, ReviewedGroup, ReviewReport, VoteRound } from './types.js'
-import { errorText } from '../shared/text.js'
+import type {
+  FindingGroup,
+  Posted,
+  ReviewedGroup,
+  ReviewReport,
+  Severity,
+  VoteRound
+} from '../core/review.js'
+import { errorText } from '../core/text.js'
 import { redactSecrets } from '../safety/redact.js'
 
 /** Pending-review probes spent at most on one refused batch. */

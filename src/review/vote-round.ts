@@ -6,11 +6,11 @@
 // vote.ts's; reading the votes back is the review's (post.ts withVotes).
 // This file decides whether the round runs, within what is left of the
 // run's time and cost, and keeps its answers and what it cost.
-import type { RunResult, Settings } from '../inputs/types.js'
+import type { RunResult, Settings } from '../core/types.js'
 import { excerptsFor } from './excerpt.js'
 import { groupedFindings } from './post.js'
 import { reviewAnswers } from './review.js'
-import type { VoteRound } from './types.js'
+import type { VoteRound } from '../core/review.js'
 import { MAX_VOTED_FINDINGS, voteQuestion } from './vote.js'
 
 /** Less time than this left after the answers: no vote (it would time out). */

@@ -18,12 +18,21 @@ import {
   answerLines,
   FINDING_VOTES_FENCE,
   voteFences
-} from '../shared/findings-fence.js'
-import type { FindingGroup } from './group.js'
+} from '../core/findings-fence.js'
+import type {
+  Ballot,
+  Evidence,
+  FindingGroup,
+  FindingVote,
+  Vote
+} from '../core/review.js'
 import type { Excerpt } from './excerpt.js'
 
-export const BALLOTS = ['confirm', 'reject', 'abstain'] as const
-export type Ballot = (typeof BALLOTS)[number]
+export const BALLOTS = [
+  'confirm',
+  'reject',
+  'abstain'
+] as const satisfies readonly Ballot[]
 
 /** Findings put to the vote; the rest keep their raisers' word alone. */
 export const MAX_VOTED_FINDINGS = 30
@@ -35,36 +44,6 @@ export const MAX_QUOTE_CHARS = 300
 export const MIN_QUOTE_CHARS = 8
 /** What the question shows of a finding's explanation. */
 const QUESTION_EXPLANATION_CHARS = 800
-
-/** Where a confirmation's quote was found. */
-export type Evidence = 'code' | 'pull-request-text' | 'none'
-
-export interface Vote {
-  agent: string
-  ballot: Ballot
-  /** The line the confirmation points at, when given. */
-  line?: number
-  /** One line, visible characters only, at most MAX_REASON_CHARS. */
-  reason: string
-  /** Set on confirmations: what the quote was found in. */
-  evidence?: Evidence
-  /** A raiser that gave no vote: its finding stands as its confirmation. */
-  implicit?: true
-}
-
-/** The vote on one finding group. */
-export interface FindingVote {
-  /** One per agent that voted (or raised it), sorted by agent. */
-  votes: Vote[]
-  confirmed: number
-  rejected: number
-  abstained: number
-  /**
-   * Every confirmation's support is the pull request's own text (a quote of
-   * its description or a comment), none the code.
-   */
-  prTextOnly: boolean
-}
 
 /** The id a finding has in the vote question: F1, F2, ... in report order. */
 export function voteId(index: number): string {

@@ -1,7 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
-import type { Severity } from '../review/findings.js'
-import type { ReviewReport, VoteRound } from '../review/types.js'
+import type { ReviewReport, Severity, VoteRound } from './review.js'
 
 export const BACKENDS = [
   'openai',
@@ -75,6 +74,11 @@ export interface Settings {
   uploadLogsScope: 'all' | 'answers-only'
   /** `expected-head-sha`: the pull request head the workflow checked out. */
   expectedHeadSha: string | undefined
+  /**
+   * `checkout-check`: on a pull request, a checkout that is neither its head
+   * nor its merge commit stops the run ('stop') or is a warning ('warn').
+   */
+  checkoutCheck: 'stop' | 'warn'
   cacheMassgen: boolean
   /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
   localSandbox: boolean
