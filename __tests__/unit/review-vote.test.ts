@@ -22,6 +22,7 @@ import {
 import { excerptsFor, newSideLines } from '../../src/review/excerpt.js'
 import {
   evidenceOf,
+  MAX_VOTE_QUESTION_BYTES,
   MAX_VOTED_FINDINGS,
   parseVotes,
   tallyVotes,
@@ -272,7 +273,7 @@ describe('the question', () => {
     const question = voteQuestion(
       groups,
       excerptsFor(groups, REVIEW_DIFF, undefined)
-    )
+    ).text
     expect(question).not.toMatch(/<end of agent1\.1>|<CURRENT ANSWERS/i)
     expect(question).toContain('F1: src/parser.ts line 18, concern')
     expect(question).toContain('18|     if (tokens[at] === "[")')
@@ -294,8 +295,34 @@ describe('the question', () => {
     )
     const groups = groupFindings(many, undefined)
     const question = voteQuestion(groups, new Map())
-    expect(question).toContain(`F${MAX_VOTED_FINDINGS}:`)
-    expect(question).not.toContain(`F${MAX_VOTED_FINDINGS + 1}:`)
+    expect(question.count).toBe(MAX_VOTED_FINDINGS)
+    expect(question.text).toContain(`F${MAX_VOTED_FINDINGS}:`)
+    expect(question.text).not.toContain(`F${MAX_VOTED_FINDINGS + 1}:`)
+  })
+
+  it('attack: long findings and code cannot push the question past its size (the rest are not voted on)', () => {
+    const long = Array.from({ length: 30 }, (_, i) =>
+      finding({
+        agent: `agent_${i}`,
+        line: i * 20 + 1,
+        title: `Problem ${i} ${'é'.repeat(150)}`,
+        explanation: '中'.repeat(5000)
+      })
+    )
+    const groups = groupFindings(long, undefined)
+    const code = {
+      source: 'diff' as const,
+      lines: Array.from({ length: 13 }, (_, n) => ({
+        number: n + 1,
+        text: 'é'.repeat(240)
+      }))
+    }
+    const question = voteQuestion(groups, new Map(groups.map((g) => [g, code])))
+    expect(Buffer.byteLength(question.text, 'utf8')).toBeLessThanOrEqual(
+      MAX_VOTE_QUESTION_BYTES
+    )
+    expect(question.count).toBeLessThan(30)
+    expect(question.text).not.toContain(`F${question.count + 1}:`)
   })
 })
 

@@ -130,7 +130,7 @@ export function withVotes(
 ): { groups: FindingGroup[]; ballots: AgentVotes[] } {
   const round = input.vote
   if (!round?.ran) return { groups, ballots: [] }
-  const voted = groups.slice(0, MAX_VOTED_FINDINGS)
+  const voted = groups.slice(0, Math.min(round.findings, MAX_VOTED_FINDINGS))
   const ids = new Set(voted.map((_, i) => voteId(i)))
   const ballots = Object.entries(round.answers)
     .sort(([a], [b]) => a.localeCompare(b))

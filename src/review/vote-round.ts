@@ -79,10 +79,11 @@ export async function voteRound(
     voted,
     excerptsFor(voted, pr.diff, settings.contextPath)
   )
+  const asked = question.count
   log.info(
-    `Finding vote: ${voted.length} finding(s) put to ${first.agents.length} agent(s) in a second MassGen run (quick mode).`
+    `Finding vote: ${asked} finding(s) put to ${first.agents.length} agent(s) in a second MassGen run (quick mode).`
   )
-  const round = await run(question, {
+  const round = await run(question.text, {
     seconds,
     ...(cost !== undefined ? { cost } : {})
   })
@@ -112,12 +113,10 @@ export async function voteRound(
       `The vote on the findings gave no answers (MassGen ${round.outcome}); the raisers alone count.`
     )
     return {
-      ...skipped(
-        `MassGen ended '${round.outcome}' with no answers`,
-        voted.length
-      ),
+      ...skipped(`MassGen ended '${round.outcome}' with no answers`, asked),
       ...measured
     }
   }
-  return { ran: true, findings: voted.length, answers, ...measured }
+  // The rest (over the question's size) keep their raisers' word alone.
+  return { ran: true, findings: asked, answers, ...measured }
 }

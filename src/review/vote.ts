@@ -42,6 +42,12 @@ export const MAX_REASON_CHARS = 500
 export const MAX_QUOTE_CHARS = 300
 /** A quote shorter than this proves nothing (`}` is in every file). */
 export const MIN_QUOTE_CHARS = 8
+/**
+ * The question's size: MassGen gets it on its command line, and the
+ * action's questions stay under MAX_QUERY_BYTES (100 kB); findings past
+ * this are not put to the vote.
+ */
+export const MAX_VOTE_QUESTION_BYTES = 90_000
 /** What the question shows of a finding's explanation. */
 const QUESTION_EXPLANATION_CHARS = 800
 
@@ -80,8 +86,8 @@ function excerptText(excerpt: Excerpt | undefined): string {
 export function voteQuestion(
   groups: FindingGroup[],
   excerpts: ReadonlyMap<FindingGroup, Excerpt>
-): string {
-  const items = groups.slice(0, MAX_VOTED_FINDINGS).map((g, i) => {
+): { text: string; count: number } {
+  const all = groups.slice(0, MAX_VOTED_FINDINGS).map((g, i) => {
     const { file, line, startLine } = g.anchor
     const where = startLine ? `lines ${startLine}-${line}` : `line ${line}`
     const excerpt = excerpts.get(g)
@@ -106,7 +112,7 @@ export function voteQuestion(
       ''
     ].join('\n')
   })
-  return neutralizeMarkers(
+  const head = neutralizeMarkers(
     [
       'Reviewers raised the findings below on this pull request. Check each one against',
       'the code it points at, on your own, and vote on every one:',
@@ -131,10 +137,18 @@ export function voteQuestion(
       '```',
       '',
       '# The findings',
-      '',
-      ...items
+      ''
     ].join('\n')
   )
+  const items: string[] = []
+  let bytes = Buffer.byteLength(head, 'utf8')
+  for (const item of all) {
+    const text = neutralizeMarkers(item)
+    bytes += Buffer.byteLength(text, 'utf8') + 1
+    if (bytes > MAX_VOTE_QUESTION_BYTES) break
+    items.push(text)
+  }
+  return { text: [head, ...items].join('\n'), count: items.length }
 }
 
 const voteSchema = z.object({
