@@ -52,7 +52,11 @@ export const Inputs = {
   MinSeverity: 'min-severity',
   MaxInlineComments: 'max-inline-comments',
   AgentCommands: 'agent-commands',
-  PassEnv: 'pass-env'
+  PassEnv: 'pass-env',
+  SkipDrafts: 'skip-drafts',
+  SkipBots: 'skip-bots',
+  SkipLabels: 'skip-labels',
+  MaxChangedFiles: 'max-changed-files'
 } as const
 
 export const Outputs = {
