@@ -16,6 +16,7 @@ import type { RunDecision } from '../event/intake.js'
 import type { AgentSelection } from '../inputs/models.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
 import {
+  agentCommandsOn,
   childEnv,
   planRun,
   withMassgenOnPath,
@@ -48,6 +49,16 @@ import {
   readServerFolders,
   type ReadServerLaunch
 } from '../plan/read-tools.js'
+import {
+  dockerClientEnv,
+  type ReadContainer
+} from '../plan/contained-read-server.js'
+import { findExecutable } from '../process/executable.js'
+import {
+  removeReadContainer,
+  startReadContainer
+} from '../prepare/read-container.js'
+import { randomBytes } from 'node:crypto'
 import { Inputs } from '../core/constants.js'
 import { validateWithMassgen } from '../prepare/validate-config.js'
 import { voteRound, wantsVote, type RoundLimits } from '../review/vote-round.js'
@@ -74,7 +85,7 @@ export async function execute(
     reviewedHead,
     github ?? instructionsGitHub?.()
   )
-  const { plan, configFile, readServer } = writeConfig(
+  const { plan, configFile, readServer, readContainer } = writeConfig(
     settings,
     decision.agents,
     context,
@@ -104,6 +115,17 @@ export async function execute(
     await firstView
     throw error
   })
+  if (readContainer)
+    await startReadContainer(
+      runner,
+      readServer,
+      readFolders(settings, context),
+      readContainer,
+      core
+    ).catch(async (error: unknown) => {
+      await firstView
+      throw error
+    })
   // Before MassGen first starts (the preflight too): what it loads by itself.
   const guardDir = writeMassgenGuard(workDir)
   if (settings.userConfig) {
@@ -156,7 +178,10 @@ export async function execute(
     ...ran,
     ...(dockerImage ? { dockerImage } : {})
   }
-  if (!wantsVote(settings, first)) return first
+  if (!wantsVote(settings, first)) {
+    if (readContainer) await removeReadContainer(runner, readContainer)
+    return first
+  }
   // The same agents, launch and folders, MassGen's quick mode, no live view.
   const runRound = async (question: string, limits: RoundLimits) => {
     const quick: Settings = {
@@ -170,7 +195,8 @@ export async function execute(
       decision.agents,
       { ...context, question },
       workDir,
-      'vote'
+      'vote',
+      readContainer
     )
     const roundLaunch = await launchFor(
       quick,
@@ -222,6 +248,8 @@ export async function execute(
       answers: {}
     }
   })
+  // The vote round reads through the same read container: gone only now.
+  if (readContainer) await removeReadContainer(runner, readContainer)
   return { ...first, findingVote }
 }
 
@@ -232,14 +260,25 @@ function writeConfig(
   context: RunContext,
   workDir: string,
   /** The vote on the findings writes its own file and sets no output. */
-  round: 'answers' | 'vote' = 'answers'
-): { plan: RunPlan; configFile: string; readServer: ReadServerLaunch } {
+  round: 'answers' | 'vote' = 'answers',
+  /** The vote round reads through the answers' read container, still up. */
+  answersReadContainer?: ReadContainer
+): {
+  plan: RunPlan
+  configFile: string
+  readServer: ReadServerLaunch
+  readContainer?: ReadContainer
+} {
   const relative = configRelativePath(new Date())
   const configFile = path.join(
     workDir,
     round === 'vote' ? relative.replace(/\.yaml$/, '.vote.yaml') : relative
   )
   const readServer = bundledReadServer()
+  const readContainer =
+    round === 'vote'
+      ? answersReadContainer
+      : readContainerFor(settings, workDir)
   const plan = planRun({
     settings,
     question: context.question,
@@ -247,6 +286,7 @@ function writeConfig(
     extraContextPaths: context.extraContextPaths,
     baseEnv: process.env,
     readServer,
+    ...(readContainer ? { readContainer } : {}),
     agents
   })
   // The vote round's plan repeats the answers' warnings: said once.
@@ -264,7 +304,39 @@ function writeConfig(
   core.info(
     `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
   )
-  return { plan, configFile, readServer }
+  return {
+    plan,
+    configFile,
+    readServer,
+    ...(readContainer ? { readContainer } : {})
+  }
+}
+
+/**
+ * Docker mode's read tools run in a container of the agents' image, as the
+ * action's own user, when the agents read without commands. A missing
+ * client is prepareDocker's error to give.
+ */
+function readContainerFor(
+  settings: Settings,
+  workDir: string
+): ReadContainer | undefined {
+  if (!settings.docker || agentCommandsOn(settings)) return undefined
+  const marker = path.join(workDir, 'read-container')
+  fs.mkdirSync(marker, { recursive: true, mode: 0o700 })
+  return {
+    docker: findExecutable('docker', process.env) ?? '/usr/bin/docker',
+    name: `massgen-read-${randomBytes(4).toString('hex')}`,
+    image: settings.dockerImage,
+    user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+    env: dockerClientEnv(process.env),
+    marker
+  }
+}
+
+/** The folders the read server serves: those of MassGen's context paths. */
+function readFolders(settings: Settings, context: RunContext): string[] {
+  return [settings.contextPath, ...context.extraContextPaths]
 }
 
 /** Docker first (its checks fail in a second, before a long install), then MassGen. */
