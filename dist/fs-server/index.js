@@ -2,16 +2,16 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 7756:
+/***/ 2768:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(2564);
-const draft7_1 = __nccwpck_require__(2370);
-const discriminator_1 = __nccwpck_require__(431);
-const draft7MetaSchema = __nccwpck_require__(1275);
+const core_1 = __nccwpck_require__(8008);
+const draft7_1 = __nccwpck_require__(2478);
+const discriminator_1 = __nccwpck_require__(9867);
+const draft7MetaSchema = __nccwpck_require__(2546);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -41,24 +41,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(7728);
+var validate_1 = __nccwpck_require__(2116);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(9707);
+var codegen_1 = __nccwpck_require__(8479);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(6184);
+var validation_error_1 = __nccwpck_require__(1812);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(6657);
+var ref_error_1 = __nccwpck_require__(2269);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 1494:
+/***/ 8146:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -220,15 +220,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 9707:
+/***/ 8479:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(1494);
-const scope_1 = __nccwpck_require__(7019);
-var code_2 = __nccwpck_require__(1494);
+const code_1 = __nccwpck_require__(8146);
+const scope_1 = __nccwpck_require__(3991);
+var code_2 = __nccwpck_require__(8146);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -237,7 +237,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(7019);
+var scope_2 = __nccwpck_require__(3991);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -923,13 +923,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 7019:
+/***/ 3991:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(1494);
+const code_1 = __nccwpck_require__(8146);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -1072,15 +1072,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 2410:
+/***/ 9878:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const names_1 = __nccwpck_require__(7693);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const names_1 = __nccwpck_require__(1129);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -1201,18 +1201,18 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 /***/ }),
 
-/***/ 6709:
+/***/ 7281:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const validation_error_1 = __nccwpck_require__(6184);
-const names_1 = __nccwpck_require__(7693);
-const resolve_1 = __nccwpck_require__(8025);
-const util_1 = __nccwpck_require__(9637);
-const validate_1 = __nccwpck_require__(7728);
+const codegen_1 = __nccwpck_require__(8479);
+const validation_error_1 = __nccwpck_require__(1812);
+const names_1 = __nccwpck_require__(1129);
+const resolve_1 = __nccwpck_require__(2117);
+const util_1 = __nccwpck_require__(9705);
+const validate_1 = __nccwpck_require__(2116);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -1449,12 +1449,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 7693:
+/***/ 1129:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
+const codegen_1 = __nccwpck_require__(8479);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -1483,12 +1483,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 6657:
+/***/ 2269:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(8025);
+const resolve_1 = __nccwpck_require__(2117);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -1501,15 +1501,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 8025:
+/***/ 2117:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(9637);
-const equal = __nccwpck_require__(7074);
-const traverse = __nccwpck_require__(3208);
+const util_1 = __nccwpck_require__(9705);
+const equal = __nccwpck_require__(3430);
+const traverse = __nccwpck_require__(5276);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -1662,7 +1662,7 @@ exports.getSchemaRefs = getSchemaRefs;
 
 /***/ }),
 
-/***/ 2922:
+/***/ 1766:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1694,14 +1694,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 9637:
+/***/ 9705:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const code_1 = __nccwpck_require__(1494);
+const codegen_1 = __nccwpck_require__(8479);
+const code_1 = __nccwpck_require__(8146);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -1878,7 +1878,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 2649:
+/***/ 9101:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1903,15 +1903,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 9153:
+/***/ 1581:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(2410);
-const codegen_1 = __nccwpck_require__(9707);
-const names_1 = __nccwpck_require__(7693);
+const errors_1 = __nccwpck_require__(9878);
+const codegen_1 = __nccwpck_require__(8479);
+const names_1 = __nccwpck_require__(1129);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -1959,17 +1959,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 7566:
+/***/ 2018:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-const rules_1 = __nccwpck_require__(2922);
-const applicability_1 = __nccwpck_require__(2649);
-const errors_1 = __nccwpck_require__(2410);
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
+const rules_1 = __nccwpck_require__(1766);
+const applicability_1 = __nccwpck_require__(9101);
+const errors_1 = __nccwpck_require__(9878);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -2168,14 +2168,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 5444:
+/***/ 856:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -2209,24 +2209,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 7728:
+/***/ 2116:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(9153);
-const dataType_1 = __nccwpck_require__(7566);
-const applicability_1 = __nccwpck_require__(2649);
-const dataType_2 = __nccwpck_require__(7566);
-const defaults_1 = __nccwpck_require__(5444);
-const keyword_1 = __nccwpck_require__(3043);
-const subschema_1 = __nccwpck_require__(2065);
-const codegen_1 = __nccwpck_require__(9707);
-const names_1 = __nccwpck_require__(7693);
-const resolve_1 = __nccwpck_require__(8025);
-const util_1 = __nccwpck_require__(9637);
-const errors_1 = __nccwpck_require__(2410);
+const boolSchema_1 = __nccwpck_require__(1581);
+const dataType_1 = __nccwpck_require__(2018);
+const applicability_1 = __nccwpck_require__(9101);
+const dataType_2 = __nccwpck_require__(2018);
+const defaults_1 = __nccwpck_require__(856);
+const keyword_1 = __nccwpck_require__(6751);
+const subschema_1 = __nccwpck_require__(9317);
+const codegen_1 = __nccwpck_require__(8479);
+const names_1 = __nccwpck_require__(1129);
+const resolve_1 = __nccwpck_require__(2117);
+const util_1 = __nccwpck_require__(9705);
+const errors_1 = __nccwpck_require__(9878);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -2735,16 +2735,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 3043:
+/***/ 6751:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const names_1 = __nccwpck_require__(7693);
-const code_1 = __nccwpck_require__(1499);
-const errors_1 = __nccwpck_require__(2410);
+const codegen_1 = __nccwpck_require__(8479);
+const names_1 = __nccwpck_require__(1129);
+const code_1 = __nccwpck_require__(3279);
+const errors_1 = __nccwpck_require__(9878);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -2865,14 +2865,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 2065:
+/***/ 9317:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -2952,31 +2952,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 2564:
+/***/ 8008:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(7728);
+var validate_1 = __nccwpck_require__(2116);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(9707);
+var codegen_1 = __nccwpck_require__(8479);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(6184);
-const ref_error_1 = __nccwpck_require__(6657);
-const rules_1 = __nccwpck_require__(2922);
-const compile_1 = __nccwpck_require__(6709);
-const codegen_2 = __nccwpck_require__(9707);
-const resolve_1 = __nccwpck_require__(8025);
-const dataType_1 = __nccwpck_require__(7566);
-const util_1 = __nccwpck_require__(9637);
-const $dataRefSchema = __nccwpck_require__(2545);
-const uri_1 = __nccwpck_require__(90);
+const validation_error_1 = __nccwpck_require__(1812);
+const ref_error_1 = __nccwpck_require__(2269);
+const rules_1 = __nccwpck_require__(1766);
+const compile_1 = __nccwpck_require__(7281);
+const codegen_2 = __nccwpck_require__(8479);
+const resolve_1 = __nccwpck_require__(2117);
+const dataType_1 = __nccwpck_require__(2018);
+const util_1 = __nccwpck_require__(9705);
+const $dataRefSchema = __nccwpck_require__(1808);
+const uri_1 = __nccwpck_require__(8510);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -3576,20 +3576,20 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 680:
+/***/ 3052:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(7074);
+const equal = __nccwpck_require__(3430);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 6707:
+/***/ 3239:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3619,19 +3619,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 90:
+/***/ 8510:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(2924);
+const uri = __nccwpck_require__(4352);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 6184:
+/***/ 1812:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3648,14 +3648,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 8587:
+/***/ 3535:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -3703,15 +3703,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6198:
+/***/ 4122:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(1499);
-const codegen_1 = __nccwpck_require__(9707);
-const names_1 = __nccwpck_require__(7693);
-const util_1 = __nccwpck_require__(9637);
+const code_1 = __nccwpck_require__(3279);
+const codegen_1 = __nccwpck_require__(8479);
+const names_1 = __nccwpck_require__(1129);
+const util_1 = __nccwpck_require__(9705);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -3815,12 +3815,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5202:
+/***/ 3966:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(9637);
+const util_1 = __nccwpck_require__(9705);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -3844,12 +3844,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2939:
+/***/ 4735:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(1499);
+const code_1 = __nccwpck_require__(3279);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -3862,13 +3862,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2547:
+/***/ 1623:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -3963,15 +3963,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2443:
+/***/ 9039:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const code_1 = __nccwpck_require__(1499);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const code_1 = __nccwpck_require__(3279);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -4054,13 +4054,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7757:
+/***/ 1481:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -4126,27 +4126,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5484:
+/***/ 1696:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(8587);
-const prefixItems_1 = __nccwpck_require__(3044);
-const items_1 = __nccwpck_require__(8120);
-const items2020_1 = __nccwpck_require__(6520);
-const contains_1 = __nccwpck_require__(2547);
-const dependencies_1 = __nccwpck_require__(2443);
-const propertyNames_1 = __nccwpck_require__(9088);
-const additionalProperties_1 = __nccwpck_require__(6198);
-const properties_1 = __nccwpck_require__(4191);
-const patternProperties_1 = __nccwpck_require__(1755);
-const not_1 = __nccwpck_require__(9369);
-const anyOf_1 = __nccwpck_require__(2939);
-const oneOf_1 = __nccwpck_require__(609);
-const allOf_1 = __nccwpck_require__(5202);
-const if_1 = __nccwpck_require__(7757);
-const thenElse_1 = __nccwpck_require__(6532);
+const additionalItems_1 = __nccwpck_require__(3535);
+const prefixItems_1 = __nccwpck_require__(4536);
+const items_1 = __nccwpck_require__(188);
+const items2020_1 = __nccwpck_require__(6220);
+const contains_1 = __nccwpck_require__(1623);
+const dependencies_1 = __nccwpck_require__(9039);
+const propertyNames_1 = __nccwpck_require__(4015);
+const additionalProperties_1 = __nccwpck_require__(4122);
+const properties_1 = __nccwpck_require__(8083);
+const patternProperties_1 = __nccwpck_require__(5095);
+const not_1 = __nccwpck_require__(621);
+const anyOf_1 = __nccwpck_require__(4735);
+const oneOf_1 = __nccwpck_require__(1621);
+const allOf_1 = __nccwpck_require__(3966);
+const if_1 = __nccwpck_require__(1481);
+const thenElse_1 = __nccwpck_require__(5592);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -4176,15 +4176,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 8120:
+/***/ 188:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const code_1 = __nccwpck_require__(1499);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const code_1 = __nccwpck_require__(3279);
 const def = {
     keyword: "items",
     type: "array",
@@ -4234,15 +4234,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6520:
+/***/ 6220:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const code_1 = __nccwpck_require__(1499);
-const additionalItems_1 = __nccwpck_require__(8587);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const code_1 = __nccwpck_require__(3279);
+const additionalItems_1 = __nccwpck_require__(3535);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4270,12 +4270,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9369:
+/***/ 621:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(9637);
+const util_1 = __nccwpck_require__(9705);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -4302,13 +4302,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 609:
+/***/ 1621:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -4368,15 +4368,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1755:
+/***/ 5095:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(1499);
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const util_2 = __nccwpck_require__(9637);
+const code_1 = __nccwpck_require__(3279);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const util_2 = __nccwpck_require__(9705);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -4449,12 +4449,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3044:
+/***/ 4536:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(8120);
+const items_1 = __nccwpck_require__(188);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -4467,15 +4467,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4191:
+/***/ 8083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(7728);
-const code_1 = __nccwpck_require__(1499);
-const util_1 = __nccwpck_require__(9637);
-const additionalProperties_1 = __nccwpck_require__(6198);
+const validate_1 = __nccwpck_require__(2116);
+const code_1 = __nccwpck_require__(3279);
+const util_1 = __nccwpck_require__(9705);
+const additionalProperties_1 = __nccwpck_require__(4122);
 const def = {
     keyword: "properties",
     type: "object",
@@ -4527,13 +4527,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9088:
+/***/ 4015:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -4571,12 +4571,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6532:
+/***/ 5592:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(9637);
+const util_1 = __nccwpck_require__(9705);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -4590,16 +4590,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1499:
+/***/ 3279:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const names_1 = __nccwpck_require__(7693);
-const util_2 = __nccwpck_require__(9637);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const names_1 = __nccwpck_require__(1129);
+const util_2 = __nccwpck_require__(9705);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -4727,7 +4727,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 9961:
+/***/ 1661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4743,13 +4743,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6426:
+/***/ 6422:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(9961);
-const ref_1 = __nccwpck_require__(6131);
+const id_1 = __nccwpck_require__(1661);
+const ref_1 = __nccwpck_require__(8055);
 const core = [
     "$schema",
     "$id",
@@ -4765,18 +4765,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 6131:
+/***/ 8055:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(6657);
-const code_1 = __nccwpck_require__(1499);
-const codegen_1 = __nccwpck_require__(9707);
-const names_1 = __nccwpck_require__(7693);
-const compile_1 = __nccwpck_require__(6709);
-const util_1 = __nccwpck_require__(9637);
+const ref_error_1 = __nccwpck_require__(2269);
+const code_1 = __nccwpck_require__(3279);
+const codegen_1 = __nccwpck_require__(8479);
+const names_1 = __nccwpck_require__(1129);
+const compile_1 = __nccwpck_require__(7281);
+const util_1 = __nccwpck_require__(9705);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -4893,16 +4893,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 431:
+/***/ 9867:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
-const types_1 = __nccwpck_require__(9878);
-const compile_1 = __nccwpck_require__(6709);
-const ref_error_1 = __nccwpck_require__(6657);
-const util_1 = __nccwpck_require__(9637);
+const codegen_1 = __nccwpck_require__(8479);
+const types_1 = __nccwpck_require__(3098);
+const compile_1 = __nccwpck_require__(7281);
+const ref_error_1 = __nccwpck_require__(2269);
+const util_1 = __nccwpck_require__(9705);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -5003,7 +5003,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9878:
+/***/ 3098:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5018,16 +5018,16 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 2370:
+/***/ 2478:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(6426);
-const validation_1 = __nccwpck_require__(494);
-const applicator_1 = __nccwpck_require__(5484);
-const format_1 = __nccwpck_require__(6486);
-const metadata_1 = __nccwpck_require__(9887);
+const core_1 = __nccwpck_require__(6422);
+const validation_1 = __nccwpck_require__(3290);
+const applicator_1 = __nccwpck_require__(1696);
+const format_1 = __nccwpck_require__(4930);
+const metadata_1 = __nccwpck_require__(931);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -5041,12 +5041,12 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 9623:
+/***/ 9203:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
+const codegen_1 = __nccwpck_require__(8479);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -5139,19 +5139,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6486:
+/***/ 4930:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(9623);
+const format_1 = __nccwpck_require__(9203);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 9887:
+/***/ 931:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5175,14 +5175,14 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 6437:
+/***/ 5377:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const equal_1 = __nccwpck_require__(680);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const equal_1 = __nccwpck_require__(3052);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -5206,14 +5206,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5030:
+/***/ 2533:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const equal_1 = __nccwpck_require__(680);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const equal_1 = __nccwpck_require__(3052);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -5260,21 +5260,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 494:
+/***/ 3290:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(9692);
-const multipleOf_1 = __nccwpck_require__(241);
-const limitLength_1 = __nccwpck_require__(3561);
-const pattern_1 = __nccwpck_require__(3116);
-const limitProperties_1 = __nccwpck_require__(2636);
-const required_1 = __nccwpck_require__(661);
-const limitItems_1 = __nccwpck_require__(6777);
-const uniqueItems_1 = __nccwpck_require__(4087);
-const const_1 = __nccwpck_require__(6437);
-const enum_1 = __nccwpck_require__(5030);
+const limitNumber_1 = __nccwpck_require__(328);
+const multipleOf_1 = __nccwpck_require__(845);
+const limitLength_1 = __nccwpck_require__(221);
+const pattern_1 = __nccwpck_require__(2336);
+const limitProperties_1 = __nccwpck_require__(7560);
+const required_1 = __nccwpck_require__(6305);
+const limitItems_1 = __nccwpck_require__(5253);
+const uniqueItems_1 = __nccwpck_require__(1603);
+const const_1 = __nccwpck_require__(5377);
+const enum_1 = __nccwpck_require__(2533);
 const validation = [
     // number
     limitNumber_1.default,
@@ -5299,12 +5299,12 @@ exports["default"] = validation;
 
 /***/ }),
 
-/***/ 6777:
+/***/ 5253:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
+const codegen_1 = __nccwpck_require__(8479);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -5329,14 +5329,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3561:
+/***/ 221:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const ucs2length_1 = __nccwpck_require__(6707);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const ucs2length_1 = __nccwpck_require__(3239);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -5362,12 +5362,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9692:
+/***/ 328:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
+const codegen_1 = __nccwpck_require__(8479);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -5395,12 +5395,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2636:
+/***/ 7560:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
+const codegen_1 = __nccwpck_require__(8479);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -5425,12 +5425,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 241:
+/***/ 845:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(9707);
+const codegen_1 = __nccwpck_require__(8479);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -5457,14 +5457,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3116:
+/***/ 2336:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(1499);
-const util_1 = __nccwpck_require__(9637);
-const codegen_1 = __nccwpck_require__(9707);
+const code_1 = __nccwpck_require__(3279);
+const util_1 = __nccwpck_require__(9705);
+const codegen_1 = __nccwpck_require__(8479);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -5496,14 +5496,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 661:
+/***/ 6305:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(1499);
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
+const code_1 = __nccwpck_require__(3279);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -5581,15 +5581,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4087:
+/***/ 1603:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(7566);
-const codegen_1 = __nccwpck_require__(9707);
-const util_1 = __nccwpck_require__(9637);
-const equal_1 = __nccwpck_require__(680);
+const dataType_1 = __nccwpck_require__(2018);
+const codegen_1 = __nccwpck_require__(8479);
+const util_1 = __nccwpck_require__(9705);
+const equal_1 = __nccwpck_require__(3052);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -5651,7 +5651,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3208:
+/***/ 5276:
 /***/ ((module) => {
 
 
@@ -5751,7 +5751,7 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 4463:
+/***/ 779:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5965,14 +5965,14 @@ function regex(str) {
 
 /***/ }),
 
-/***/ 1787:
+/***/ 2815:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const formats_1 = __nccwpck_require__(4463);
-const limit_1 = __nccwpck_require__(1712);
-const codegen_1 = __nccwpck_require__(4550);
+const formats_1 = __nccwpck_require__(779);
+const limit_1 = __nccwpck_require__(1284);
+const codegen_1 = __nccwpck_require__(8866);
 const fullName = new codegen_1.Name("fullFormats");
 const fastName = new codegen_1.Name("fastFormats");
 const formatsPlugin = (ajv, opts = { keywords: true }) => {
@@ -6008,14 +6008,14 @@ exports["default"] = formatsPlugin;
 
 /***/ }),
 
-/***/ 1712:
+/***/ 1284:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.formatLimitDefinition = void 0;
-const ajv_1 = __nccwpck_require__(9245);
-const codegen_1 = __nccwpck_require__(4550);
+const ajv_1 = __nccwpck_require__(3545);
+const codegen_1 = __nccwpck_require__(8866);
 const ops = codegen_1.operators;
 const KWDs = {
     formatMaximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -6083,16 +6083,16 @@ exports["default"] = formatLimitPlugin;
 
 /***/ }),
 
-/***/ 9245:
+/***/ 3545:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(8499);
-const draft7_1 = __nccwpck_require__(3939);
-const discriminator_1 = __nccwpck_require__(6988);
-const draft7MetaSchema = __nccwpck_require__(2714);
+const core_1 = __nccwpck_require__(5167);
+const draft7_1 = __nccwpck_require__(9479);
+const discriminator_1 = __nccwpck_require__(3968);
+const draft7MetaSchema = __nccwpck_require__(2455);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -6122,24 +6122,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(603);
+var validate_1 = __nccwpck_require__(3431);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(4550);
+var codegen_1 = __nccwpck_require__(8866);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(9499);
+var validation_error_1 = __nccwpck_require__(79);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(7736);
+var ref_error_1 = __nccwpck_require__(5708);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 6737:
+/***/ 741:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -6301,15 +6301,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 4550:
+/***/ 8866:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(6737);
-const scope_1 = __nccwpck_require__(7862);
-var code_2 = __nccwpck_require__(6737);
+const code_1 = __nccwpck_require__(741);
+const scope_1 = __nccwpck_require__(9162);
+var code_2 = __nccwpck_require__(741);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -6318,7 +6318,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(7862);
+var scope_2 = __nccwpck_require__(9162);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -7004,13 +7004,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 7862:
+/***/ 9162:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(6737);
+const code_1 = __nccwpck_require__(741);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -7153,15 +7153,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 9173:
+/***/ 4393:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const names_1 = __nccwpck_require__(6784);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const names_1 = __nccwpck_require__(9812);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -7282,18 +7282,18 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 /***/ }),
 
-/***/ 740:
+/***/ 424:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const validation_error_1 = __nccwpck_require__(9499);
-const names_1 = __nccwpck_require__(6784);
-const resolve_1 = __nccwpck_require__(3372);
-const util_1 = __nccwpck_require__(3270);
-const validate_1 = __nccwpck_require__(603);
+const codegen_1 = __nccwpck_require__(8866);
+const validation_error_1 = __nccwpck_require__(79);
+const names_1 = __nccwpck_require__(9812);
+const resolve_1 = __nccwpck_require__(6016);
+const util_1 = __nccwpck_require__(818);
+const validate_1 = __nccwpck_require__(3431);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -7530,12 +7530,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 6784:
+/***/ 9812:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
+const codegen_1 = __nccwpck_require__(8866);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -7564,12 +7564,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 7736:
+/***/ 5708:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(3372);
+const resolve_1 = __nccwpck_require__(6016);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -7582,15 +7582,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 3372:
+/***/ 6016:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(3270);
-const equal = __nccwpck_require__(7074);
-const traverse = __nccwpck_require__(9273);
+const util_1 = __nccwpck_require__(818);
+const equal = __nccwpck_require__(3430);
+const traverse = __nccwpck_require__(709);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -7743,7 +7743,7 @@ exports.getSchemaRefs = getSchemaRefs;
 
 /***/ }),
 
-/***/ 963:
+/***/ 2599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7775,14 +7775,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 3270:
+/***/ 818:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const code_1 = __nccwpck_require__(6737);
+const codegen_1 = __nccwpck_require__(8866);
+const code_1 = __nccwpck_require__(741);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -7959,7 +7959,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 6018:
+/***/ 6318:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7984,15 +7984,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 8384:
+/***/ 5908:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(9173);
-const codegen_1 = __nccwpck_require__(4550);
-const names_1 = __nccwpck_require__(6784);
+const errors_1 = __nccwpck_require__(4393);
+const codegen_1 = __nccwpck_require__(8866);
+const names_1 = __nccwpck_require__(9812);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -8040,17 +8040,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 5463:
+/***/ 2803:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-const rules_1 = __nccwpck_require__(963);
-const applicability_1 = __nccwpck_require__(6018);
-const errors_1 = __nccwpck_require__(9173);
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
+const rules_1 = __nccwpck_require__(2599);
+const applicability_1 = __nccwpck_require__(6318);
+const errors_1 = __nccwpck_require__(4393);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -8249,14 +8249,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 5701:
+/***/ 7857:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -8290,24 +8290,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 603:
+/***/ 3431:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(8384);
-const dataType_1 = __nccwpck_require__(5463);
-const applicability_1 = __nccwpck_require__(6018);
-const dataType_2 = __nccwpck_require__(5463);
-const defaults_1 = __nccwpck_require__(5701);
-const keyword_1 = __nccwpck_require__(7800);
-const subschema_1 = __nccwpck_require__(8038);
-const codegen_1 = __nccwpck_require__(4550);
-const names_1 = __nccwpck_require__(6784);
-const resolve_1 = __nccwpck_require__(3372);
-const util_1 = __nccwpck_require__(3270);
-const errors_1 = __nccwpck_require__(9173);
+const boolSchema_1 = __nccwpck_require__(5908);
+const dataType_1 = __nccwpck_require__(2803);
+const applicability_1 = __nccwpck_require__(6318);
+const dataType_2 = __nccwpck_require__(2803);
+const defaults_1 = __nccwpck_require__(7857);
+const keyword_1 = __nccwpck_require__(7260);
+const subschema_1 = __nccwpck_require__(8594);
+const codegen_1 = __nccwpck_require__(8866);
+const names_1 = __nccwpck_require__(9812);
+const resolve_1 = __nccwpck_require__(6016);
+const util_1 = __nccwpck_require__(818);
+const errors_1 = __nccwpck_require__(4393);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -8816,16 +8816,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 7800:
+/***/ 7260:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const names_1 = __nccwpck_require__(6784);
-const code_1 = __nccwpck_require__(958);
-const errors_1 = __nccwpck_require__(9173);
+const codegen_1 = __nccwpck_require__(8866);
+const names_1 = __nccwpck_require__(9812);
+const code_1 = __nccwpck_require__(5706);
+const errors_1 = __nccwpck_require__(4393);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -8946,14 +8946,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 8038:
+/***/ 8594:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -9033,31 +9033,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 8499:
+/***/ 5167:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(603);
+var validate_1 = __nccwpck_require__(3431);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(4550);
+var codegen_1 = __nccwpck_require__(8866);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(9499);
-const ref_error_1 = __nccwpck_require__(7736);
-const rules_1 = __nccwpck_require__(963);
-const compile_1 = __nccwpck_require__(740);
-const codegen_2 = __nccwpck_require__(4550);
-const resolve_1 = __nccwpck_require__(3372);
-const dataType_1 = __nccwpck_require__(5463);
-const util_1 = __nccwpck_require__(3270);
-const $dataRefSchema = __nccwpck_require__(2200);
-const uri_1 = __nccwpck_require__(8491);
+const validation_error_1 = __nccwpck_require__(79);
+const ref_error_1 = __nccwpck_require__(5708);
+const rules_1 = __nccwpck_require__(2599);
+const compile_1 = __nccwpck_require__(424);
+const codegen_2 = __nccwpck_require__(8866);
+const resolve_1 = __nccwpck_require__(6016);
+const dataType_1 = __nccwpck_require__(2803);
+const util_1 = __nccwpck_require__(818);
+const $dataRefSchema = __nccwpck_require__(7301);
+const uri_1 = __nccwpck_require__(5799);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -9657,20 +9657,20 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 8721:
+/***/ 3933:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(7074);
+const equal = __nccwpck_require__(3430);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 912:
+/***/ 8988:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -9700,19 +9700,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 8491:
+/***/ 5799:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(2924);
+const uri = __nccwpck_require__(4352);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 9499:
+/***/ 79:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -9729,14 +9729,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 7230:
+/***/ 3674:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -9784,15 +9784,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2629:
+/***/ 7697:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(958);
-const codegen_1 = __nccwpck_require__(4550);
-const names_1 = __nccwpck_require__(6784);
-const util_1 = __nccwpck_require__(3270);
+const code_1 = __nccwpck_require__(5706);
+const codegen_1 = __nccwpck_require__(8866);
+const names_1 = __nccwpck_require__(9812);
+const util_1 = __nccwpck_require__(818);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -9896,12 +9896,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8047:
+/***/ 3795:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(3270);
+const util_1 = __nccwpck_require__(818);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -9925,12 +9925,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2482:
+/***/ 878:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(958);
+const code_1 = __nccwpck_require__(5706);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -9943,13 +9943,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4856:
+/***/ 996:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -10044,15 +10044,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4888:
+/***/ 9044:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const code_1 = __nccwpck_require__(958);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const code_1 = __nccwpck_require__(5706);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -10135,13 +10135,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6626:
+/***/ 1414:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -10207,27 +10207,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6477:
+/***/ 5305:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(7230);
-const prefixItems_1 = __nccwpck_require__(3745);
-const items_1 = __nccwpck_require__(7173);
-const items2020_1 = __nccwpck_require__(4197);
-const contains_1 = __nccwpck_require__(4856);
-const dependencies_1 = __nccwpck_require__(4888);
-const propertyNames_1 = __nccwpck_require__(2866);
-const additionalProperties_1 = __nccwpck_require__(2629);
-const properties_1 = __nccwpck_require__(408);
-const patternProperties_1 = __nccwpck_require__(4154);
-const not_1 = __nccwpck_require__(8168);
-const anyOf_1 = __nccwpck_require__(2482);
-const oneOf_1 = __nccwpck_require__(6764);
-const allOf_1 = __nccwpck_require__(8047);
-const if_1 = __nccwpck_require__(6626);
-const thenElse_1 = __nccwpck_require__(8003);
+const additionalItems_1 = __nccwpck_require__(3674);
+const prefixItems_1 = __nccwpck_require__(3069);
+const items_1 = __nccwpck_require__(8305);
+const items2020_1 = __nccwpck_require__(7969);
+const contains_1 = __nccwpck_require__(996);
+const dependencies_1 = __nccwpck_require__(9044);
+const propertyNames_1 = __nccwpck_require__(9206);
+const additionalProperties_1 = __nccwpck_require__(7697);
+const properties_1 = __nccwpck_require__(9924);
+const patternProperties_1 = __nccwpck_require__(126);
+const not_1 = __nccwpck_require__(7060);
+const anyOf_1 = __nccwpck_require__(878);
+const oneOf_1 = __nccwpck_require__(8552);
+const allOf_1 = __nccwpck_require__(3795);
+const if_1 = __nccwpck_require__(1414);
+const thenElse_1 = __nccwpck_require__(5391);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -10257,15 +10257,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 7173:
+/***/ 8305:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const code_1 = __nccwpck_require__(958);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const code_1 = __nccwpck_require__(5706);
 const def = {
     keyword: "items",
     type: "array",
@@ -10315,15 +10315,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4197:
+/***/ 7969:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const code_1 = __nccwpck_require__(958);
-const additionalItems_1 = __nccwpck_require__(7230);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const code_1 = __nccwpck_require__(5706);
+const additionalItems_1 = __nccwpck_require__(3674);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -10351,12 +10351,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8168:
+/***/ 7060:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(3270);
+const util_1 = __nccwpck_require__(818);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -10383,13 +10383,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6764:
+/***/ 8552:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -10449,15 +10449,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4154:
+/***/ 126:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(958);
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const util_2 = __nccwpck_require__(3270);
+const code_1 = __nccwpck_require__(5706);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const util_2 = __nccwpck_require__(818);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -10530,12 +10530,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3745:
+/***/ 3069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(7173);
+const items_1 = __nccwpck_require__(8305);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -10548,15 +10548,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 408:
+/***/ 9924:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(603);
-const code_1 = __nccwpck_require__(958);
-const util_1 = __nccwpck_require__(3270);
-const additionalProperties_1 = __nccwpck_require__(2629);
+const validate_1 = __nccwpck_require__(3431);
+const code_1 = __nccwpck_require__(5706);
+const util_1 = __nccwpck_require__(818);
+const additionalProperties_1 = __nccwpck_require__(7697);
 const def = {
     keyword: "properties",
     type: "object",
@@ -10608,13 +10608,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2866:
+/***/ 9206:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -10652,12 +10652,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8003:
+/***/ 5391:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(3270);
+const util_1 = __nccwpck_require__(818);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -10671,16 +10671,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 958:
+/***/ 5706:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const names_1 = __nccwpck_require__(6784);
-const util_2 = __nccwpck_require__(3270);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const names_1 = __nccwpck_require__(9812);
+const util_2 = __nccwpck_require__(818);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -10808,7 +10808,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 5558:
+/***/ 5826:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -10824,13 +10824,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 755:
+/***/ 503:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(5558);
-const ref_1 = __nccwpck_require__(4054);
+const id_1 = __nccwpck_require__(5826);
+const ref_1 = __nccwpck_require__(5250);
 const core = [
     "$schema",
     "$id",
@@ -10846,18 +10846,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 4054:
+/***/ 5250:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(7736);
-const code_1 = __nccwpck_require__(958);
-const codegen_1 = __nccwpck_require__(4550);
-const names_1 = __nccwpck_require__(6784);
-const compile_1 = __nccwpck_require__(740);
-const util_1 = __nccwpck_require__(3270);
+const ref_error_1 = __nccwpck_require__(5708);
+const code_1 = __nccwpck_require__(5706);
+const codegen_1 = __nccwpck_require__(8866);
+const names_1 = __nccwpck_require__(9812);
+const compile_1 = __nccwpck_require__(424);
+const util_1 = __nccwpck_require__(818);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -10974,16 +10974,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6988:
+/***/ 3968:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
-const types_1 = __nccwpck_require__(5833);
-const compile_1 = __nccwpck_require__(740);
-const ref_error_1 = __nccwpck_require__(7736);
-const util_1 = __nccwpck_require__(3270);
+const codegen_1 = __nccwpck_require__(8866);
+const types_1 = __nccwpck_require__(4693);
+const compile_1 = __nccwpck_require__(424);
+const ref_error_1 = __nccwpck_require__(5708);
+const util_1 = __nccwpck_require__(818);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -11084,7 +11084,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5833:
+/***/ 4693:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -11099,16 +11099,16 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 3939:
+/***/ 9479:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(755);
-const validation_1 = __nccwpck_require__(7199);
-const applicator_1 = __nccwpck_require__(6477);
-const format_1 = __nccwpck_require__(9455);
-const metadata_1 = __nccwpck_require__(3342);
+const core_1 = __nccwpck_require__(503);
+const validation_1 = __nccwpck_require__(9587);
+const applicator_1 = __nccwpck_require__(5305);
+const format_1 = __nccwpck_require__(8771);
+const metadata_1 = __nccwpck_require__(4170);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -11122,12 +11122,12 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 2932:
+/***/ 9464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
+const codegen_1 = __nccwpck_require__(8866);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -11220,19 +11220,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9455:
+/***/ 8771:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(2932);
+const format_1 = __nccwpck_require__(9464);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 3342:
+/***/ 4170:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -11256,14 +11256,14 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 4756:
+/***/ 1160:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const equal_1 = __nccwpck_require__(8721);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const equal_1 = __nccwpck_require__(3933);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -11287,14 +11287,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2586:
+/***/ 4734:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const equal_1 = __nccwpck_require__(8721);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const equal_1 = __nccwpck_require__(3933);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -11341,21 +11341,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7199:
+/***/ 9587:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(6513);
-const multipleOf_1 = __nccwpck_require__(7570);
-const limitLength_1 = __nccwpck_require__(6716);
-const pattern_1 = __nccwpck_require__(9129);
-const limitProperties_1 = __nccwpck_require__(5785);
-const required_1 = __nccwpck_require__(3982);
-const limitItems_1 = __nccwpck_require__(3634);
-const uniqueItems_1 = __nccwpck_require__(4318);
-const const_1 = __nccwpck_require__(4756);
-const enum_1 = __nccwpck_require__(2586);
+const limitNumber_1 = __nccwpck_require__(5349);
+const multipleOf_1 = __nccwpck_require__(1302);
+const limitLength_1 = __nccwpck_require__(2312);
+const pattern_1 = __nccwpck_require__(7061);
+const limitProperties_1 = __nccwpck_require__(1117);
+const required_1 = __nccwpck_require__(9490);
+const limitItems_1 = __nccwpck_require__(7798);
+const uniqueItems_1 = __nccwpck_require__(7986);
+const const_1 = __nccwpck_require__(1160);
+const enum_1 = __nccwpck_require__(4734);
 const validation = [
     // number
     limitNumber_1.default,
@@ -11380,12 +11380,12 @@ exports["default"] = validation;
 
 /***/ }),
 
-/***/ 3634:
+/***/ 7798:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
+const codegen_1 = __nccwpck_require__(8866);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -11410,14 +11410,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6716:
+/***/ 2312:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const ucs2length_1 = __nccwpck_require__(912);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const ucs2length_1 = __nccwpck_require__(8988);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -11443,12 +11443,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6513:
+/***/ 5349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
+const codegen_1 = __nccwpck_require__(8866);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -11476,12 +11476,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5785:
+/***/ 1117:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
+const codegen_1 = __nccwpck_require__(8866);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -11506,12 +11506,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7570:
+/***/ 1302:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(4550);
+const codegen_1 = __nccwpck_require__(8866);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -11538,14 +11538,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9129:
+/***/ 7061:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(958);
-const util_1 = __nccwpck_require__(3270);
-const codegen_1 = __nccwpck_require__(4550);
+const code_1 = __nccwpck_require__(5706);
+const util_1 = __nccwpck_require__(818);
+const codegen_1 = __nccwpck_require__(8866);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -11577,14 +11577,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3982:
+/***/ 9490:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(958);
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
+const code_1 = __nccwpck_require__(5706);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -11662,15 +11662,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4318:
+/***/ 7986:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(5463);
-const codegen_1 = __nccwpck_require__(4550);
-const util_1 = __nccwpck_require__(3270);
-const equal_1 = __nccwpck_require__(8721);
+const dataType_1 = __nccwpck_require__(2803);
+const codegen_1 = __nccwpck_require__(8866);
+const util_1 = __nccwpck_require__(818);
+const equal_1 = __nccwpck_require__(3933);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -11732,7 +11732,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9273:
+/***/ 709:
 /***/ ((module) => {
 
 
@@ -11832,7 +11832,7 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 7074:
+/***/ 3430:
 /***/ ((module) => {
 
 
@@ -11920,13 +11920,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
 
 /***/ }),
 
-/***/ 2924:
+/***/ 4352:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5713)
-const { SCHEMES, getSchemeHandler } = __nccwpck_require__(6240)
+const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5077)
+const { SCHEMES, getSchemeHandler } = __nccwpck_require__(5300)
 
 const VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u
 const MALFORMED_SCHEME_ERROR = 'URI scheme is malformed.'
@@ -12638,12 +12638,12 @@ module.exports.fastUri = fastUri
 
 /***/ }),
 
-/***/ 6240:
+/***/ 5300:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUUID } = __nccwpck_require__(5713)
+const { isUUID } = __nccwpck_require__(5077)
 const URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu
 
 const supportedSchemeNames = /** @type {const} */ (['http', 'https', 'ws',
@@ -12917,7 +12917,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5713:
+/***/ 5077:
 /***/ ((module) => {
 
 
@@ -13723,7 +13723,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1111:
+/***/ 2371:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -13734,7 +13734,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: ResourceTemplate
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v3/helpers/util.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/helpers/util.js
 var util_util;
 (function (util) {
     util.assertEqual = (_) => { };
@@ -13869,7 +13869,7 @@ const getParsedType = (data) => {
     }
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v3/ZodError.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/ZodError.js
 
 const ZodIssueCode = util_util.arrayToEnum([
     "invalid_type",
@@ -14014,7 +14014,7 @@ ZodError.create = (issues) => {
     return error;
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v3/locales/en.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/locales/en.js
 
 
 const errorMap = (issue, _ctx) => {
@@ -14125,7 +14125,7 @@ const errorMap = (issue, _ctx) => {
 };
 /* harmony default export */ const en = (errorMap);
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v3/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/errors.js
 
 let overrideErrorMap = en;
 
@@ -14136,7 +14136,7 @@ function getErrorMap() {
     return overrideErrorMap;
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v3/helpers/errorUtil.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/helpers/errorUtil.js
 var errorUtil;
 (function (errorUtil) {
     errorUtil.errToObj = (message) => typeof message === "string" ? { message } : message || {};
@@ -14144,7 +14144,7 @@ var errorUtil;
     errorUtil.toString = (message) => typeof message === "string" ? message : message?.message;
 })(errorUtil || (errorUtil = {}));
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v3/helpers/parseUtil.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/helpers/parseUtil.js
 
 
 const makeIssue = (params) => {
@@ -14255,7 +14255,7 @@ const isDirty = (x) => x.status === "dirty";
 const isValid = (x) => x.status === "valid";
 const isAsync = (x) => typeof Promise !== "undefined" && x instanceof Promise;
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v3/types.js
+;// CONCATENATED MODULE: ./node_modules/zod/v3/types.js
 
 
 
@@ -17954,17 +17954,17 @@ const coerce = {
 
 const NEVER = (/* unused pure expression or super */ null && (INVALID));
 
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/core.js
-var core_core = __nccwpck_require__(2928);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/schemas.js + 2 modules
-var schemas = __nccwpck_require__(8149);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/util.js
-var core_util = __nccwpck_require__(9095);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/api.js
-var api = __nccwpck_require__(3587);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/parse.js
-var parse = __nccwpck_require__(1664);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/mini/schemas.js
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
+var core_core = __nccwpck_require__(8532);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/schemas.js + 2 modules
+var schemas = __nccwpck_require__(6985);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/util.js
+var core_util = __nccwpck_require__(4723);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/api.js
+var api = __nccwpck_require__(3759);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/parse.js
+var parse = __nccwpck_require__(4196);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/mini/schemas.js
 
 
 
@@ -18968,7 +18968,7 @@ function _function(params) {
 }
 
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
 // zod-compat.ts
 // ----------------------------------------------------
 // Unified types + helpers to accept Zod v3 and v4 (Mini)
@@ -19197,9 +19197,9 @@ function getLiteralValue(schema) {
     return undefined;
 }
 //# sourceMappingURL=zod-compat.js.map
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js + 1 modules
-var types = __nccwpck_require__(6566);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
+// EXTERNAL MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/types.js + 1 modules
+var types = __nccwpck_require__(330);
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
 /**
  * Experimental task interfaces for MCP SDK.
  * WARNING: These APIs are experimental and may change without notice.
@@ -19216,9 +19216,9 @@ function isTerminal(status) {
     return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 //# sourceMappingURL=interfaces.js.map
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/json-schema-processors.js
-var json_schema_processors = __nccwpck_require__(5467);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/Options.js
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+var json_schema_processors = __nccwpck_require__(8439);
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/Options.js
 const ignoreOverride = Symbol("Let zodToJsonSchema decide on which parser to use");
 const jsonDescription = (jsonSchema, def) => {
     if (def.description) {
@@ -19266,7 +19266,7 @@ const getDefaultOptions = (options) => (typeof options === "string"
         ...options,
     });
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/Refs.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/Refs.js
 
 const getRefs = (options) => {
     const _options = getDefaultOptions(options);
@@ -19290,7 +19290,7 @@ const getRefs = (options) => {
     };
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/getRelativePath.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/getRelativePath.js
 const getRelativePath = (pathA, pathB) => {
     let i = 0;
     for (; i < pathA.length && i < pathB.length; i++) {
@@ -19300,7 +19300,7 @@ const getRelativePath = (pathA, pathB) => {
     return [(pathA.length - i).toString(), ...pathB.slice(i)].join("/");
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/any.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/any.js
 
 function parseAnyDef(refs) {
     if (refs.target !== "openAi") {
@@ -19319,7 +19319,7 @@ function parseAnyDef(refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/errorMessages.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/errorMessages.js
 function addErrorMessage(res, key, errorMessage, refs) {
     if (!refs?.errorMessages)
         return;
@@ -19335,7 +19335,7 @@ function setResponseValueAndErrors(res, key, value, errorMessage, refs) {
     addErrorMessage(res, key, errorMessage, refs);
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/array.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/array.js
 
 
 
@@ -19363,7 +19363,7 @@ function parseArrayDef(def, refs) {
     return res;
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js
 
 function parseBigintDef(def, refs) {
     const res = {
@@ -19414,26 +19414,26 @@ function parseBigintDef(def, refs) {
     return res;
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js
 function parseBooleanDef() {
     return {
         type: "boolean",
     };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/branded.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/branded.js
 
 function parseBrandedDef(_def, refs) {
     return parseDef(_def.type._def, refs);
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/catch.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/catch.js
 
 const parseCatchDef = (def, refs) => {
     return parseDef(def.innerType._def, refs);
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/date.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/date.js
 
 function parseDateDef(def, refs, overrideDateStrategy) {
     const strategy = overrideDateStrategy ?? refs.dateStrategy;
@@ -19481,7 +19481,7 @@ const integerDateParser = (def, refs) => {
     return res;
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/default.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/default.js
 
 function parseDefaultDef(_def, refs) {
     return {
@@ -19490,7 +19490,7 @@ function parseDefaultDef(_def, refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/effects.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/effects.js
 
 
 function parseEffectsDef(_def, refs) {
@@ -19499,7 +19499,7 @@ function parseEffectsDef(_def, refs) {
         : parseAnyDef(refs);
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/enum.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/enum.js
 function parseEnumDef(def) {
     return {
         type: "string",
@@ -19507,7 +19507,7 @@ function parseEnumDef(def) {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js
 
 const isJsonSchema7AllOfType = (type) => {
     if ("type" in type && type.type === "string")
@@ -19561,7 +19561,7 @@ function parseIntersectionDef(def, refs) {
         : undefined;
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/literal.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/literal.js
 function parseLiteralDef(def, refs) {
     const parsedType = typeof def.value;
     if (parsedType !== "bigint" &&
@@ -19584,7 +19584,7 @@ function parseLiteralDef(def, refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/string.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/string.js
 
 let string_emojiRegex = undefined;
 /**
@@ -19938,7 +19938,7 @@ function stringifyRegExpWithFlags(regex, refs) {
     return pattern;
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/record.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/record.js
 
 
 
@@ -20001,7 +20001,7 @@ function parseRecordDef(def, refs) {
     return schema;
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/map.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/map.js
 
 
 
@@ -20029,7 +20029,7 @@ function parseMapDef(def, refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js
 function parseNativeEnumDef(def) {
     const object = def.values;
     const actualKeys = Object.keys(def.values).filter((key) => {
@@ -20047,7 +20047,7 @@ function parseNativeEnumDef(def) {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/never.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/never.js
 
 function parseNeverDef(refs) {
     return refs.target === "openAi"
@@ -20060,7 +20060,7 @@ function parseNeverDef(refs) {
         };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/null.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/null.js
 function parseNullDef(refs) {
     return refs.target === "openApi3"
         ? {
@@ -20072,7 +20072,7 @@ function parseNullDef(refs) {
         };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/union.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/union.js
 
 const primitiveMappings = {
     ZodString: "string",
@@ -20154,7 +20154,7 @@ const asAnyOf = (def, refs) => {
     return anyOf.length ? { anyOf } : undefined;
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js
 
 
 function parseNullableDef(def, refs) {
@@ -20189,7 +20189,7 @@ function parseNullableDef(def, refs) {
     return base && { anyOf: [base, { type: "null" }] };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/number.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/number.js
 
 function parseNumberDef(def, refs) {
     const res = {
@@ -20243,7 +20243,7 @@ function parseNumberDef(def, refs) {
     return res;
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/object.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/object.js
 
 function parseObjectDef(def, refs) {
     const forceOptionalIntoNullable = refs.target === "openAi";
@@ -20317,7 +20317,7 @@ function safeIsOptional(schema) {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/optional.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/optional.js
 
 
 const parseOptionalDef = (def, refs) => {
@@ -20340,7 +20340,7 @@ const parseOptionalDef = (def, refs) => {
         : parseAnyDef(refs);
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js
 
 const parsePipelineDef = (def, refs) => {
     if (refs.pipeStrategy === "input") {
@@ -20362,13 +20362,13 @@ const parsePipelineDef = (def, refs) => {
     };
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/promise.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/promise.js
 
 function parsePromiseDef(def, refs) {
     return parseDef(def.type._def, refs);
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/set.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/set.js
 
 
 function parseSetDef(def, refs) {
@@ -20390,7 +20390,7 @@ function parseSetDef(def, refs) {
     return schema;
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js
 
 function parseTupleDef(def, refs) {
     if (def.rest) {
@@ -20424,7 +20424,7 @@ function parseTupleDef(def, refs) {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js
 
 function parseUndefinedDef(refs) {
     return {
@@ -20432,19 +20432,19 @@ function parseUndefinedDef(refs) {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js
 
 function parseUnknownDef(refs) {
     return parseAnyDef(refs);
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js
 
 const parseReadonlyDef = (def, refs) => {
     return parseDef(def.innerType._def, refs);
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/selectParser.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/selectParser.js
 
 
 
@@ -20551,7 +20551,7 @@ const selectParser = (def, typeName, refs) => {
     }
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/parseDef.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/parseDef.js
 
 
 
@@ -20615,7 +20615,7 @@ const addMeta = (def, refs, jsonSchema) => {
     return jsonSchema;
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js
 
 
 
@@ -20704,7 +20704,7 @@ const zodToJsonSchema_zodToJsonSchema = (schema, options) => {
 };
 
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod-to-json-schema/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/zod-to-json-schema/dist/esm/index.js
 
 
 
@@ -20746,7 +20746,7 @@ const zodToJsonSchema_zodToJsonSchema = (schema, options) => {
 
 /* harmony default export */ const esm = ((/* unused pure expression or super */ null && (zodToJsonSchema)));
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
 // zod-json-schema-compat.ts
 // ----------------------------------------------------
 // JSON Schema conversion for both Zod v3 and Zod v4 (Mini)
@@ -20798,7 +20798,7 @@ function parseWithCompat(schema, data) {
     return result.data;
 }
 //# sourceMappingURL=zod-json-schema-compat.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
 
 
 
@@ -21936,11 +21936,11 @@ function mergeCapabilities(base, additional) {
     return result;
 }
 //# sourceMappingURL=protocol.js.map
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/node_modules/ajv/dist/ajv.js
-var dist_ajv = __nccwpck_require__(7756);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/ajv-formats/dist/index.js
-var dist = __nccwpck_require__(1787);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
+// EXTERNAL MODULE: ./node_modules/@modelcontextprotocol/sdk/node_modules/ajv/dist/ajv.js
+var dist_ajv = __nccwpck_require__(2768);
+// EXTERNAL MODULE: ./node_modules/ajv-formats/dist/index.js
+var dist = __nccwpck_require__(2815);
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
 /**
  * AJV-based JSON Schema validator provider
  */
@@ -22028,7 +22028,7 @@ class AjvJsonSchemaValidator {
     }
 }
 //# sourceMappingURL=ajv-provider.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 /**
  * Experimental server task features for MCP SDK.
  * WARNING: These APIs are experimental and may change without notice.
@@ -22275,7 +22275,7 @@ class ExperimentalServerTasks {
     }
 }
 //# sourceMappingURL=server.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
 /**
  * Experimental task capability assertion helpers.
  * WARNING: These APIs are experimental and may change without notice.
@@ -22340,7 +22340,7 @@ function assertClientRequestTaskCapability(requests, method, entityName) {
     }
 }
 //# sourceMappingURL=helpers.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
 
 
 
@@ -22770,7 +22770,7 @@ class Server extends Protocol {
     }
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/server/completable.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/completable.js
 const COMPLETABLE_SYMBOL = Symbol.for('mcp.completable');
 /**
  * Wraps a Zod type to provide autocompletion capabilities. Useful for, e.g., prompt arguments in MCP.
@@ -22812,7 +22812,7 @@ var McpZodTypeKind;
     McpZodTypeKind["Completable"] = "McpCompletable";
 })(McpZodTypeKind || (McpZodTypeKind = {}));
 //# sourceMappingURL=completable.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/toolNameValidation.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/shared/toolNameValidation.js
 /**
  * Tool name validation utilities according to SEP: Specify Format for Tool Names
  *
@@ -22905,7 +22905,7 @@ function validateAndWarnToolName(name) {
     return result.isValid;
 }
 //# sourceMappingURL=toolNameValidation.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/mcp-server.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/mcp-server.js
 /**
  * Experimental McpServer task features for MCP SDK.
  * WARNING: These APIs are experimental and may change without notice.
@@ -22938,9 +22938,9 @@ class ExperimentalMcpServerTasks {
     }
 }
 //# sourceMappingURL=mcp-server.js.map
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/classic/schemas.js + 4 modules
-var classic_schemas = __nccwpck_require__(606);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 4 modules
+var classic_schemas = __nccwpck_require__(1514);
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js
 
 
 
@@ -23915,7 +23915,7 @@ const EMPTY_COMPLETION_RESULT = {
 
 /***/ }),
 
-/***/ 4443:
+/***/ 8063:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -23926,9 +23926,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 ;// CONCATENATED MODULE: external "node:process"
 const external_node_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js + 1 modules
-var types = __nccwpck_require__(6566);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
+// EXTERNAL MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/types.js + 1 modules
+var types = __nccwpck_require__(330);
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
 
 const STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 /**
@@ -23969,7 +23969,7 @@ function serializeMessage(message) {
     return JSON.stringify(message) + '\n';
 }
 //# sourceMappingURL=stdio.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
 
 
 /**
@@ -24054,7 +24054,7 @@ class StdioServerTransport {
 
 /***/ }),
 
-/***/ 6566:
+/***/ 330:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -24108,11 +24108,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: AnnotationsSchema, AudioContentSchema, BaseMetadataSchema, BlobResourceContentsSchema, BooleanSchemaSchema, CallToolRequestParamsSchema, CancelledNotificationParamsSchema, ClientCapabilitiesSchema, ClientNotificationSchema, ClientRequestSchema, ClientResultSchema, ClientTasksCapabilitySchema, CompatibilityCallToolResultSchema, CompleteRequestParamsSchema, CompleteResultSchema, ContentBlockSchema, CreateMessageRequestParamsSchema, CreateMessageRequestSchema, CursorSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ElicitRequestFormParamsSchema, ElicitRequestParamsSchema, ElicitRequestSchema, ElicitRequestURLParamsSchema, ElicitationCompleteNotificationParamsSchema, ElicitationCompleteNotificationSchema, EmbeddedResourceSchema, EnumSchemaSchema, GetPromptRequestParamsSchema, GetPromptResultSchema, GetTaskPayloadResultSchema, IconSchema, IconsSchema, ImageContentSchema, ImplementationSchema, InitializeRequestParamsSchema, InitializeResultSchema, JSONRPCErrorResponseSchema, JSONRPCErrorSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, JSONRPCResponseSchema, JSONRPCResultResponseSchema, JSONRPC_VERSION, LegacyTitledEnumSchemaSchema, ListChangedOptionsBaseSchema, ListPromptsResultSchema, ListResourceTemplatesResultSchema, ListResourcesResultSchema, ListRootsRequestSchema, ListToolsResultSchema, LoggingMessageNotificationParamsSchema, LoggingMessageNotificationSchema, ModelHintSchema, ModelPreferencesSchema, MultiSelectEnumSchemaSchema, NotificationSchema, NumberSchemaSchema, PaginatedRequestParamsSchema, PaginatedRequestSchema, PaginatedResultSchema, PrimitiveSchemaDefinitionSchema, ProgressNotificationParamsSchema, ProgressSchema, ProgressTokenSchema, PromptArgumentSchema, PromptListChangedNotificationSchema, PromptMessageSchema, PromptReferenceSchema, PromptSchema, ReadResourceRequestParamsSchema, ReadResourceResultSchema, RelatedTaskMetadataSchema, RequestIdSchema, RequestSchema, ResourceContentsSchema, ResourceLinkSchema, ResourceListChangedNotificationSchema, ResourceReferenceSchema, ResourceRequestParamsSchema, ResourceSchema, ResourceTemplateReferenceSchema, ResourceTemplateSchema, ResourceUpdatedNotificationParamsSchema, ResourceUpdatedNotificationSchema, ResultSchema, RoleSchema, RootSchema, SamplingContentSchema, SamplingMessageContentBlockSchema, SamplingMessageSchema, ServerCapabilitiesSchema, ServerNotificationSchema, ServerRequestSchema, ServerResultSchema, ServerTasksCapabilitySchema, SetLevelRequestParamsSchema, SingleSelectEnumSchemaSchema, StringSchemaSchema, SubscribeRequestParamsSchema, SubscribeRequestSchema, TaskAugmentedRequestParamsSchema, TaskCreationParamsSchema, TaskMetadataSchema, TaskSchema, TaskStatusNotificationParamsSchema, TaskStatusSchema, TextContentSchema, TextResourceContentsSchema, TitledMultiSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema, ToolAnnotationsSchema, ToolChoiceSchema, ToolExecutionSchema, ToolListChangedNotificationSchema, ToolResultContentSchema, ToolSchema, ToolUseContentSchema, UnsubscribeRequestParamsSchema, UnsubscribeRequestSchema, UntitledMultiSelectEnumSchemaSchema, UntitledSingleSelectEnumSchemaSchema, UrlElicitationRequiredError, isInitializeRequest, isInitializedNotification, isJSONRPCError, isJSONRPCResponse
 
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/classic/schemas.js + 4 modules
-var schemas = __nccwpck_require__(606);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/api.js
-var api = __nccwpck_require__(3587);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/classic/iso.js
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 4 modules
+var schemas = __nccwpck_require__(1514);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/api.js
+var api = __nccwpck_require__(3759);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
 
@@ -24129,7 +24129,7 @@ function duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
 
 const LATEST_PROTOCOL_VERSION = '2025-11-25';
 const DEFAULT_NEGOTIATED_PROTOCOL_VERSION = '2025-03-26';
@@ -26181,22 +26181,22 @@ class UrlElicitationRequiredError extends McpError {
 
 /***/ }),
 
-/***/ 8924:
+/***/ 2384:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _modelcontextprotocol_sdk_server_mcp_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1111);
-/* harmony import */ var _modelcontextprotocol_sdk_server_stdio_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4443);
-/* harmony import */ var _modelcontextprotocol_sdk_types_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6566);
+/* harmony import */ var _modelcontextprotocol_sdk_server_mcp_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2371);
+/* harmony import */ var _modelcontextprotocol_sdk_server_stdio_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8063);
+/* harmony import */ var _modelcontextprotocol_sdk_types_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(330);
 /* harmony import */ var fs_promises__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1943);
 /* harmony import */ var fs__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9896);
 /* harmony import */ var path__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6928);
 /* harmony import */ var url__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7016);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(606);
-/* harmony import */ var minimatch__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6129);
-/* harmony import */ var _path_utils_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(521);
-/* harmony import */ var _roots_utils_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(1789);
-/* harmony import */ var _lib_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(1324);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(1514);
+/* harmony import */ var minimatch__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3581);
+/* harmony import */ var _path_utils_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(661);
+/* harmony import */ var _roots_utils_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(3057);
+/* harmony import */ var _lib_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(9720);
 
 
 
@@ -26836,7 +26836,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1324:
+/***/ 9720:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -26865,7 +26865,7 @@ var external_path_ = __nccwpck_require__(6928);
 const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 ;// CONCATENATED MODULE: external "string_decoder"
 const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/diff/libesm/diff/base.js
+;// CONCATENATED MODULE: ./node_modules/diff/libesm/diff/base.js
 class Diff {
     diff(oldStr, newStr, 
     // Type below is not accurate/complete - see above for full possibilities - but it compiles
@@ -27120,7 +27120,7 @@ class Diff {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/diff/libesm/diff/line.js
+;// CONCATENATED MODULE: ./node_modules/diff/libesm/diff/line.js
 
 
 class LineDiff extends Diff {
@@ -27187,7 +27187,7 @@ function tokenize(value, options) {
     return retLines;
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/diff/libesm/patch/create.js
+;// CONCATENATED MODULE: ./node_modules/diff/libesm/patch/create.js
 
 const INCLUDE_HEADERS = {
     includeIndex: true,
@@ -27417,11 +27417,11 @@ function splitLines(text) {
     return result;
 }
 
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/minimatch/dist/esm/index.js + 7 modules
-var esm = __nccwpck_require__(6129);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/server-filesystem/dist/path-utils.js
-var path_utils = __nccwpck_require__(521);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/server-filesystem/dist/path-validation.js
+// EXTERNAL MODULE: ./node_modules/minimatch/dist/esm/index.js + 7 modules
+var esm = __nccwpck_require__(3581);
+// EXTERNAL MODULE: ./node_modules/@modelcontextprotocol/server-filesystem/dist/path-utils.js
+var path_utils = __nccwpck_require__(661);
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/server-filesystem/dist/path-validation.js
 
 /**
  * Checks if an absolute path is within any of the allowed directories.
@@ -27498,7 +27498,7 @@ function isPathWithinAllowedDirectories(absolutePath, allowedDirectories) {
     });
 }
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/@modelcontextprotocol/server-filesystem/dist/lib.js
+;// CONCATENATED MODULE: ./node_modules/@modelcontextprotocol/server-filesystem/dist/lib.js
 
 
 
@@ -27896,7 +27896,7 @@ async function searchFilesWithValidation(rootPath, pattern, allowedDirectories, 
 
 /***/ }),
 
-/***/ 521:
+/***/ 661:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -28018,7 +28018,7 @@ function expandHome(filepath) {
 
 /***/ }),
 
-/***/ 1789:
+/***/ 3057:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -28027,7 +28027,7 @@ function expandHome(filepath) {
 /* harmony import */ var fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9896);
 /* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6928);
 /* harmony import */ var os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(857);
-/* harmony import */ var _path_utils_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(521);
+/* harmony import */ var _path_utils_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(661);
 /* harmony import */ var url__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7016);
 
 
@@ -28104,7 +28104,7 @@ async function getValidRootDirectories(requestedRoots) {
 
 /***/ }),
 
-/***/ 6129:
+/***/ 3581:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28115,7 +28115,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: AST, GLOBSTAR, Minimatch, braceExpand, defaults, escape, filter, makeRe, match, sep, unescape
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/balanced-match/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
 const balanced = (a, b, str) => {
     const ma = a instanceof RegExp ? maybeMatch(a, str) : a;
     const mb = b instanceof RegExp ? maybeMatch(b, str) : b;
@@ -28170,7 +28170,7 @@ const range = (a, b, str) => {
     return result;
 };
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/brace-expansion/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/brace-expansion/dist/esm/index.js
 
 const escSlash = '\0SLASH' + Math.random().toFixed(16) + '\0';
 const escOpen = '\0OPEN' + Math.random().toFixed(16) + '\0';
@@ -28687,7 +28687,7 @@ function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTo
 }
 
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/minimatch/dist/esm/assert-valid-pattern.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/assert-valid-pattern.js
 const MAX_PATTERN_LENGTH = 1024 * 64;
 const assertValidPattern = (pattern) => {
     if (typeof pattern !== 'string') {
@@ -28698,7 +28698,7 @@ const assertValidPattern = (pattern) => {
     }
 };
 //# sourceMappingURL=assert-valid-pattern.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/minimatch/dist/esm/brace-expressions.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/brace-expressions.js
 // translate the various posix character classes into unicode properties
 // this works across all unicode locales
 // { <posix class>: [<translation>, /u flag required, negated]
@@ -28845,7 +28845,7 @@ const parseClass = (glob, position) => {
     return [comb, uflag, endPos - pos, true];
 };
 //# sourceMappingURL=brace-expressions.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/minimatch/dist/esm/unescape.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/unescape.js
 /**
  * Un-escape a string that has been escaped with {@link escape}.
  *
@@ -28880,7 +28880,7 @@ const unescape_unescape = (s, { windowsPathsNoEscape = false, magicalBraces = tr
             .replace(/\\([^/{}])/g, '$1');
 };
 //# sourceMappingURL=unescape.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/minimatch/dist/esm/ast.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/ast.js
 // parse a single path portion
 var _a;
 
@@ -29722,7 +29722,7 @@ class AST {
 }
 _a = AST;
 //# sourceMappingURL=ast.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/minimatch/dist/esm/escape.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/escape.js
 /**
  * Escape all magic characters in a glob pattern.
  *
@@ -29749,7 +29749,7 @@ const escape_escape = (s, { windowsPathsNoEscape = false, magicalBraces = false,
         : s.replace(/[?*()[\]\\]/g, '\\$&');
 };
 //# sourceMappingURL=escape.js.map
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/minimatch/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/index.js
 
 
 
@@ -30867,7 +30867,7 @@ minimatch.unescape = unescape_unescape;
 
 /***/ }),
 
-/***/ 606:
+/***/ 1514:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30896,11 +30896,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, nullable, nullish, partialRecord, pipe, prefault, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/core.js
-var core_core = __nccwpck_require__(2928);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/util.js
-var core_util = __nccwpck_require__(9095);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/core/memoizer.js
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
+var core_core = __nccwpck_require__(8532);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/util.js
+var core_util = __nccwpck_require__(4723);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -31213,17 +31213,17 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/schemas.js + 2 modules
-var schemas = __nccwpck_require__(8149);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/registries.js
-var registries = __nccwpck_require__(5216);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/api.js
-var api = __nccwpck_require__(3587);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/json-schema-processors.js
-var json_schema_processors = __nccwpck_require__(5467);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/to-json-schema.js
-var to_json_schema = __nccwpck_require__(1089);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/locales/en.js
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/schemas.js + 2 modules
+var schemas = __nccwpck_require__(6985);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/registries.js
+var registries = __nccwpck_require__(9396);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/api.js
+var api = __nccwpck_require__(3759);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+var json_schema_processors = __nccwpck_require__(8439);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+var to_json_schema = __nccwpck_require__(7509);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -31350,11 +31350,11 @@ const error = () => {
     };
 }
 
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/parse.js
-var parse = __nccwpck_require__(1664);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/errors.js
-var errors = __nccwpck_require__(6736);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/classic/errors.js
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/parse.js
+var parse = __nccwpck_require__(4196);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/errors.js
+var errors = __nccwpck_require__(7428);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
 
 
 
@@ -31413,7 +31413,7 @@ const ZodRealError = /*@__PURE__*/ core_core/* $constructor */.xI("ZodError", in
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
 
 const parse_parse = /* @__PURE__ */ parse/* _parse */.Tj(ZodRealError);
@@ -31431,7 +31431,7 @@ const safeDecode = /* @__PURE__ */ parse/* _safeDecode */.VS(ZodRealError);
 const safeEncodeAsync = /* @__PURE__ */ parse/* _safeEncodeAsync */.v_(ZodRealError);
 const safeDecodeAsync = /* @__PURE__ */ parse/* _safeDecodeAsync */.R3(ZodRealError);
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -32971,7 +32971,7 @@ function preprocess(fn, schema) {
 
 /***/ }),
 
-/***/ 3587:
+/***/ 3759:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -33037,9 +33037,9 @@ function preprocess(fn, schema) {
 /* harmony export */   xY: () => (/* binding */ _toUpperCase)
 /* harmony export */ });
 /* unused harmony exports _coercedString, _mac, _creditCard, _iban, TimePrecision, _coercedNumber, _float32, _float64, _int32, _uint32, _coercedBoolean, _bigint, _coercedBigint, _int64, _uint64, _symbol, _undefined, _any, _void, _date, _coercedDate, _nan, _max, _min, _positive, _negative, _nonpositive, _nonnegative, _maxSize, _minSize, _size, _property, _mime, _union, _xor, _discriminatedUnion, _intersection, _tuple, _record, _map, _set, _enum, _nativeEnum, _literal, _file, _transform, _optional, _nullable, _default, _nonoptional, _success, _catch, _pipe, _readonly, _templateLiteral, _lazy, _promise, _check, _stringbool, _stringFormat */
-/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1374);
-/* harmony import */ var _registries_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5216);
-/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9095);
+/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4890);
+/* harmony import */ var _registries_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9396);
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4723);
 
 
 
@@ -34147,7 +34147,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
 
 /***/ }),
 
-/***/ 1374:
+/***/ 4890:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -34170,9 +34170,9 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
 /* harmony export */   v$: () => (/* binding */ $ZodCheckOverwrite)
 /* harmony export */ });
 /* unused harmony exports $ZodCheckBigIntFormat, $ZodCheckMaxSize, $ZodCheckMinSize, $ZodCheckSizeEquals, $ZodCheckProperty, $ZodCheckMimeType */
-/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2928);
-/* harmony import */ var _regexes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(104);
-/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9095);
+/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8532);
+/* harmony import */ var _regexes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3908);
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4723);
 // import { $ZodType } from "./schemas.js";
 
 
@@ -34693,7 +34693,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/*
 
 /***/ }),
 
-/***/ 2928:
+/***/ 8532:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -34704,7 +34704,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/*
 /* harmony export */   xI: () => (/* binding */ $constructor)
 /* harmony export */ });
 /* unused harmony exports NEVER, $brand */
-/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9095);
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4723);
 var _a;
 
 /** A special constant with type `never` */
@@ -34850,7 +34850,7 @@ function config(newConfig) {
 
 /***/ }),
 
-/***/ 6736:
+/***/ 7428:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -34860,8 +34860,8 @@ function config(newConfig) {
 /* harmony export */   a$: () => (/* binding */ $ZodError)
 /* harmony export */ });
 /* unused harmony exports treeifyError, toDotPath, prettifyError */
-/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2928);
-/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9095);
+/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8532);
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4723);
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -35133,7 +35133,7 @@ function prettifyError(error) {
 
 /***/ }),
 
-/***/ 5467:
+/***/ 8439:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -35167,10 +35167,10 @@ function prettifyError(error) {
 /* harmony export */   yq: () => (/* binding */ nullableProcessor)
 /* harmony export */ });
 /* unused harmony exports symbolProcessor, undefinedProcessor, voidProcessor, anyProcessor, nanProcessor, templateLiteralProcessor, fileProcessor, successProcessor, functionProcessor, mapProcessor, setProcessor, promiseProcessor, lazyProcessor, allProcessors */
-/* harmony import */ var _regexes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(104);
-/* harmony import */ var _schemas_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8149);
-/* harmony import */ var _to_json_schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1089);
-/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9095);
+/* harmony import */ var _regexes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3908);
+/* harmony import */ var _schemas_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6985);
+/* harmony import */ var _to_json_schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7509);
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4723);
 
 
 
@@ -36018,7 +36018,7 @@ function toJSONSchema(input, params) {
 
 /***/ }),
 
-/***/ 1664:
+/***/ 4196:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -36042,9 +36042,9 @@ function toJSONSchema(input, params) {
 /* harmony export */   xL: () => (/* binding */ safeParse)
 /* harmony export */ });
 /* unused harmony exports encode, decode, encodeAsync, decodeAsync, safeEncode, safeDecode, safeEncodeAsync, safeDecodeAsync */
-/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2928);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6736);
-/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9095);
+/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8532);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7428);
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4723);
 
 
 
@@ -36224,7 +36224,7 @@ const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync(_errors_js__WEBPACK_IMPO
 
 /***/ }),
 
-/***/ 104:
+/***/ 3908:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -36421,7 +36421,7 @@ const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ nu
 
 /***/ }),
 
-/***/ 5216:
+/***/ 9396:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -36483,7 +36483,7 @@ const globalRegistry = globalThis.__zod_globalRegistry;
 
 /***/ }),
 
-/***/ 8149:
+/***/ 6985:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36552,11 +36552,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: $ZodAny, $ZodBigIntFormat, $ZodCodec, $ZodCreditCard, $ZodCustomStringFormat, $ZodFile, $ZodFunction, $ZodIBAN, $ZodLazy, $ZodMAC, $ZodMap, $ZodNaN, $ZodPromise, $ZodSet, $ZodSuccess, $ZodSymbol, $ZodTemplateLiteral, $ZodUndefined, $ZodVoid, $ZodXor, URL_BAD_FORMAT, URL_UNPARSEABLE, canParseURL, clone, getDiscriminatedOption, isValidBase64, isValidBase64URL, isValidCIDRv6, isValidCreditCard, isValidIBAN, isValidIPv6, isValidJWT, mergeValues, parseURLObject, stripTabAndNewline, urlHostnameOk, urlProtocolOk, validateURL
 
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/checks.js
-var core_checks = __nccwpck_require__(1374);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/core.js
-var core_core = __nccwpck_require__(2928);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/core/doc.js
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/checks.js
+var core_checks = __nccwpck_require__(4890);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
+var core_core = __nccwpck_require__(8532);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -36596,18 +36596,18 @@ class Doc {
     }
 }
 
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/regexes.js
-var core_regexes = __nccwpck_require__(104);
-// EXTERNAL MODULE: ../../work/wt/votes/node_modules/zod/v4/core/util.js
-var core_util = __nccwpck_require__(9095);
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/core/versions.js
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/regexes.js
+var core_regexes = __nccwpck_require__(3908);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/util.js
+var core_util = __nccwpck_require__(4723);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ../../work/wt/votes/node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
 
 
 
@@ -39248,7 +39248,7 @@ function handleRefineResult(result, payload, input, inst) {
 
 /***/ }),
 
-/***/ 1089:
+/***/ 7509:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -39261,8 +39261,8 @@ function handleRefineResult(result, payload, input, inst) {
 /* harmony export */   uE: () => (/* binding */ createStandardJSONSchemaMethod)
 /* harmony export */ });
 /* unused harmony export process */
-/* harmony import */ var _registries_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5216);
-/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9095);
+/* harmony import */ var _registries_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9396);
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4723);
 
 
 function assignProps(target, ...sources) {
@@ -39918,7 +39918,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
 
 /***/ }),
 
-/***/ 9095:
+/***/ 4723:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -39973,7 +39973,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
 /* harmony export */   zM: () => (/* binding */ mergeDefs)
 /* harmony export */ });
 /* unused harmony exports assertEqual, assertNotEqual, toZod, assertIs, assertNever, assert, defineLazy, objectClone, cloneDef, getElementAtPath, promiseAllObject, randomString, numKeys, getParsedType, primitiveTypes, createTransparentProxy, unwrapMessage, getSizableOrigin, cleanEnum, base64ToUint8Array, uint8ArrayToBase64, base64urlToUint8Array, uint8ArrayToBase64url, hexToUint8Array, uint8ArrayToHex, Class, CONSTANT_CATCH */
-/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2928);
+/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8532);
 
 // functions
 function assertEqual(val) {
@@ -40851,28 +40851,28 @@ function constantCatch(value) {
 
 /***/ }),
 
-/***/ 2545:
+/***/ 1808:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
 
 /***/ }),
 
-/***/ 1275:
+/***/ 2546:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
 
 /***/ }),
 
-/***/ 2200:
+/***/ 7301:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
 
 /***/ }),
 
-/***/ 2714:
+/***/ 2455:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
@@ -41006,6 +41006,6 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(8924);
+/******/ var __webpack_exports__ = __nccwpck_require__(2384);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
