@@ -14,7 +14,10 @@
 //                              Docker mode vs local mode only; --docker-stop
 //                              adds runs of a bundle patched not to kill the
 //                              containers at MassGen's result line
-//   --only real|configs|setup|scale|docker runs one part (a development aid);
+//   npm run bench -- --only vote
+//                              the review with the vote on every finding and
+//                              without it: the vote round's tokens and MassGen time
+//   --only real|configs|setup|scale|docker|vote runs one part (a development aid);
 //   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
 //
 // Run by Node 24 directly (it strips the types). Method and results:
@@ -44,8 +47,9 @@ import {
   startup,
   warmSetup
 } from './bench/sections.ts'
+import { voteCost, voteCostRows } from './bench/vote.ts'
 
-type Part = 'real' | 'configs' | 'setup' | 'scale' | 'docker'
+type Part = 'real' | 'configs' | 'setup' | 'scale' | 'docker' | 'vote'
 
 interface Flags {
   cold: boolean
@@ -100,6 +104,7 @@ async function measureAll(
         withoutKill: flags.dockerStop
       })
     : undefined
+  const vote = want('vote') ? await voteCost(flags.runs, say) : undefined
   const cold = flags.cold ? coldInstalls(work, say) : undefined
   return [
     startupRow(bare, bundle),
@@ -108,6 +113,7 @@ async function measureAll(
     ...fakeRows(fake),
     ...setupRows(setup?.local, setup?.script ?? []),
     ...(docker ? dockerVsLocalRows(docker) : []),
+    ...(vote ? voteCostRows(vote, flags.runs) : []),
     ...coldRows(cold)
   ]
 }

@@ -79,6 +79,20 @@ export interface AgentScript {
    * them. Without the tool the agent answers by the plain rule, saying so.
    */
   reads?: string[]
+  /**
+   * How the agent behaves in the review's vote round (a request whose
+   * messages hold the `massgen-finding-votes` instructions): these fields
+   * replace the ones above there, e.g. `{ answer: <a votes block> }`.
+   */
+  voteRound?: Omit<AgentScript, 'voteRound'>
+}
+
+/** The fence the vote round's question asks for (src/shared/findings-fence.ts). */
+export const VOTE_ROUND_MARK = 'massgen-finding-votes'
+
+/** The agent's script for a request: its vote-round part in the vote round. */
+export function scriptFor(agent: AgentScript, voteRound: boolean): AgentScript {
+  return voteRound && agent.voteRound ? { ...agent, ...agent.voteRound } : agent
 }
 
 export interface LlmScript {
@@ -194,6 +208,8 @@ export interface CommandState {
   answered?: string
   /** Results of the read tool in this request's messages, in order. */
   reads?: ReadResult[]
+  /** The request is the review's vote round (VOTE_ROUND_MARK). */
+  voteRound?: boolean
 }
 
 export type Decision =
@@ -284,7 +300,10 @@ export function decide(
   script: LlmScript,
   commands: CommandState = { toolNames: [], results: [] }
 ): Decision {
-  const agent = script.agents?.[model] ?? script.default ?? {}
+  const agent = scriptFor(
+    script.agents?.[model] ?? script.default ?? {},
+    commands.voteRound === true
+  )
   let answer = commands.answered ?? agent.answer ?? `Answer from ${model}.`
   if (!hasVoteTool) return finalPresentation(agent, answer, commands)
   if (agent.reads?.length && commands.answered === undefined) {

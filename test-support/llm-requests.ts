@@ -7,6 +7,7 @@ import { readResults, type ReadResult } from './llm-reads.ts'
 import {
   findLabels,
   messageText,
+  VOTE_ROUND_MARK,
   toolName,
   voteEnum,
   type ChatMessage,
@@ -47,6 +48,8 @@ export interface RecordedRequest {
   commandResults: CommandResult[]
   /** Results of the read tool in the messages (llm-reads.ts). */
   readResults: ReadResult[]
+  /** The review's vote round asked this (its instructions are in the messages). */
+  voteRound: boolean
   reply: ReplyKind
   /** The tool we called in the reply (for tool calls). */
   replyTool?: string
@@ -96,6 +99,7 @@ export function recordRequest(
     roles: messages.map((m) => m.role ?? ''),
     commandResults: commandResults(messages),
     readResults: readResults(messages),
+    voteRound: text.includes(VOTE_ROUND_MARK),
     reply: 'not_found'
   }
 }

@@ -25,7 +25,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { completionJson, textChunks, toolCallChunks } from './llm-chunks.ts'
-import { decide, toolFor, type LlmScript } from './llm-protocol.ts'
+import { decide, scriptFor, toolFor, type LlmScript } from './llm-protocol.ts'
 import {
   parseBody,
   recordRequest,
@@ -164,7 +164,10 @@ export async function startLlmServer(
       return
     }
 
-    const agent = script.agents?.[model] ?? script.default ?? {}
+    const agent = scriptFor(
+      script.agents?.[model] ?? script.default ?? {},
+      record.voteRound
+    )
     if (agent.delayMs) await wait(agent.delayMs)
     if (closing) {
       res.destroy()
@@ -225,8 +228,9 @@ export async function startLlmServer(
       {
         toolNames: record.toolNames,
         results: record.commandResults,
-        answered: answered.get(model),
-        reads: record.readResults
+        answered: record.voteRound ? undefined : answered.get(model),
+        reads: record.readResults,
+        voteRound: record.voteRound
       }
     )
     const { kind, args } = decision
@@ -234,7 +238,8 @@ export async function startLlmServer(
     if (
       decision.kind !== 'command' &&
       decision.kind !== 'read' &&
-      decision.withEvidence
+      decision.withEvidence &&
+      !record.voteRound
     ) {
       // later conversations of this agent answer without running them again
       answered.set(model, decision.args.content ?? '')

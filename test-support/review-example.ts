@@ -1,6 +1,7 @@
-// docs/review-example.md: the review a real run posted (review/e2e test with
-// WRITE_REVIEW_EXAMPLE=1), its body and inline comments verbatim, each under
-// the place GitHub shows it, then the sticky comment.
+// docs/review-example.md: the review a real run posted (the e2e test
+// __tests__/e2e/review-vote.test.ts with WRITE_REVIEW_EXAMPLE=1), its body
+// and inline comments verbatim, each under the place GitHub shows it, then
+// the sticky comment.
 import type { ServerState } from './github-state.ts'
 
 export function renderReviewExample(
@@ -18,10 +19,13 @@ export function renderReviewExample(
   return [
     '# What a consensus review looks like',
     '',
-    'Rendered from a real run: `__tests__/e2e/review.test.ts` (the bundled action under',
-    'Node 24, the real MassGen 0.1.97, three scripted agents whose findings differ and',
-    'overlap, the loopback GitHub checking every line against the diff). Regenerate with',
-    '`WRITE_REVIEW_EXAMPLE=1 node scripts/run-tests.mjs __tests__/e2e/review.test.ts`.',
+    'Rendered from a real run: `__tests__/e2e/review-vote.test.ts` (the bundled action',
+    'under Node 24, the real MassGen 0.1.97 run twice, for the answers and for the vote',
+    'on every finding, three scripted agents, the loopback GitHub checking every line',
+    'against the diff). Two agents raise the same problem and the third confirms it in',
+    'the vote; one raises a false positive the two others reject; a finding only the',
+    "pull request's own description backs is marked. Regenerate with",
+    '`WRITE_REVIEW_EXAMPLE=1 node scripts/run-tests.mjs __tests__/e2e/review-vote.test.ts`.',
     'Every text below is what the action posted, verbatim (the hidden markers included).',
     '',
     `## The review (event \`${review?.event ?? ''}\`, state \`${review?.state ?? ''}\`)`,

@@ -4,7 +4,6 @@
 // against the pull request's diff the way GitHub does (422 otherwise).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import * as fs from 'node:fs'
-import * as path from 'node:path'
 import {
   startGitHubServer,
   type GitHubServer
@@ -14,7 +13,6 @@ import {
   type LlmServer
 } from '../../test-support/llm-server.js'
 import {
-  ROOT,
   runAction,
   type ActionRun
 } from '../../test-support/run-action.js'
@@ -23,7 +21,6 @@ import {
   BYTES_BEFORE_CACHE,
   reviewPull
 } from '../../test-support/review-pull.js'
-import { renderReviewExample } from '../../test-support/review-example.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { FIXTURE_HEAD_SHA } from '../../test-support/sample-pull.js'
 import { fingerprintOf } from '../../src/review/group.js'
@@ -75,6 +72,11 @@ async function review(
       'max-duration': '600',
       'upload-logs': 'false',
       review: 'inline',
+      // The review without the vote and the noise limits (review-vote.test.ts
+      // has them): every finding placed by its raisers alone.
+      'finding-vote': 'false',
+      'min-severity': 'nit',
+      'max-inline-comments': '50',
       // The diff the action reads stops before src/cache.ts: its lines are
       // unknown to the action, so only GitHub can refuse one.
       'pr-diff-max-bytes': String(BYTES_BEFORE_CACHE),
@@ -198,12 +200,6 @@ describe('review: inline with the real MassGen', () => {
       '| Agreement | Severity | Where | Finding | Raised by | Posted |'
     )
     expectNoKeyLeak(first, github)
-
-    if (process.env.WRITE_REVIEW_EXAMPLE)
-      fs.writeFileSync(
-        path.join(ROOT, 'docs', 'review-example.md'),
-        renderReviewExample(github.state, posted.id, sticky)
-      )
   })
 
   it("attack: an agent writes a mention, a link, HTML and a fake finding marker in a finding's title — they post inert", () => {

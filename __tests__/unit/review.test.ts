@@ -13,15 +13,14 @@ import {
 import { MAX_FINDINGS_PER_AGENT } from '../../src/core/findings-fence.js'
 import { type Finding } from '../../src/core/review.js'
 import {
-  gateFails,
   groupFindings,
   jaccard,
   sameFinding,
   similarity,
   SIMILARITY_THRESHOLD,
-  tokens,
-  verdictOf
+  tokens
 } from '../../src/review/group.js'
+import { gateFails, verdictOf } from '../../src/review/counted.js'
 import {
   answerFor,
   postedFingerprints,
@@ -271,12 +270,12 @@ describe('verdict and gate', () => {
   })
 
   it('blockers > concerns > pass, counting only groups at min-agreement', () => {
-    expect(verdictOf([], 1)).toBe('pass')
-    expect(verdictOf([g('nit', 3)], 1)).toBe('pass')
-    expect(verdictOf([g('concern', 1), g('nit', 2)], 1)).toBe('concerns')
-    expect(verdictOf([g('blocker', 1), g('concern', 2)], 1)).toBe('blockers')
-    expect(verdictOf([g('blocker', 1), g('concern', 2)], 2)).toBe('concerns')
-    expect(verdictOf([g('blocker', 1)], 2)).toBe('pass')
+    expect(verdictOf({ groups: [], minAgreement: 1 })).toBe('pass')
+    expect(verdictOf({ groups: [g('nit', 3)], minAgreement: 1 })).toBe('pass')
+    expect(verdictOf({ groups: [g('concern', 1), g('nit', 2)], minAgreement: 1 })).toBe('concerns')
+    expect(verdictOf({ groups: [g('blocker', 1), g('concern', 2)], minAgreement: 1 })).toBe('blockers')
+    expect(verdictOf({ groups: [g('blocker', 1), g('concern', 2)], minAgreement: 2 })).toBe('concerns')
+    expect(verdictOf({ groups: [g('blocker', 1)], minAgreement: 2 })).toBe('pass')
   })
 
   it('fail-on', () => {
@@ -464,6 +463,10 @@ function input(over: Partial<ReviewInput> = {}): ReviewInput {
     winner: 'agent_b',
     tag: 'massgen',
     minAgreement: 1,
+    // The noise limits off: these tests place every finding.
+    minSeverity: 'nit',
+    maxInlineComments: 50,
+    prTexts: [],
     secrets: [],
     ...over
   }

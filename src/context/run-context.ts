@@ -67,6 +67,9 @@ export async function gatherContext(
           pull.baseSha ?? checkedOut
         )
       : ''
+  // The conversation is the pull request's own text too: no evidence.
+  if (pull.context.pullRequest && decision.context)
+    pull.context.pullRequest.ownTexts.push(decision.context)
   return {
     ...pull.context,
     question: neutralizeMarkers(
@@ -208,6 +211,9 @@ function reviewedPull(pr: PullRequestContext): ReviewedPull {
     headSha: pr.headSha,
     diff: pr.diff,
     diffTruncated: pr.diffTruncated,
-    files: pr.files.filter((f) => f.status !== 'removed').map((f) => f.filename)
+    files: pr.files
+      .filter((f) => f.status !== 'removed')
+      .map((f) => f.filename),
+    ownTexts: [pr.title, pr.body].filter(Boolean)
   }
 }

@@ -49,6 +49,9 @@ export const Inputs = {
   Review: 'review',
   FailOn: 'fail-on',
   MinAgreement: 'min-agreement',
+  FindingVote: 'finding-vote',
+  MinSeverity: 'min-severity',
+  MaxInlineComments: 'max-inline-comments',
   AgentCommands: 'agent-commands',
   PassEnv: 'pass-env',
   SkipDrafts: 'skip-drafts',
@@ -107,6 +110,18 @@ export const Defaults = {
   CommentTag: 'massgen',
   Trigger: '/massgen',
   PrDiffMaxBytes: 200_000
+} as const
+
+/**
+ * The review's noise limits and its vote (README, "Inline review"): a
+ * finding below `concern` (a nit) is not posted, as Gemini Code Assist's
+ * default threshold (MEDIUM) drops LOW ones; at most 10 inline comments, as
+ * a team that counted 46 bot findings on one pull request acted on 8.
+ */
+export const ReviewDefaults = {
+  findingVote: true,
+  minSeverity: 'concern',
+  maxInlineComments: 10
 } as const
 
 /** The default models: one strong model per provider whose key is given (README, "Models"). */

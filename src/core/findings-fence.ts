@@ -7,9 +7,14 @@
 /** The info string of the fenced block the agents write their findings in. */
 export const FINDINGS_FENCE = 'massgen-findings'
 
-const OPENER = new RegExp(
-  `^ {0,3}(\`{3,}|~{3,})[ \\t]*${FINDINGS_FENCE}[ \\t]*$`
-)
+/** The info string of the block each agent writes its votes on findings in. */
+export const FINDING_VOTES_FENCE = 'massgen-finding-votes'
+
+function openerFor(info: string): RegExp {
+  return new RegExp(`^ {0,3}(\`{3,}|~{3,})[ \\t]*${info}[ \\t]*$`)
+}
+const OPENER = openerFor(FINDINGS_FENCE)
+const VOTES_OPENER = openerFor(FINDING_VOTES_FENCE)
 
 /** One block: its lines, opener and closer included, as [first, end). */
 export interface FencedBlock {
@@ -25,9 +30,21 @@ export function answerLines(answer: string): string[] {
 }
 
 export function findingsFences(lines: readonly string[]): FencedBlock[] {
+  return fencedBlocks(lines, OPENER)
+}
+
+/** The `massgen-finding-votes` blocks of an answer (review/vote.ts). */
+export function voteFences(lines: readonly string[]): FencedBlock[] {
+  return fencedBlocks(lines, VOTES_OPENER)
+}
+
+function fencedBlocks(
+  lines: readonly string[],
+  opener: RegExp
+): FencedBlock[] {
   const blocks: FencedBlock[] = []
   for (let i = 0; i < lines.length; i++) {
-    const open = OPENER.exec(lines[i] ?? '')
+    const open = opener.exec(lines[i] ?? '')
     if (!open) continue
     const fence = open[1] as string
     const closer = new RegExp(
@@ -51,13 +68,15 @@ export function findingsFences(lines: readonly string[]): FencedBlock[] {
  */
 export function withoutFindingsBlocks(answer: string): string {
   const lines = answerLines(answer)
-  const blocks = findingsFences(lines)
+  const blocks = [...findingsFences(lines), ...voteFences(lines)].sort(
+    (a, b) => a.first - b.first
+  )
   if (blocks.length === 0) return answer
   const kept: string[] = []
   let next = 0
   for (const block of blocks) {
     kept.push(...lines.slice(next, block.first))
-    next = block.end
+    next = Math.max(next, block.end)
   }
   kept.push(...lines.slice(next))
   return kept

@@ -40,6 +40,58 @@ export interface FindingGroup {
   severity: Severity
   /** The anchor's replacement for its lines, if any. */
   suggestion?: string
+  /** The agents' vote on it (review/vote.ts), when it was put to one. */
+  vote?: FindingVote
+}
+
+export type Ballot = 'confirm' | 'reject' | 'abstain'
+
+/** Where a confirmation's quote was found. */
+export type Evidence = 'code' | 'pull-request-text' | 'none'
+
+/** One agent's vote on one finding. */
+export interface Vote {
+  agent: string
+  ballot: Ballot
+  /** The line the confirmation points at, when given. */
+  line?: number
+  /** One line, visible characters only, capped. */
+  reason: string
+  /** Set on confirmations: what the quote was found in. */
+  evidence?: Evidence
+  /** A raiser that gave no vote: its finding stands as its confirmation. */
+  implicit?: true
+}
+
+/** The vote on one finding group. */
+export interface FindingVote {
+  /** One per agent that voted (or raised it), sorted by agent. */
+  votes: Vote[]
+  confirmed: number
+  rejected: number
+  abstained: number
+  /**
+   * Every confirmation's support is the pull request's own text (a quote of
+   * its description or a comment), none the code.
+   */
+  prTextOnly: boolean
+}
+
+/** The vote round (review/vote-round.ts) as it ran, or why it did not. */
+export interface VoteRound {
+  /** The round ran and its answers were read. */
+  ran: boolean
+  /** Why there was no vote (no findings, no time left, failed). */
+  skipped?: string
+  /** Findings put to the vote. */
+  findings: number
+  /** MassGen's own time for the round, and its token counts. */
+  seconds?: number
+  inputTokens?: number
+  outputTokens?: number
+  cost?: number
+  /** Each agent's answer in the round, by agent id. */
+  answers: Record<string, string>
 }
 
 export type Verdict = 'pass' | 'concerns' | 'blockers'
@@ -49,9 +101,22 @@ export type FailOn = 'blocker' | 'concern' | 'never'
  * inline: a comment on its diff line; body: in the review's body (line not
  * in the diff); refused: GitHub refused the line (422), so in the body;
  * hidden: fewer agents than `min-agreement` raised it (summary only);
+ * unconfirmed: the vote did not confirm it (summary only);
+ * pr-text-only: only the pull request's own text supports it (summary only);
+ * below-severity: under `min-severity` (summary only);
+ * held: over `max-inline-comments`, weaker than those posted (summary only);
  * duplicate: an earlier run already posted it.
  */
-export type Posted = 'inline' | 'body' | 'refused' | 'hidden' | 'duplicate'
+export type Posted =
+  | 'inline'
+  | 'body'
+  | 'refused'
+  | 'hidden'
+  | 'unconfirmed'
+  | 'pr-text-only'
+  | 'below-severity'
+  | 'held'
+  | 'duplicate'
 
 export interface ReviewedGroup extends FindingGroup {
   posted: Posted
@@ -59,7 +124,7 @@ export interface ReviewedGroup extends FindingGroup {
 
 export interface ReviewReport {
   verdict: Verdict
-  /** Most agreement first (byImportance). */
+  /** Strongest first (review/counted.ts byStrength). */
   groups: ReviewedGroup[]
   /** Agents whose final answers were read. */
   agentCount: number
@@ -68,6 +133,15 @@ export interface ReviewReport {
   /** Findings given but not kept (bad schema, unknown file, over the caps). */
   dropped: number
   minAgreement: number
+  minSeverity: Severity
+  maxInlineComments: number
+  /** The vote on the findings, when one was asked for. */
+  vote?: VoteRound & {
+    /** Agents whose answer held a readable votes block. */
+    agentsWithBlock: number
+    /** Votes given but not kept (bad schema, unknown finding, a second vote). */
+    dropped: number
+  }
   reviewUrl?: string
   /** Why no review was posted, when none was. */
   notPosted?: string

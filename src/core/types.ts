@@ -1,6 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
-import type { ReviewReport } from './review.js'
+import type { ReviewReport, Severity, VoteRound } from './review.js'
 
 export const BACKENDS = [
   'openai',
@@ -115,6 +115,12 @@ export interface Settings {
   failOn: 'blocker' | 'concern' | 'never'
   /** `min-agreement`: agents needed for a finding to be posted inline and to count. */
   minAgreement: number
+  /** `finding-vote`: every finding put to the agents' vote (review/vote.ts). */
+  findingVote: boolean
+  /** `min-severity`: findings less severe stay out of the review (summary only). */
+  minSeverity: Severity
+  /** `max-inline-comments`: the strongest findings inline, the rest held back. */
+  maxInlineComments: number
   /** MassGen's command tool for the agents; `auto`: plan.ts agentCommandsOn. */
   agentCommands: boolean | 'auto'
   /** `pass-env`: more variable names handed to MassGen (safety/child-env.ts). */
@@ -351,6 +357,8 @@ export interface RunResult {
   /** Where the run's time went (report/timings.ts), for the job summary. */
   timings?: RunTimings
   dockerImage?: string
+  /** `review: inline` with `finding-vote`: the vote round on the findings. */
+  findingVote?: VoteRound
   /** `review: inline`: the findings and where they went. */
   review?: ReviewReport
   /** The pull request the run reviewed, as read before the run. */
@@ -387,4 +395,6 @@ export interface ReviewedPull {
   diffTruncated: boolean
   /** Changed files, removed ones left out. */
   files: string[]
+  /** Its title and description: the author's own words, not evidence. */
+  ownTexts: string[]
 }

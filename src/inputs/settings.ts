@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import { CACHE_SAVE_POLICIES } from '../core/types.js'
 import * as path from 'node:path'
 import { z } from 'zod'
-import { Defaults, Inputs } from '../core/constants.js'
+import { Defaults, Inputs, ReviewDefaults } from '../core/constants.js'
 import { findExecutable } from '../process/executable.js'
 import { KEY_ENV_VARS, ModelsError, parseModels } from './models.js'
 import { parsePassEnv } from '../safety/child-env.js'
@@ -165,6 +165,18 @@ const rules = {
     "'blocker', 'concern' or 'never'"
   ],
   minAgreement: [wholeNumber(1, 64), 'a whole number of agents from 1 to 64'],
+  minSeverity: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['blocker', 'concern', 'nit'])),
+    "'blocker', 'concern' or 'nit'"
+  ],
+  maxInlineComments: [
+    wholeNumber(0, 50),
+    'a whole number of comments from 0 to 50'
+  ],
   baseUrl: [
     z.url({ protocol: /^https?$/ }),
     "an http(s) URL such as 'http://localhost:8000/v1'"
@@ -277,6 +289,16 @@ export function readSettings(source: InputSource): Settings {
     review: check('review', Inputs.Review, 'off') ?? 'off',
     failOn: check('failOn', Inputs.FailOn, 'never') ?? 'never',
     minAgreement: check('minAgreement', Inputs.MinAgreement, '1') ?? 1,
+    findingVote: flag(Inputs.FindingVote, ReviewDefaults.findingVote),
+    minSeverity:
+      check('minSeverity', Inputs.MinSeverity, ReviewDefaults.minSeverity) ??
+      ReviewDefaults.minSeverity,
+    maxInlineComments:
+      check(
+        'maxInlineComments',
+        Inputs.MaxInlineComments,
+        String(ReviewDefaults.maxInlineComments)
+      ) ?? ReviewDefaults.maxInlineComments,
     agentCommands: readAgentCommands(
       check('agentCommands', Inputs.AgentCommands, 'auto')
     ),

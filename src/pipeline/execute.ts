@@ -64,6 +64,7 @@ import {
 import { randomBytes } from 'node:crypto'
 import { Inputs } from '../core/constants.js'
 import { validateWithMassgen } from '../prepare/validate-config.js'
+import { voteRound, wantsVote, type RoundLimits } from '../review/vote-round.js'
 
 export async function execute(
   settings: Settings,
@@ -173,6 +174,7 @@ export async function execute(
       )
     }
   )
+  const answersStarted = Date.now()
   const { outcome, costAtStop, times } = await watchMassgen(settings, runner, {
     launch,
     workDir,
@@ -181,8 +183,7 @@ export async function execute(
     tracker
   })
   await tracker.close()
-  if (readContainer) await removeReadContainer(runner, readContainer)
-  return {
+  const first: RunResult = {
     ...judgeOutcome(settings, decision.question, plan.agents, outcome, {
       logBase,
       costAtStop
@@ -191,6 +192,79 @@ export async function execute(
     ...(dockerImage ? { dockerImage } : {}),
     timings: { setup: setup.timings, ...times }
   }
+  if (!wantsVote(settings, first)) {
+    if (readContainer) await removeReadContainer(runner, readContainer)
+    return first
+  }
+  // The same agents, launch and folders, MassGen's quick mode, no live view.
+  const runRound = async (question: string, limits: RoundLimits) => {
+    const quick: Settings = {
+      ...settings,
+      mode: 'quick',
+      maxDurationSeconds: limits.seconds,
+      maxCost: limits.cost
+    }
+    const round = writeConfig(
+      quick,
+      decision.agents,
+      { ...context, question },
+      workDir,
+      'vote',
+      readContainer
+    )
+    const roundLaunch = await launchFor(
+      quick,
+      workDir,
+      runner,
+      [...readServerFolders(round.readServer), guardDir],
+      {
+        command: installation.command,
+        args: [...installation.prefixArgs, ...round.plan.args],
+        env: withMassgenGuard(
+          withMassgenOnPath(round.plan.env, installation.command),
+          guardDir
+        )
+      }
+    )
+    const silent = new ProgressTracker({
+      after: Promise.resolve(),
+      minIntervalMs: 20_000,
+      now: Date.now,
+      log: (line) => core.info(line),
+      publish: () => Promise.resolve()
+    })
+    const watched = await watchMassgen(quick, runner, {
+      launch: roundLaunch,
+      workDir,
+      logBase,
+      agents: round.plan.agents,
+      tracker: silent
+    })
+    await silent.close()
+    return judgeOutcome(quick, question, round.plan.agents, watched.outcome, {
+      logBase,
+      costAtStop: watched.costAtStop
+    })
+  }
+  const findingVote = await voteRound(
+    first,
+    settings,
+    // max-duration bounds both MassGen runs together.
+    { seconds: (Date.now() - answersStarted) / 1000 },
+    runRound,
+    core
+  ).catch((error: unknown): RunResult['findingVote'] => {
+    core.warning(`The vote on the findings failed: ${String(error)}`)
+    return {
+      ran: false,
+      skipped: 'the vote round failed',
+      findings: 0,
+      answers: {}
+    }
+  })
+  // The vote round reads through the same read container: gone only now.
+  if (readContainer) await removeReadContainer(runner, readContainer)
+  return { ...first, findingVote }
 }
 
 /** The config MassGen runs with, written private to the run's folder. */
@@ -198,16 +272,27 @@ function writeConfig(
   settings: Settings,
   agents: AgentSelection,
   context: RunContext,
-  workDir: string
+  workDir: string,
+  /** The vote on the findings writes its own file and sets no output. */
+  round: 'answers' | 'vote' = 'answers',
+  /** The vote round reads through the answers' read container, still up. */
+  answersReadContainer?: ReadContainer
 ): {
   plan: RunPlan
   configFile: string
   readServer: ReadServerLaunch
   readContainer?: ReadContainer
 } {
-  const configFile = path.join(workDir, configRelativePath(new Date()))
+  const relative = configRelativePath(new Date())
+  const configFile = path.join(
+    workDir,
+    round === 'vote' ? relative.replace(/\.yaml$/, '.vote.yaml') : relative
+  )
   const readServer = bundledReadServer()
-  const readContainer = readContainerFor(settings, workDir)
+  const readContainer =
+    round === 'vote'
+      ? answersReadContainer
+      : readContainerFor(settings, workDir)
   const plan = planRun({
     settings,
     question: context.question,
@@ -218,8 +303,9 @@ function writeConfig(
     ...(readContainer ? { readContainer } : {}),
     agents
   })
-  plan.warnings.forEach((w) => core.warning(w))
-  if (plan.overridden.length > 0) {
+  // The vote round's plan repeats the answers' warnings: said once.
+  if (round === 'answers') plan.warnings.forEach((w) => core.warning(w))
+  if (round === 'answers' && plan.overridden.length > 0) {
     core.warning(
       `Input '${Inputs.Config}' (${settings.userConfig?.origin ?? 'inline'}): the action kept its own ` +
         `value for ${plan.overridden.length} key(s) it owns: ${plan.overridden.join('; ')}`
@@ -228,7 +314,7 @@ function writeConfig(
   core.info(`MassGen mode: ${modeLine(settings)}`)
   fs.mkdirSync(path.dirname(configFile), { recursive: true })
   fs.writeFileSync(configFile, stringify(plan.config), { mode: 0o600 })
-  core.setOutput(Outputs.ConfigFile, configFile)
+  if (round === 'answers') core.setOutput(Outputs.ConfigFile, configFile)
   core.info(
     `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
   )

@@ -18,13 +18,7 @@
 // 0.15 in the tests). A third of the words in common sits between both
 // (review-group.test.ts plays both cases).
 import { createHash } from 'node:crypto'
-import type {
-  FailOn,
-  Finding,
-  FindingGroup,
-  Severity,
-  Verdict
-} from '../core/review.js'
+import type { Finding, FindingGroup, Severity } from '../core/review.js'
 
 export const LINE_SLACK = 2
 export const SIMILARITY_THRESHOLD = 1 / 3
@@ -91,7 +85,7 @@ export function sameFinding(a: Finding, b: Finding): boolean {
   )
 }
 
-const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
+export const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
 
 /**
  * The severity most raisers gave; a tie goes to the more severe one, so a
@@ -169,25 +163,4 @@ export function byImportance(a: FindingGroup, b: FindingGroup): number {
     a.lead.file.localeCompare(b.lead.file) ||
     a.lead.line - b.lead.line
   )
-}
-
-/**
- * The consensus: groups at least `minAgreement` agents raised. Any blocker
- * among them makes `blockers`, else any concern `concerns`; nits pass.
- */
-export function verdictOf(
-  groups: FindingGroup[],
-  minAgreement: number
-): Verdict {
-  const agreed = groups.filter((g) => g.agents.length >= minAgreement)
-  if (agreed.some((g) => g.severity === 'blocker')) return 'blockers'
-  if (agreed.some((g) => g.severity === 'concern')) return 'concerns'
-  return 'pass'
-}
-
-/** Whether the verdict crosses the `fail-on` gate. */
-export function gateFails(verdict: Verdict, failOn: FailOn): boolean {
-  if (failOn === 'blocker') return verdict === 'blockers'
-  if (failOn === 'concern') return verdict !== 'pass'
-  return false
 }

@@ -14,7 +14,16 @@ import type { GitHubApi } from '../github/api.js'
 import { ReviewRefused, type ReviewCommentDraft } from '../github/review.js'
 import { parseDiffLines, placeOnDiff } from './diff.js'
 import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
-import { groupFindings, verdictOf } from './group.js'
+import { groupFindings } from './group.js'
+import { atLeast, byStrength, isCounted, verdictOf } from './counted.js'
+import { excerptsFor } from './excerpt.js'
+import {
+  MAX_VOTED_FINDINGS,
+  parseVotes,
+  tallyVotes,
+  voteId,
+  type AgentVotes
+} from './vote.js'
 import {
   bodyMarkers,
   commentMarker,
@@ -26,14 +35,16 @@ import type {
   FindingGroup,
   Posted,
   ReviewedGroup,
-  ReviewReport
+  ReviewReport,
+  Severity,
+  VoteRound
 } from '../core/review.js'
 import { errorText } from '../core/text.js'
 import { redactSecrets } from '../safety/redact.js'
 
 /** Pending-review probes spent at most on one refused batch. */
 export const MAX_PROBES = 12
-/** Inline comments in one review; more go to the body. */
+/** The most inline comments `max-inline-comments` may ask for. */
 export const MAX_INLINE_COMMENTS = 50
 
 export type ReviewPoster = Pick<
@@ -59,6 +70,17 @@ export interface ReviewInput {
   winner: string | undefined
   tag: string
   minAgreement: number
+  minSeverity: Severity
+  maxInlineComments: number
+  /** The vote round's answers (vote-round.ts), when it ran. */
+  vote?: VoteRound
+  /** The checkout, where the code a finding points at is read. */
+  checkout?: string
+  /**
+   * The pull request's own texts (title, description, comments): a
+   * confirmation that quotes only these is not evidence from the code.
+   */
+  prTexts: string[]
   secrets: string[]
   runUrl?: string
 }
@@ -84,28 +106,89 @@ interface Planned {
   comment?: ReviewCommentDraft
 }
 
-/** Where each group goes before GitHub is asked. Pure. */
+/** Every agent's findings, grouped: the review's and the vote round's groups. */
+export function groupedFindings(
+  answers: ReviewInput['answers'],
+  changedFiles: string[],
+  winner: string | undefined
+): { parsed: AgentFindings[]; groups: FindingGroup[] } {
+  const changed = new Set(changedFiles)
+  const parsed = answers.map((a) => parseFindings(a.agent, a.text, changed))
+  return {
+    parsed,
+    groups: groupFindings(
+      parsed.flatMap((p) => p.findings),
+      winner
+    )
+  }
+}
+
+/** The vote round's ballots, tallied onto the groups (ids in grouped order). */
+export function withVotes(
+  input: ReviewInput,
+  groups: FindingGroup[]
+): { groups: FindingGroup[]; ballots: AgentVotes[] } {
+  const round = input.vote
+  if (!round?.ran) return { groups, ballots: [] }
+  const voted = groups.slice(0, Math.min(round.findings, MAX_VOTED_FINDINGS))
+  const ids = new Set(voted.map((_, i) => voteId(i)))
+  const ballots = Object.entries(round.answers)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([agent, text]) => parseVotes(agent, text, ids))
+  const tally = tallyVotes(
+    voted,
+    ballots,
+    excerptsFor(voted, input.diff, input.checkout),
+    input.prTexts
+  )
+  return {
+    groups: groups.map((g) => {
+      const vote = tally.get(g)
+      return vote ? { ...g, vote } : g
+    }),
+    ballots
+  }
+}
+
+/** Why a finding stays out of the review, or undefined when it goes in. */
+function heldOut(
+  group: FindingGroup,
+  input: ReviewInput,
+  alreadyPosted: ReadonlySet<string>
+): Posted | undefined {
+  if (!isCounted(group, input.minAgreement)) {
+    if (!group.vote) return 'hidden'
+    return group.vote.prTextOnly ? 'pr-text-only' : 'unconfirmed'
+  }
+  if (group.fingerprints.some((f) => alreadyPosted.has(f))) return 'duplicate'
+  if (!atLeast(group.severity, input.minSeverity)) return 'below-severity'
+  return undefined
+}
+
+/**
+ * Where each group goes before GitHub is asked, strongest first: the
+ * counted ones at or above min-severity, inline up to max-inline-comments
+ * (the rest held back), or in the body when their line is not in the diff.
+ * Pure.
+ */
 export function planReview(
   input: ReviewInput,
   parsed: AgentFindings[],
-  alreadyPosted: ReadonlySet<string>
+  alreadyPosted: ReadonlySet<string>,
+  voted: FindingGroup[]
 ): { planned: Planned[]; groups: FindingGroup[] } {
-  const groups = groupFindings(
-    parsed.flatMap((p) => p.findings),
-    input.winner
-  )
+  const groups = [...voted].sort(byStrength)
   const diff = parseDiffLines(input.diff, input.diffTruncated)
   const ctx = textContext(input, parsed)
+  const cap = Math.min(input.maxInlineComments, MAX_INLINE_COMMENTS)
   let inline = 0
   const planned = groups.map((group): Planned => {
-    if (group.agents.length < input.minAgreement)
-      return { group, posted: 'hidden' }
-    if (group.fingerprints.some((f) => alreadyPosted.has(f)))
-      return { group, posted: 'duplicate' }
+    const out = heldOut(group, input, alreadyPosted)
+    if (out) return { group, posted: out }
     const { file, line, startLine } = group.anchor
     const place = placeOnDiff(diff, file, line, startLine)
-    if (place.where === 'body' || inline >= MAX_INLINE_COMMENTS)
-      return { group, posted: 'body' }
+    if (place.where === 'body') return { group, posted: 'body' }
+    if (inline >= cap) return { group, posted: 'held' }
     inline++
     const range = place.startLine !== undefined
     return {
@@ -157,10 +240,13 @@ export async function runReview(
   runner: ReviewPoster | undefined,
   log: ReviewLog
 ): Promise<ReviewReport> {
-  const changed = new Set(input.changedFiles)
-  const parsed = input.answers.map((a) =>
-    parseFindings(a.agent, a.text, changed)
+  const grouped = groupedFindings(
+    input.answers,
+    input.changedFiles,
+    input.winner
   )
+  const { parsed } = grouped
+  const voted = withVotes(input, grouped.groups)
   let posted = new Set<string>()
   let listFailed: string | undefined
   if (runner) {
@@ -177,17 +263,29 @@ export async function runReview(
       )
     }
   }
-  const { planned } = planReview(input, parsed, posted)
+  const { planned } = planReview(input, parsed, posted, voted.groups)
   const report: ReviewReport = {
-    verdict: verdictOf(
-      planned.map((p) => p.group),
-      input.minAgreement
-    ),
+    verdict: verdictOf({
+      groups: planned.map((p) => p.group),
+      minAgreement: input.minAgreement
+    }),
     groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
     agentCount: parsed.length,
     agentsWithBlock: parsed.filter((p) => p.block === 'found').length,
     dropped: parsed.reduce((n, p) => n + p.dropped, 0),
-    minAgreement: input.minAgreement
+    minAgreement: input.minAgreement,
+    minSeverity: input.minSeverity,
+    maxInlineComments: input.maxInlineComments,
+    ...(input.vote
+      ? {
+          vote: {
+            ...input.vote,
+            agentsWithBlock: voted.ballots.filter((b) => b.block === 'found')
+              .length,
+            dropped: voted.ballots.reduce((n, b) => n + b.dropped, 0)
+          }
+        }
+      : {})
   }
   const fresh = planned.filter(
     (p) => p.posted === 'inline' || p.posted === 'body'
@@ -200,7 +298,7 @@ export async function runReview(
     report.notPosted =
       planned.length === 0
         ? 'No findings, so no review was posted.'
-        : 'No new findings to post: every one was posted by an earlier run or is below min-agreement.'
+        : 'No new findings to post: every one was posted by an earlier run, or is kept to the summary (not confirmed, below min-agreement or min-severity).'
     return report
   }
   await postReview(

@@ -35,8 +35,16 @@ const POSTED_LABEL: Record<Posted, string> = {
   body: 'review body (not a diff line)',
   refused: 'review body (GitHub refused the line)',
   hidden: `summary only (below min-agreement)`,
+  unconfirmed: 'summary only (not confirmed in the vote)',
+  'pr-text-only': "summary only (only the pull request's own text supports it)",
+  'below-severity': 'summary only (below min-severity)',
+  held: 'held back (over max-inline-comments)',
   duplicate: 'already posted'
 }
+
+/** The mark of a finding only the pull request's own words support. */
+export const PR_TEXT_ONLY_MARK =
+  "⚠️ Only the pull request's own text (its description or a comment) supports this finding, not the code."
 
 /** Inline comments are review comments: GitHub's limit is the same. */
 const COMMENT_CHARS = 60_000
@@ -94,8 +102,57 @@ export function defuseMarkers(text: string): string {
     : out
 }
 
-export function agreement(group: FindingGroup, agentCount: number): string {
-  return `${group.agents.length}/${agentCount} agent${agentCount === 1 ? '' : 's'}`
+const REASON_CHARS = 160
+
+/**
+ * How many agents back a finding: `2/3 agents` raised it, or with the vote
+ * `confirmed by 3/3`, or `raised by 1, confirmed by 2, rejected by 1
+ * (reason)` when the vote did not simply agree with all raisers.
+ */
+export function agreement(
+  group: FindingGroup,
+  agentCount: number,
+  secrets: string[] = []
+): string {
+  const vote = group.vote
+  if (!vote)
+    return `${group.agents.length}/${agentCount} agent${agentCount === 1 ? '' : 's'}`
+  if (vote.confirmed === agentCount && vote.confirmed > 0)
+    return `confirmed by ${vote.confirmed}/${agentCount}`
+  const rejection = vote.votes.find((v) => v.ballot === 'reject' && v.reason)
+  const parts = [
+    `raised by ${group.agents.length}`,
+    `confirmed by ${vote.confirmed}`,
+    vote.rejected
+      ? `rejected by ${vote.rejected}` +
+        (rejection ? ` (${cell(rejection.reason, secrets, REASON_CHARS)})` : '')
+      : '',
+    vote.abstained ? `${vote.abstained} abstained` : ''
+  ]
+  return parts.filter(Boolean).join(', ')
+}
+
+/** Each agent's vote with its evidence, for the inline comment. */
+function voteLines(group: FindingGroup, secrets: string[]): string {
+  const vote = group.vote
+  if (!vote) return ''
+  const shown = vote.votes.filter((v) => v.ballot !== 'abstain')
+  if (shown.length === 0) return ''
+  const line = (v: (typeof shown)[number]): string => {
+    const who = cell(v.agent, secrets, 60)
+    if (v.ballot === 'reject')
+      return `❌ ${who} rejects${v.reason ? `: ${cell(v.reason, secrets, REASON_CHARS)}` : ''}`
+    if (v.implicit) return `✅ ${who} raised it (no vote given)`
+    const at = v.line ? ` line ${v.line}` : ''
+    const source =
+      v.evidence === 'code'
+        ? ''
+        : v.evidence === 'pull-request-text'
+          ? " (quoting the pull request's own text)"
+          : ' (its quote is not in the code)'
+    return `✅ ${who} confirms${at}${source}${v.reason ? `: ${cell(v.reason, secrets, REASON_CHARS)}` : ''}`
+  }
+  return `<sub>Vote: ${shown.map(line).join(' · ')}</sub>`
 }
 
 function raisedBy(group: FindingGroup, ctx: ReviewTextContext): string {
@@ -103,9 +160,12 @@ function raisedBy(group: FindingGroup, ctx: ReviewTextContext): string {
 }
 
 function headline(group: FindingGroup, ctx: ReviewTextContext): string {
+  const raisers = group.vote
+    ? `raised by ${raisedBy(group, ctx)}`
+    : raisedBy(group, ctx)
   return (
-    `**${SEVERITY_LABEL[group.severity]}** · ${agreement(group, ctx.agentCount)} ` +
-    `(${raisedBy(group, ctx)}): **${cell(group.lead.title, ctx.secrets, 200)}**`
+    `**${SEVERITY_LABEL[group.severity]}** · ${agreement(group, ctx.agentCount, ctx.secrets)} ` +
+    `(${raisers}): **${cell(group.lead.title, ctx.secrets, 200)}**`
   )
 }
 
@@ -128,6 +188,7 @@ export function inlineCommentBody(
   const others = group.members.filter((m) => m !== group.lead)
   const parts = [
     headline(group, ctx),
+    group.vote?.prTextOnly ? `_${PR_TEXT_ONLY_MARK}_` : '',
     explanation ? safeMarkdown(explanation, ctx.secrets) : '',
     withSuggestion && group.suggestion !== undefined
       ? suggestionBlock(group.suggestion, ctx.secrets)
@@ -141,7 +202,8 @@ export function inlineCommentBody(
           )
           .join(' · ') +
         '</sub>'
-      : ''
+      : '',
+    voteLines(group, ctx.secrets)
   ]
   const text = defuseMarkers(
     redactSecrets(parts.filter(Boolean).join('\n\n'), ctx.secrets)
@@ -178,17 +240,37 @@ export function reviewBody(
   const outside = report.groups.filter(
     (g) => g.posted === 'body' || g.posted === 'refused'
   )
-  const hidden = report.groups.filter((g) => g.posted === 'hidden').length
+  const count = (posted: Posted) =>
+    report.groups.filter((g) => g.posted === posted).length
+  const hidden = count('hidden')
+  const kept = [
+    hidden
+      ? `${hidden} raised by fewer than ${report.minAgreement} agents`
+      : '',
+    count('unconfirmed')
+      ? `${count('unconfirmed')} not confirmed in the vote`
+      : '',
+    count('pr-text-only')
+      ? `${count('pr-text-only')} backed only by the pull request's own text`
+      : '',
+    count('below-severity')
+      ? `${count('below-severity')} below min-severity (${report.minSeverity})`
+      : ''
+  ].filter(Boolean)
+  const held = count('held')
   const tag = ctx.tag !== 'massgen' ? ` (${cell(ctx.tag, [], 64)})` : ''
   const parts = [
     `### 🔎 MassGen review${tag}: ${VERDICT_LABEL[report.verdict]}`,
     `${report.groups.length} finding${report.groups.length === 1 ? '' : 's'} from ` +
       `${report.agentCount} agent${report.agentCount === 1 ? '' : 's'}: ${inline} inline, ` +
       `${outside.length} below` +
-      (hidden
-        ? `, ${hidden} raised by fewer than ${report.minAgreement} agents (in the job summary only)`
+      (held
+        ? `, ${held} held back by max-inline-comments (${report.maxInlineComments}; the weaker ones, listed in the run's report)`
         : '') +
-      '. Each finding says how many agents raised it.',
+      (kept.length ? `; in the job summary only: ${kept.join(', ')}` : '') +
+      (report.vote?.ran
+        ? '. Every finding was put to all agents: each says who raised it and who confirmed or rejected it.'
+        : '. Each finding says how many agents raised it.'),
     outside.length
       ? [
           '#### Findings outside the diff',
@@ -225,17 +307,19 @@ export function findingsSection(
     ? `_${missing} agent${missing === 1 ? '' : 's'} gave no readable findings block._`
     : ''
   if (report.groups.length === 0)
-    return [head, 'No findings.', note, dropped, noBlock]
+    return [head, 'No findings.', voteNote(report), note, dropped, noBlock]
       .filter(Boolean)
       .join('\n\n')
   const rows = report.groups
     .slice(0, MAX_TABLE_ROWS)
     .map(
       (g) =>
-        `| ${agreement(g, ctx.agentCount)} | ${SEVERITY_LABEL[g.severity]} ` +
-        `| ${cell(place(g), ctx.secrets, 200)} | ${cell(g.lead.title, ctx.secrets, 200)} ` +
+        `| ${agreement(g, ctx.agentCount, ctx.secrets)} | ${SEVERITY_LABEL[g.severity]} ` +
+        `| ${cell(place(g), ctx.secrets, 200)} | ${cell(g.lead.title, ctx.secrets, 200)}` +
+        `${g.vote?.prTextOnly ? " ⚠️ only the pull request's own text supports it" : ''} ` +
         `| ${raisedBy(g, ctx)} | ${POSTED_LABEL[g.posted]} |`
     )
+  const held = report.groups.filter((g) => g.posted === 'held').length
   const more = report.groups.length - rows.length
   return [
     head,
@@ -245,12 +329,44 @@ export function findingsSection(
       ...rows
     ].join('\n'),
     more > 0 ? `_…and ${more} more (see the findings output)._` : '',
+    held
+      ? `_${held} finding${held === 1 ? '' : 's'} held back from the inline comments by max-inline-comments (${report.maxInlineComments}): the strongest (confirmations × severity) went inline._`
+      : '',
+    voteNote(report),
     note,
     dropped,
     noBlock
   ]
     .filter(Boolean)
     .join('\n\n')
+}
+
+/** What the vote round did, and what it cost. */
+export function voteNote(report: ReviewReport): string {
+  const vote = report.vote
+  if (!vote) return ''
+  if (!vote.ran)
+    return `_No vote on the findings: ${vote.skipped ?? 'it did not run'}; the raisers alone count._`
+  const tokens =
+    vote.inputTokens !== undefined || vote.outputTokens !== undefined
+      ? `, ${(vote.inputTokens ?? 0) + (vote.outputTokens ?? 0)} tokens`
+      : ''
+  const time =
+    vote.seconds !== undefined
+      ? `, ${Math.round(vote.seconds * 10) / 10} s`
+      : ''
+  const missing = report.agentCount - vote.agentsWithBlock
+  return (
+    `_Vote on the findings: ${vote.findings} put to ${report.agentCount} agent${report.agentCount === 1 ? '' : 's'} ` +
+    `in a second MassGen run (quick mode${time}${tokens})` +
+    (missing > 0
+      ? `; ${missing} agent${missing === 1 ? '' : 's'} gave no readable vote (a raiser's finding stands as its confirmation)`
+      : '') +
+    (vote.dropped
+      ? `; ${vote.dropped} vote${vote.dropped === 1 ? '' : 's'} dropped (not valid)`
+      : '') +
+    '._'
+  )
 }
 
 /** The `findings` output: plain data, secrets redacted, clipped. */
@@ -269,6 +385,18 @@ export function findingsJson(
     suggestion: g.suggestion === undefined ? null : text(g.suggestion),
     agreement: g.agents.length,
     agents: g.agents,
+    confirmed: g.vote ? g.vote.confirmed : null,
+    rejected: g.vote ? g.vote.rejected : null,
+    pr_text_only: g.vote ? g.vote.prTextOnly : null,
+    votes: g.vote
+      ? g.vote.votes.map((v) => ({
+          agent: v.agent,
+          vote: v.ballot,
+          line: v.line ?? null,
+          evidence: v.evidence ?? null,
+          reason: text(v.reason)
+        }))
+      : null,
     of: report.agentCount,
     posted: g.posted,
     fingerprint: g.fingerprint

@@ -7,11 +7,21 @@ import { writeAgentFile } from '../safety/agent-files.js'
 import { Inputs, Outputs } from '../core/constants.js'
 import type { GitHubApi } from '../github/api.js'
 import { redactSecrets } from '../safety/redact.js'
-import { gateFails } from './group.js'
+import { countedFindings, gateFails } from './counted.js'
 import { answerFor, runReview } from './post.js'
 import { findingsJson } from './render.js'
 import type { ReviewReport } from '../core/review.js'
 import type { RunResult, Settings } from '../core/types.js'
+
+/** Each agent's answer whose findings count (answerFor). */
+export function reviewAnswers(
+  result: RunResult
+): Array<{ agent: string; text: string }> {
+  return result.agents.flatMap((agent) => {
+    const text = answerFor(agent, result.winner, result.winnerAnswer)
+    return text === undefined ? [] : [{ agent: agent.id, text }]
+  })
+}
 
 /** The review of a finished run; undefined when there is nothing to review. */
 export async function reviewRun(
@@ -36,10 +46,7 @@ export async function reviewRun(
     )
     return undefined
   }
-  const answers = result.agents.flatMap((agent) => {
-    const text = answerFor(agent, result.winner, result.winnerAnswer)
-    return text === undefined ? [] : [{ agent: agent.id, text }]
-  })
+  const answers = reviewAnswers(result)
   return runReview(
     {
       pullNumber: pr.number,
@@ -51,6 +58,11 @@ export async function reviewRun(
       winner: result.winner,
       tag: settings.commentTag,
       minAgreement: settings.minAgreement,
+      minSeverity: settings.minSeverity,
+      maxInlineComments: settings.maxInlineComments,
+      ...(result.findingVote ? { vote: result.findingVote } : {}),
+      checkout: settings.contextPath,
+      prTexts: pr.ownTexts,
       secrets,
       runUrl
     },
@@ -92,14 +104,14 @@ export function gateFailure(
   settings: Settings
 ): string | undefined {
   if (!report || !gateFails(report.verdict, settings.failOn)) return undefined
-  const agreed = report.groups.filter(
-    (g) => g.agents.length >= report.minAgreement
-  )
-  const blockers = agreed.filter((g) => g.severity === 'blocker').length
-  const concerns = agreed.filter((g) => g.severity === 'concern').length
+  const counted = countedFindings(report)
+  const blockers = counted.filter((g) => g.severity === 'blocker').length
+  const concerns = counted.filter((g) => g.severity === 'concern').length
+  const by = report.vote?.ran
+    ? `confirmed in the agents' vote by at least ${report.minAgreement} agent(s)`
+    : `raised by at least ${report.minAgreement} agent(s)`
   return (
     `The review's verdict is '${report.verdict}' (${blockers} blocker(s), ${concerns} concern(s) ` +
-    `raised by at least ${report.minAgreement} agent(s)), and '${Inputs.FailOn}' is ` +
-    `'${settings.failOn}'.`
+    `${by}), and '${Inputs.FailOn}' is '${settings.failOn}'.`
   )
 }

@@ -1,0 +1,208 @@
+// The vote on every finding, end to end: the bundled action under Node 24,
+// the REAL pinned MassGen run twice (the answers, then the vote round in
+// quick mode) with three scripted agents, and the loopback GitHub. One agent
+// raises a false positive the two others reject (not posted inline, does
+// not fail the gate), two raise the same problem and the third confirms it
+// in the vote, and a finding only the pull request's own description backs
+// is marked and does not count.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import {
+  startGitHubServer,
+  type GitHubServer
+} from '../../test-support/github-server.js'
+import {
+  startLlmServer,
+  type LlmServer
+} from '../../test-support/llm-server.js'
+import {
+  ROOT,
+  runAction,
+  type ActionRun
+} from '../../test-support/run-action.js'
+import { reviewPull } from '../../test-support/review-pull.js'
+import {
+  LINE_18,
+  plantedBody,
+  voteScript
+} from '../../test-support/review-vote-script.js'
+import { renderReviewExample } from '../../test-support/review-example.js'
+import { event, KEYS } from '../../test-support/fixtures.js'
+import { expectNoKeyLeak } from '../../test-support/leaks.js'
+import { massgenBinary } from '../../test-support/massgen-binary.js'
+
+// Two real MassGen runs of three agents in local mode on a loaded machine.
+jest.setTimeout(900_000)
+
+let github: GitHubServer
+let llm: LlmServer
+let run: ActionRun
+beforeAll(async () => {
+  github = await startGitHubServer({ issues: [42] })
+  github.state.pulls['42'] = {
+    ...reviewPull(),
+    body: plantedBody()
+  }
+  llm = await startLlmServer(voteScript(), { keepBodies: true })
+  run = await runAction({
+    eventName: 'pull_request',
+    payload: event('pull_request.opened'),
+    githubApiUrl: github.url,
+    inputs: {
+      query: 'Review this pull request.',
+      models: 'vllm/model-a vllm/model-b vllm/model-c',
+      'base-url': llm.url,
+      'openai-api-key': KEYS.openai,
+      'massgen-command': massgenBinary(),
+      'max-duration': '600',
+      'upload-logs': 'false',
+      review: 'inline',
+      'fail-on': 'blocker'
+    }
+  })
+})
+afterAll(async () => {
+  await github.close()
+  await llm.close()
+})
+
+const posted = () => github.state.reviews.find((r) => r.state !== 'PENDING')
+const comments = () =>
+  github.state.reviewComments.filter((c) => c.reviewId === posted()?.id)
+
+interface FindingOut {
+  file: string
+  line: number
+  severity: string
+  agreement: number
+  confirmed: number | null
+  rejected: number | null
+  pr_text_only: boolean | null
+  posted: string
+  votes: Array<{ agent: string; vote: string; evidence: string | null }> | null
+}
+
+describe('review: inline with the vote on every finding (real MassGen twice)', () => {
+  it('puts every finding to all three agents in a second, quick MassGen run with the code it points at', () => {
+    expect(run.outputs.status).toBe('success')
+    const voteRequests = llm.requests.filter((r) => r.voteRound)
+    expect(new Set(voteRequests.map((r) => r.model))).toEqual(
+      new Set(['model-a', 'model-b', 'model-c'])
+    )
+    // Each agent answered the ballot (quick mode: one answer each).
+    for (const model of ['model-a', 'model-b', 'model-c'])
+      expect(
+        voteRequests.some((r) => r.model === model && r.reply === 'new_answer')
+      ).toBe(true)
+    const question = JSON.stringify(voteRequests[0]?.body ?? {})
+    expect(question).toContain('F1: src/parser.ts line 18')
+    expect(question).toContain("from the pull request's diff")
+    expect(question).toContain(
+      JSON.stringify(`18|     ${LINE_18}`).slice(1, -1)
+    )
+    expect(run.stdout).toMatch(
+      /Finding vote: MassGen success in [\d.]+ s, \d+ input \+ \d+ output tokens, 3 answer\(s\)\./
+    )
+  })
+
+  it('two raise the same problem and the third confirms it in the vote: confirmed by 3/3, posted inline', () => {
+    const findings = JSON.parse(run.outputs.findings ?? '[]') as FindingOut[]
+    const recursionOut = findings.find((f) => f.file === 'src/parser.ts')
+    expect(recursionOut).toMatchObject({
+      agreement: 2,
+      confirmed: 3,
+      rejected: 0,
+      pr_text_only: false,
+      posted: 'inline'
+    })
+    expect(
+      recursionOut?.votes?.map((v) => [v.agent, v.vote, v.evidence])
+    ).toEqual([
+      ['agent_a', 'confirm', 'code'],
+      ['agent_b', 'confirm', 'code'],
+      ['agent_c', 'confirm', 'code']
+    ])
+    const inline = comments()
+    expect(inline.map((c) => `${c.path}:${c.line}`)).toEqual([
+      'src/parser.ts:18'
+    ])
+    const body = inline[0]?.body ?? ''
+    expect(body).toContain('confirmed by 3/3 (raised by agent_a, agent_b)')
+    expect(body).toContain(
+      '✅ agent_c confirms line 17: the loop recurses into every bracket'
+    )
+  })
+
+  it('one raises a false positive the two others reject: not posted inline, and it does not fail the gate', () => {
+    const findings = JSON.parse(run.outputs.findings ?? '[]') as FindingOut[]
+    const fp = findings.find((f) => f.file === 'src/cache.ts')
+    expect(fp).toMatchObject({
+      severity: 'blocker',
+      agreement: 1,
+      confirmed: 1,
+      rejected: 2,
+      posted: 'unconfirmed'
+    })
+    // fail-on: blocker, and the only blocker was rejected: the step passes.
+    expect(run.outputs.verdict).toBe('concerns')
+    expect(run.exitCode).toBe(0)
+    const sticky =
+      github.state.comments.find((c) => c.issueNumber === 42)?.body ?? ''
+    expect(sticky).toContain(
+      '| raised by 1, confirmed by 1, rejected by 2 (line 4 sets the key before line 5 reads it, so get never returns undefined) | 🔴 Blocker | src/cache.ts line 5 |'
+    )
+    expect(sticky).toContain('summary only (not confirmed in the vote)')
+    expect(posted()?.body).toContain('1 not confirmed in the vote')
+  })
+
+  it("a finding backed only by the pull request's own description is marked, and does not count", () => {
+    const findings = JSON.parse(run.outputs.findings ?? '[]') as FindingOut[]
+    const planted = findings.find((f) => f.file === 'README.md')
+    expect(planted).toMatchObject({
+      confirmed: 2,
+      pr_text_only: true,
+      posted: 'pr-text-only'
+    })
+    expect(planted?.votes?.map((v) => v.evidence)).toEqual([
+      'pull-request-text',
+      'pull-request-text',
+      null
+    ])
+    const sticky =
+      github.state.comments.find((c) => c.issueNumber === 42)?.body ?? ''
+    expect(sticky).toContain(
+      "README documents a --fast flag that is not implemented ⚠️ only the pull request's own text supports it"
+    )
+    expect(run.summary).toContain(
+      "summary only (only the pull request's own text supports it)"
+    )
+    expect(sticky).toMatch(
+      /Vote on the findings: 3 put to 3 agents in a second MassGen run \(quick mode, [\d.]+ s, \d+ tokens\)/
+    )
+    expect(sticky).toContain('2 votes dropped (not valid)')
+    expectNoKeyLeak(run, github)
+
+    if (process.env.WRITE_REVIEW_EXAMPLE)
+      fs.writeFileSync(
+        path.join(ROOT, 'docs', 'review-example.md'),
+        renderReviewExample(github.state, posted()?.id ?? -1, sticky)
+      )
+  })
+
+  it("attack: an agent's vote reason carries a mention, a link, a fake finding marker and MassGen's framing — they post inert", () => {
+    const body = comments()[0]?.body ?? ''
+    const [marker, ...rest] = body.split('\n')
+    expect(marker).toMatch(
+      /^<!-- massgen-action:finding tag=massgen fp=[0-9a-f]{16} -->$/
+    )
+    const text = rest.join('\n')
+    expect(text).toContain('Ping @\u200Boctocat')
+    expect(text).not.toMatch(/(^|[^\u200B])@octocat/)
+    expect(text).not.toContain('<!--')
+    expect(text).not.toContain('massgen-action:finding')
+    expect(text).not.toMatch(/[^\\]\[click\]\(/)
+    // its fake fingerprint names no posted finding
+    expect(marker).not.toContain('0123456789abcdef')
+  })
+})

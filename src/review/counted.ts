@@ -1,0 +1,79 @@
+// Which findings count: the one rule the verdict, `fail-on`, the inline
+// comments and anything else that gates on the review (a check run) share.
+// Pure.
+//
+// With the vote (vote.ts) a finding counts when at least `min-agreement`
+// agents confirmed it, more confirmed than rejected, and the code supports
+// it (not only the pull request's own text). Without the vote (turned off,
+// or the round gave no result) the raisers alone say: at least
+// `min-agreement` agents raised it.
+import type { Severity } from '../core/review.js'
+import { RANK } from './group.js'
+import type { FailOn, FindingGroup, Verdict } from '../core/review.js'
+
+export const MIN_SEVERITIES = ['blocker', 'concern', 'nit'] as const
+
+/** The agents that back a finding: its confirmations, or its raisers. */
+export function support(group: FindingGroup): number {
+  return group.vote ? group.vote.confirmed : group.agents.length
+}
+
+/** Whether the verdict counts this finding. */
+export function isCounted(group: FindingGroup, minAgreement: number): boolean {
+  const vote = group.vote
+  if (!vote) return group.agents.length >= minAgreement
+  return (
+    vote.confirmed >= minAgreement &&
+    vote.confirmed > vote.rejected &&
+    !vote.prTextOnly
+  )
+}
+
+/** The findings the verdict counts (and a check run annotates). */
+export function countedFindings<G extends FindingGroup>(report: {
+  groups: readonly G[]
+  minAgreement: number
+}): G[] {
+  return report.groups.filter((g) => isCounted(g, report.minAgreement))
+}
+
+/**
+ * The consensus over the counted findings: any blocker makes `blockers`,
+ * else any concern `concerns`; nits pass.
+ */
+export function verdictOf(report: {
+  groups: readonly FindingGroup[]
+  minAgreement: number
+}): Verdict {
+  const counted = countedFindings(report)
+  if (counted.some((g) => g.severity === 'blocker')) return 'blockers'
+  if (counted.some((g) => g.severity === 'concern')) return 'concerns'
+  return 'pass'
+}
+
+/** Whether the verdict crosses the `fail-on` gate. */
+export function gateFails(verdict: Verdict, failOn: FailOn): boolean {
+  if (failOn === 'blocker') return verdict === 'blockers'
+  if (failOn === 'concern') return verdict !== 'pass'
+  return false
+}
+
+/** Whether a finding is at least as severe as `min-severity`. */
+export function atLeast(severity: Severity, min: Severity): boolean {
+  return RANK[severity] >= RANK[min]
+}
+
+/** Backing x severity: the strongest findings get the inline comments. */
+export function strength(group: FindingGroup): number {
+  return support(group) * RANK[group.severity]
+}
+
+/** Strongest first, then most severe, then by place: the report's order. */
+export function byStrength(a: FindingGroup, b: FindingGroup): number {
+  return (
+    strength(b) - strength(a) ||
+    RANK[b.severity] - RANK[a.severity] ||
+    a.lead.file.localeCompare(b.lead.file) ||
+    a.lead.line - b.lead.line
+  )
+}

@@ -1,0 +1,109 @@
+// The code a finding points at, for the vote on it (vote.ts): the lines
+// around it, numbered. From the checkout when its file is the reviewed one
+// (every line the diff shows on the new side matches; read without
+// following a link, never a FIFO, never past a size cap:
+// safety/workspace-file.ts), else the new-side lines of the pull request's
+// diff, which are the reviewed commit's whatever was checked out.
+import { readWorkspaceFileSync } from '../safety/workspace-file.js'
+import type { FindingGroup } from '../core/review.js'
+
+/** Lines shown before a finding's first line and after its last. */
+export const EXCERPT_CONTEXT_LINES = 6
+/** A changed file larger than this is read from the diff only. */
+export const MAX_EXCERPT_FILE_BYTES = 1024 * 1024
+/** Characters kept of one line of code. */
+export const MAX_EXCERPT_LINE_CHARS = 240
+
+export interface Excerpt {
+  source: 'checkout' | 'diff'
+  lines: Array<{ number: number; text: string }>
+}
+
+/** New-side line number -> text, per file, from a unified diff. Linear. */
+export function newSideLines(diff: string): Map<string, Map<number, string>> {
+  const files = new Map<string, Map<number, string>>()
+  let current: Map<number, string> | undefined
+  let line = 0
+  let inHunk = false
+  for (const raw of diff.split('\n')) {
+    if (raw.startsWith('diff --git ')) {
+      current = undefined
+      inHunk = false
+      continue
+    }
+    if (!inHunk && raw.startsWith('+++ ')) {
+      const name = raw.slice(4).replace(/\t.*$/, '')
+      current =
+        name === '/dev/null' || name.startsWith('"')
+          ? undefined
+          : new Map<number, string>()
+      if (current) files.set(name.replace(/^b\//, ''), current)
+      continue
+    }
+    const header = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw)
+    if (header) {
+      inHunk = true
+      line = Number(header[1])
+      continue
+    }
+    if (!inHunk || !current) continue
+    const mark = raw[0]
+    if (mark === '+' || mark === ' ') current.set(line++, raw.slice(1))
+    else if (mark !== '-' && mark !== '\\') inHunk = false
+  }
+  return files
+}
+
+function clipCode(text: string): string {
+  const chars = [...text.replace(/\r$/, '')]
+  return chars.length <= MAX_EXCERPT_LINE_CHARS
+    ? chars.join('')
+    : chars.slice(0, MAX_EXCERPT_LINE_CHARS - 1).join('') + '…'
+}
+
+/** Whether the checkout's file is the reviewed one where the diff shows it. */
+function agreesWithDiff(
+  file: string[],
+  shown: ReadonlyMap<number, string> | undefined
+): boolean {
+  if (!shown) return false
+  for (const [n, text] of shown)
+    if ((file[n - 1] ?? '').replace(/\r$/, '') !== text) return false
+  return true
+}
+
+/** The excerpt of each group, read once per file. */
+export function excerptsFor(
+  groups: FindingGroup[],
+  diff: string,
+  checkout: string | undefined
+): Map<FindingGroup, Excerpt> {
+  const fromDiff = newSideLines(diff)
+  const checkoutFiles = new Map<string, string[] | undefined>()
+  const fileLines = (file: string): string[] | undefined => {
+    if (!checkout) return undefined
+    if (!checkoutFiles.has(file)) {
+      const read = readWorkspaceFileSync(checkout, file, MAX_EXCERPT_FILE_BYTES)
+      const lines = read.ok ? read.text.split('\n') : undefined
+      checkoutFiles.set(
+        file,
+        lines && agreesWithDiff(lines, fromDiff.get(file)) ? lines : undefined
+      )
+    }
+    return checkoutFiles.get(file)
+  }
+  const out = new Map<FindingGroup, Excerpt>()
+  for (const group of groups) {
+    const { file, line, startLine } = group.anchor
+    const first = Math.max(1, (startLine ?? line) - EXCERPT_CONTEXT_LINES)
+    const last = line + EXCERPT_CONTEXT_LINES
+    const whole = fileLines(file)
+    const lines: Excerpt['lines'] = []
+    for (let n = first; n <= last; n++) {
+      const text = whole ? whole[n - 1] : fromDiff.get(file)?.get(n)
+      if (text !== undefined) lines.push({ number: n, text: clipCode(text) })
+    }
+    out.set(group, { source: whole ? 'checkout' : 'diff', lines })
+  }
+  return out
+}
