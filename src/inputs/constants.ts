@@ -46,6 +46,7 @@ export const Inputs = {
   Exclude: 'exclude',
   Review: 'review',
   FailOn: 'fail-on',
+  CheckRun: 'check-run',
   MinAgreement: 'min-agreement',
   AgentCommands: 'agent-commands',
   PassEnv: 'pass-env'
@@ -68,7 +69,9 @@ export const Outputs = {
   HeadSha: 'head-sha',
   Verdict: 'verdict',
   Findings: 'findings',
-  FindingsFile: 'findings-file'
+  FindingsFile: 'findings-file',
+  SarifFile: 'sarif-file',
+  CheckRunUrl: 'check-run-url'
 } as const
 
 /** Saved by the main step for the post step (core.saveState). */

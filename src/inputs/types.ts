@@ -106,6 +106,10 @@ export interface Settings {
   review: 'off' | 'inline'
   /** `fail-on`: the verdict that fails the step after the report. */
   failOn: 'blocker' | 'concern' | 'never'
+  /** `fail-on` names `unclear`: a split vote fails the step too. */
+  failOnUnclear: boolean
+  /** `check-run`: the verdict as a check run on the head commit (review inline). */
+  checkRun: boolean
   /** `min-agreement`: agents needed for a finding to be posted inline and to count. */
   minAgreement: number
   /** MassGen's command tool for the agents; `auto`: plan.ts agentCommandsOn. */

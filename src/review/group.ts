@@ -186,7 +186,8 @@ export function byImportance(a: FindingGroup, b: FindingGroup): number {
   )
 }
 
-export type Verdict = 'pass' | 'concerns' | 'blockers'
+/** `unclear`: the agents' votes split with no majority on the outcome (split.ts). */
+export type Verdict = 'pass' | 'concerns' | 'blockers' | 'unclear'
 export type FailOn = 'blocker' | 'concern' | 'never'
 
 /**
@@ -203,8 +204,16 @@ export function verdictOf(
   return 'pass'
 }
 
-/** Whether the verdict crosses the `fail-on` gate. */
-export function gateFails(verdict: Verdict, failOn: FailOn): boolean {
+/**
+ * Whether the verdict crosses the `fail-on` gate; `unclear` only when
+ * `fail-on` names it (failOnUnclear).
+ */
+export function gateFails(
+  verdict: Verdict,
+  failOn: FailOn,
+  failOnUnclear = false
+): boolean {
+  if (verdict === 'unclear') return failOnUnclear
   if (failOn === 'blocker') return verdict === 'blockers'
   if (failOn === 'concern') return verdict !== 'pass'
   return false

@@ -15,6 +15,7 @@ import { ReviewRefused, type ReviewCommentDraft } from '../github/review.js'
 import { parseDiffLines, placeOnDiff } from './diff.js'
 import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
 import { groupFindings, verdictOf, type FindingGroup } from './group.js'
+import { votesSplit, type CastVote } from './split.js'
 import {
   bodyMarkers,
   commentMarker,
@@ -56,6 +57,8 @@ export interface ReviewInput {
   minAgreement: number
   secrets: string[]
   runUrl?: string
+  /** MassGen's votes: a split with no majority on the outcome is `unclear`. */
+  votes?: CastVote[]
 }
 
 /** The answer whose findings count for an agent: the winner's final one if it has a block. */
@@ -174,10 +177,12 @@ export async function runReview(
   }
   const { planned } = planReview(input, parsed, posted)
   const report: ReviewReport = {
-    verdict: verdictOf(
-      planned.map((p) => p.group),
-      input.minAgreement
-    ),
+    verdict: votesSplit(parsed, input.votes ?? [])
+      ? 'unclear'
+      : verdictOf(
+          planned.map((p) => p.group),
+          input.minAgreement
+        ),
     groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
     agentCount: parsed.length,
     agentsWithBlock: parsed.filter((p) => p.block === 'found').length,

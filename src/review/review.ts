@@ -8,6 +8,7 @@ import { Inputs, Outputs } from '../inputs/constants.js'
 import type { GitHubApi } from '../github/api.js'
 import type { PullRequestContext } from '../github/pull.js'
 import { redactSecrets } from '../safety/redact.js'
+import { countedFindings } from './counted.js'
 import { gateFails } from './group.js'
 import { answerFor, runReview } from './post.js'
 import { findingsJson } from './render.js'
@@ -63,7 +64,8 @@ export async function reviewRun(
       tag: settings.commentTag,
       minAgreement: settings.minAgreement,
       secrets,
-      runUrl
+      runUrl,
+      votes: result.agents.map((a) => ({ agent: a.id, votedFor: a.votedFor }))
     },
     runner,
     core
@@ -102,10 +104,17 @@ export function gateFailure(
   report: ReviewReport | undefined,
   settings: Settings
 ): string | undefined {
-  if (!report || !gateFails(report.verdict, settings.failOn)) return undefined
-  const agreed = report.groups.filter(
-    (g) => g.agents.length >= report.minAgreement
+  if (
+    !report ||
+    !gateFails(report.verdict, settings.failOn, settings.failOnUnclear)
   )
+    return undefined
+  if (report.verdict === 'unclear')
+    return (
+      "The review's verdict is 'unclear' (the agents' votes split with no majority on the outcome), " +
+      `and '${Inputs.FailOn}' names 'unclear'.`
+    )
+  const agreed = countedFindings(report)
   const blockers = agreed.filter((g) => g.severity === 'blocker').length
   const concerns = agreed.filter((g) => g.severity === 'concern').length
   return (
