@@ -41,6 +41,8 @@ import {
   type Destination
 } from './report/report.js'
 import { checkHead, type HeadVerdict } from './event/head-check.js'
+import { checkCheckout } from './event/checkout-check.js'
+import { readCheckedOutCommit } from './safety/checked-out-commit.js'
 import {
   InputError,
   readKeys,
@@ -322,7 +324,40 @@ async function verifyHead(
     await refuseMovedHead(head.reason, settings, dest)
     return 'stopped'
   }
+  if (head && decision.pullRequest) {
+    const checkout = checkCheckout({
+      checkedOut: readCheckedOutCommit(
+        settings.workspace,
+        settings.contextPath
+      ),
+      headSha: head.sha,
+      mergeSha: head.mergeSha,
+      eventMergeSha:
+        trigger.kind === 'pull_request' && trigger.eventName === 'pull_request'
+          ? process.env.GITHUB_SHA
+          : undefined,
+      trigger: checkoutTrigger(trigger),
+      pullRequest: decision.pullRequest
+    })
+    if (!checkout.ok && settings.checkoutCheck === 'stop') {
+      await failVisibly(checkout.reason, dest, 'config-error')
+      return 'stopped'
+    }
+    if (!checkout.ok) core.warning(checkout.reason)
+    else if (checkout.note) core.info(checkout.note)
+  }
   return head?.sha
+}
+
+function checkoutTrigger(
+  trigger: Trigger
+): Parameters<typeof checkCheckout>[0]['trigger'] {
+  if (trigger.kind === 'comment' || trigger.kind === 'review_comment')
+    return 'comment'
+  if (trigger.kind !== 'pull_request') return 'other'
+  return trigger.eventName === 'pull_request_target'
+    ? 'pull_request_target'
+    : 'pull_request'
 }
 
 const NO_CREDENTIALS: TakenCredentials = {
@@ -488,9 +523,9 @@ async function resolveHead(
     })
   } else if (trigger.kind === 'pull_request') {
     // Every action: a push can land between any event and the job's start.
-    const sha = await gh().getPullHeadSha(trigger.number)
+    const tip = await gh().getPullTip(trigger.number)
     verdict = checkHead({
-      head: { sha, committedAt: undefined, forcePushedAt: [] },
+      head: { ...tip, committedAt: undefined, forcePushedAt: [] },
       commentCreatedAt: undefined,
       expectedSha: settings.expectedHeadSha,
       event: { sha: trigger.headSha, labeled: trigger.labeled !== undefined }

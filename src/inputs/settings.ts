@@ -122,6 +122,14 @@ const rules = {
       .pipe(z.number().positive()),
     "a positive amount in US dollars such as '2.50' (empty: no cap)"
   ],
+  checkoutCheck: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['stop', 'warn'])),
+    "'stop' (a checkout that is not the pull request's head or merge commit stops the run) or 'warn'"
+  ],
   projectInstructions: [
     z
       .string()
@@ -254,6 +262,8 @@ export function readSettings(source: InputSource): Settings {
         String(Defaults.PrDiffMaxBytes)
       ) ?? Defaults.PrDiffMaxBytes,
     ...readUploadLogs(check('uploadLogs', Inputs.UploadLogs, 'true')),
+    checkoutCheck:
+      check('checkoutCheck', Inputs.CheckoutCheck, 'stop') ?? 'stop',
     expectedHeadSha: raw(Inputs.ExpectedHeadSha)
       ? check('expectedHeadSha', Inputs.ExpectedHeadSha, '')?.toLowerCase()
       : undefined,

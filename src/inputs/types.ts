@@ -74,6 +74,11 @@ export interface Settings {
   uploadLogsScope: 'all' | 'answers-only'
   /** `expected-head-sha`: the pull request head the workflow checked out. */
   expectedHeadSha: string | undefined
+  /**
+   * `checkout-check`: on a pull request, a checkout that is neither its head
+   * nor its merge commit stops the run ('stop') or is a warning ('warn').
+   */
+  checkoutCheck: 'stop' | 'warn'
   cacheMassgen: boolean
   /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
   localSandbox: boolean
