@@ -4,7 +4,8 @@
 import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import Ajv04 from 'ajv-draft-04'
+import { createRequire } from 'node:module'
+import type { Ajv as AjvCore } from 'ajv'
 import type { Finding } from '../../src/review/findings.js'
 import { groupFindings } from '../../src/review/group.js'
 import {
@@ -24,6 +25,8 @@ const schema = JSON.parse(
 ) as Record<string, unknown>
 
 // The schema's formats (uri, uri-reference, date-time) are checked too.
+// CommonJS without a named export: required, not imported (NodeNext).
+const Ajv04 = createRequire(import.meta.url)('ajv-draft-04') as typeof AjvCore
 const ajv = new Ajv04({ allErrors: true, strict: false })
 const FORMATS: Record<string, RegExp> = {
   uri: /^[a-z][a-z0-9+.-]*:[^\s]*$/i,
@@ -95,9 +98,9 @@ describe('SARIF 2.1.0', () => {
       'massgen/concern',
       'massgen/nit'
     ])
-    expect(run.tool.extensions?.map((e) => e.properties?.model)).toEqual(
-      AGENTS.map((a) => a.model)
-    )
+    expect(
+      run.tool.extensions?.map((e) => e.properties?.model as unknown)
+    ).toEqual(AGENTS.map((a) => a.model))
     const [first] = run.results ?? []
     expect(first).toMatchObject({
       ruleId: 'massgen/blocker',
