@@ -18,6 +18,8 @@ const CHECKS_DOCS = 'https://docs.github.com/rest/checks/runs'
 const CREATE = 'POST /repos/{owner}/{repo}/check-runs'
 const UPDATE = 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}'
 const LIST = 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs'
+const ANNOTATIONS =
+  'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations'
 const TITLE_CHARS = 255
 const MESSAGE_BYTES = 64 * 1024
 
@@ -129,7 +131,42 @@ export function checkRunJson(r: ServerCheckRun, s: ServerState, base: string) {
   }
 }
 
+/** One annotation as GET .../annotations answers it (`check-annotation`). */
+export function annotationJson(
+  a: ServerCheckAnnotation,
+  run: ServerCheckRun,
+  s: ServerState
+) {
+  return {
+    path: a.path,
+    blob_href: `${s.serverUrl}/${s.owner}/${s.repo}/blob/${run.headSha}/${a.path}`,
+    start_line: a.start_line,
+    end_line: a.end_line,
+    start_column: null,
+    end_column: null,
+    annotation_level: a.annotation_level,
+    title: a.title ?? null,
+    message: a.message,
+    raw_details: a.raw_details ?? null
+  }
+}
+
 export const checkRoutes: [string, Handler][] = [
+  [
+    ANNOTATIONS,
+    (s, c) => {
+      allow(s, false)
+      const run = (s.checkRuns ?? []).find((r) => r.id === Number(c.params[0]))
+      if (!run) throw new HttpError(404, 'Not Found')
+      const { slice, link } = page(run.annotations, c)
+      const headers: Record<string, string> = link ? { link } : {}
+      return {
+        status: 200,
+        data: slice.map((a) => annotationJson(a, run, s)),
+        headers
+      }
+    }
+  ],
   [
     CREATE,
     (s, c) => {

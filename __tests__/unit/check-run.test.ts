@@ -273,7 +273,24 @@ describe('the check run in the loopback GitHub', () => {
     expect(second).toBe(first)
     expect(s.state.checkRuns).toHaveLength(1)
     expect(run.conclusion).toBe('neutral')
-    expect(methods().slice(3)).toEqual(['GET', 'PATCH'])
+    expect(methods().slice(3)).toEqual(['GET', 'GET', 'PATCH'])
+    expectRequestsFollowOpenApi(s)
+  })
+
+  it('a re-run on the same commit adds only the annotations the run does not have', async () => {
+    const { github, server: s } = await connect()
+    const many = Array.from({ length: 60 }, (_, i) => finding(i))
+    await writeCheckRun(input(reportOf(many)), github, quiet().log)
+    await writeCheckRun(
+      input(reportOf([...many, finding(60), finding(61)])),
+      github,
+      quiet().log
+    )
+    expect(s.state.checkRuns).toHaveLength(1)
+    expect(s.state.checkRuns[0]?.annotations).toHaveLength(62)
+    // One read of the earlier annotations (100 to a page).
+    const pages = s.requests.filter((r) => r.path.endsWith('/annotations'))
+    expect(pages.length).toBe(1)
     expectRequestsFollowOpenApi(s)
   })
 

@@ -115,6 +115,8 @@ export interface GitHubApi {
     write: CheckRunWrite
   ): Promise<CheckRunRef>
   updateCheckRun(id: number, write: CheckRunWrite): Promise<CheckRunRef>
+  /** The annotations a check run already has (annotationKey of each). */
+  checkRunAnnotationKeys(id: number): Promise<Set<string>>
 }
 
 const ROLES: Permission[] = [
@@ -256,6 +258,7 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
       checks.find(headSha, name, externalId),
     createCheckRun: (headSha, name, externalId, write) =>
       checks.create(headSha, name, externalId, write),
-    updateCheckRun: (id, write) => checks.update(id, write)
+    updateCheckRun: (id, write) => checks.update(id, write),
+    checkRunAnnotationKeys: (id) => checks.annotationKeys(id)
   }
 }

@@ -56,6 +56,27 @@ interface ChecksTarget {
 
 /** Pages of 100 read at most when looking for the run: one name per commit. */
 const MAX_PAGES = 5
+/** Pages of 100 annotations read at most from an earlier run. */
+const MAX_ANNOTATION_PAGES = 20
+
+/** What makes two annotations the same one, for a re-run on the same commit. */
+export function annotationKey(a: {
+  path: string
+  start_line: number
+  end_line: number
+  annotation_level?: string | null
+  title?: string | null
+  message?: string | null
+}): string {
+  return JSON.stringify([
+    a.path,
+    a.start_line,
+    a.end_line,
+    a.annotation_level ?? '',
+    a.title ?? '',
+    a.message ?? ''
+  ])
+}
 
 function body(write: CheckRunWrite) {
   return {
@@ -132,6 +153,24 @@ export function createChecks(t: ChecksTarget) {
         return { id: data.id, url: data.html_url ?? '' }
       } catch (e) {
         throw refusedOrError(e, `Creating the check run '${name}'`)
+      }
+    },
+
+    /** The keys (annotationKey) of a run's annotations, read up to the page cap. */
+    async annotationKeys(id: number): Promise<Set<string>> {
+      const keys = new Set<string>()
+      let pages = 0
+      try {
+        for await (const page of t.octokit.paginate.iterator(
+          t.octokit.rest.checks.listAnnotations,
+          { ...repo, check_run_id: id, per_page: 100 }
+        )) {
+          for (const a of page.data) keys.add(annotationKey(a))
+          if (++pages >= MAX_ANNOTATION_PAGES) break
+        }
+        return keys
+      } catch (e) {
+        throw refusedOrError(e, `Listing the annotations of check run ${id}`)
       }
     },
 

@@ -5,7 +5,7 @@
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import type { GitHubApi } from '../github/api.js'
-import { CheckRunRefused } from '../github/checks.js'
+import { annotationKey, CheckRunRefused } from '../github/checks.js'
 import { Inputs, Outputs } from '../inputs/constants.js'
 import type { RunResult, Settings } from '../inputs/types.js'
 import { writeAgentFile } from '../safety/agent-files.js'
@@ -27,7 +27,10 @@ import type { ReviewReport } from './types.js'
 
 export type CheckWriter = Pick<
   GitHubApi,
-  'findCheckRun' | 'createCheckRun' | 'updateCheckRun'
+  | 'findCheckRun'
+  | 'createCheckRun'
+  | 'updateCheckRun'
+  | 'checkRunAnnotationKeys'
 >
 
 export interface PublishLog {
@@ -95,12 +98,24 @@ export async function writeCheckRun(
 ): Promise<string | undefined> {
   const name = checkRunName(input.tag)
   const externalId = checkRunExternalId(input.tag)
-  const writes = checkRunWrites(
-    { ...content(input), detailsUrl: input.runUrl },
-    now()
-  )
+  const wanted = content(input)
   try {
     const existing = await github.findCheckRun(input.headSha, name, externalId)
+    // GitHub adds each update's annotations to the run's and never removes
+    // one: a re-run on the same commit sends only those it does not have.
+    const had = existing
+      ? await github.checkRunAnnotationKeys(existing.id)
+      : new Set<string>()
+    const writes = checkRunWrites(
+      {
+        ...wanted,
+        annotations: wanted.annotations.filter(
+          (a) => !had.has(annotationKey(a))
+        ),
+        detailsUrl: input.runUrl
+      },
+      now()
+    )
     const [first, ...rest] = writes
     if (!first) return undefined
     const run = existing
