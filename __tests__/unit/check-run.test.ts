@@ -13,11 +13,11 @@ import {
   checkRunWrites,
   verdictConclusion
 } from '../../src/review/check-run.js'
-import type { Finding } from '../../src/review/findings.js'
+import type { Finding } from '../../src/core/review.js'
 import { gateFails, groupFindings } from '../../src/review/group.js'
 import { CHECKS_HINT, writeCheckRun } from '../../src/review/publish.js'
 import { votesSplit } from '../../src/review/split.js'
-import type { ReviewReport } from '../../src/review/types.js'
+import type { ReviewReport } from '../../src/core/review.js'
 import {
   startGitHubServer,
   type GitHubServer

@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { createRequire } from 'node:module'
 import type { Ajv as AjvCore } from 'ajv'
-import type { Finding } from '../../src/review/findings.js'
+import type { Finding } from '../../src/core/review.js'
 import { groupFindings } from '../../src/review/group.js'
 import {
   repoRelativeUri,
@@ -14,7 +14,7 @@ import {
   sarifText,
   SARIF_SCHEMA_URI
 } from '../../src/review/sarif.js'
-import type { ReviewReport } from '../../src/review/types.js'
+import type { ReviewReport } from '../../src/core/review.js'
 import { ROOT } from '../../test-support/run-action.js'
 
 const schema = JSON.parse(

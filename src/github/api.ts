@@ -29,7 +29,7 @@ import {
   readReviewThread,
   replyInThread
 } from './threads.js'
-import type { FollowUp, ThreadComment } from '../plan/conversation.js'
+import type { FollowUp, ThreadComment } from '../core/conversation.js'
 import { createIdentity } from './identity.js'
 import { createReviews, type PostedText, type ReviewDraft } from './review.js'
 import { createChecks, type CheckRunRef, type CheckRunWrite } from './checks.js'

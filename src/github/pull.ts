@@ -2,7 +2,7 @@
 // and the diff, cut to a size the agents can read.
 import type { GitHubLog, Octokit } from './client.js'
 import { apiMessage, statusOf, toGitHubError } from './errors.js'
-import { clipBytes } from '../shared/text.js'
+import { clipBytes } from '../core/text.js'
 
 export interface ChangedFile {
   filename: string

@@ -2,8 +2,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { z } from 'zod'
-import { Defaults, Inputs } from './constants.js'
-import { findExecutable } from '../prepare/executable.js'
+import { Defaults, Inputs } from '../core/constants.js'
+import { findExecutable } from '../process/executable.js'
 import { KEY_ENV_VARS, ModelsError, parseModels } from './models.js'
 import { parsePassEnv } from '../safety/child-env.js'
 import { globProblem, parseGlobList } from './globs.js'
@@ -12,13 +12,13 @@ import {
   type ApiKeys,
   type SetupFileRef,
   type Settings
-} from './types.js'
+} from '../core/types.js'
 import {
   readSetupFile,
   readUserInputs,
   type SetupReader
 } from './user-inputs.js'
-import { showValue } from '../shared/text.js'
+import { showValue } from '../core/text.js'
 import { parse as parseShell } from 'shell-quote'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */

@@ -11,15 +11,19 @@ import type {
   CheckRunWrite
 } from '../github/checks.js'
 import { ANNOTATIONS_PER_REQUEST } from '../github/checks.js'
-import type { Outcome } from '../inputs/types.js'
+import type { Outcome } from '../core/types.js'
 import { redactSecrets } from '../safety/redact.js'
 import { truncateMarkdown } from '../safety/markdown.js'
-import { clip } from '../shared/text.js'
+import { clip } from '../core/text.js'
 import { countedFindings } from './counted.js'
-import type { Severity } from './findings.js'
-import { gateFails, type FailOn } from './group.js'
+import { gateFails } from './group.js'
 import { VERDICT_LABEL } from './render.js'
-import type { ReviewedGroup, ReviewReport } from './types.js'
+import type {
+  FailOn,
+  ReviewedGroup,
+  ReviewReport,
+  Severity
+} from '../core/review.js'
 
 /** The Checks API's limit on output.summary (characters). */
 export const SUMMARY_CHARS = 65_535

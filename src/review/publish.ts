@@ -6,11 +6,11 @@ import * as core from '@actions/core'
 import * as path from 'node:path'
 import type { GitHubApi } from '../github/api.js'
 import { annotationKey, CheckRunRefused } from '../github/checks.js'
-import { Inputs, Outputs } from '../inputs/constants.js'
-import type { RunResult, Settings } from '../inputs/types.js'
+import { Inputs, Outputs } from '../core/constants.js'
+import type { RunResult, Settings } from '../core/types.js'
 import { writeAgentFile } from '../safety/agent-files.js'
 import { redactSecrets } from '../safety/redact.js'
-import { clip, errorText } from '../shared/text.js'
+import { clip, errorText } from '../core/text.js'
 import {
   annotationsOf,
   boundedSummary,
@@ -23,7 +23,7 @@ import {
 } from './check-run.js'
 import { findingsSection } from './render.js'
 import { reviewSarif } from './sarif.js'
-import type { ReviewReport } from './types.js'
+import type { ReviewReport } from '../core/review.js'
 
 export type CheckWriter = Pick<
   GitHubApi,

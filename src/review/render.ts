@@ -8,12 +8,12 @@
 // or the start of a body line, written here, carries one).
 import { fenceFor, safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
 import { redactSecrets } from '../safety/redact.js'
-import { cell, link } from '../report/render-parts.js'
-import type { Severity } from './findings.js'
-import type { FindingGroup, Verdict } from './group.js'
-import type { Posted, ReviewedGroup, ReviewReport } from './types.js'
+import { cell, link } from '../safety/markdown-parts.js'
+import type { Severity } from '../core/review.js'
+import type { FindingGroup, Verdict } from '../core/review.js'
+import type { Posted, ReviewedGroup, ReviewReport } from '../core/review.js'
 import { defuseStickyMarkers } from '../github/sticky-marker.js'
-import { clip } from '../shared/text.js'
+import { clip } from '../core/text.js'
 
 const FINDING_MARKER = 'massgen-action:finding'
 const DEFUSED_FINDING_MARKER = 'massgen-action\u2236finding'

@@ -12,10 +12,9 @@
 // out (and counted). Every text is cut, and the results are capped.
 import type { Log, ReportingDescriptor, Result, ToolComponent } from 'sarif'
 import { redactSecrets } from '../safety/redact.js'
-import { clip } from '../shared/text.js'
+import { clip } from '../core/text.js'
 import { countedFindings } from './counted.js'
-import type { Severity } from './findings.js'
-import type { ReviewReport } from './types.js'
+import type { ReviewReport, Severity } from '../core/review.js'
 
 export const SARIF_SCHEMA_URI =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json'

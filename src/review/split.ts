@@ -3,8 +3,9 @@
 // findings alone); two agents that vote for different answers which both
 // say `blockers` agree on the outcome. Unclear when no outcome has more
 // than half of the votes cast. Pure.
+import type { Verdict } from '../core/review.js'
 import type { AgentFindings } from './findings.js'
-import { groupFindings, verdictOf, type Verdict } from './group.js'
+import { groupFindings, verdictOf } from './group.js'
 
 export interface CastVote {
   /** The agent that voted. */

@@ -1,6 +1,6 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
-import type { ReviewReport } from '../review/types.js'
+import type { ReviewReport } from './review.js'
 
 export const BACKENDS = [
   'openai',
