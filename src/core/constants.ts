@@ -50,7 +50,11 @@ export const Inputs = {
   CheckRun: 'check-run',
   MinAgreement: 'min-agreement',
   AgentCommands: 'agent-commands',
-  PassEnv: 'pass-env'
+  PassEnv: 'pass-env',
+  SkipDrafts: 'skip-drafts',
+  SkipBots: 'skip-bots',
+  SkipLabels: 'skip-labels',
+  MaxChangedFiles: 'max-changed-files'
 } as const
 
 export const Outputs = {

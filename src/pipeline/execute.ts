@@ -84,7 +84,8 @@ export async function execute(
     configFile,
     mode: settings.mode,
     ...(settings.personas ? { personas: settings.personas } : {}),
-    ...(context.pullRequest ? { pullRequest: context.pullRequest } : {})
+    ...(context.pullRequest ? { pullRequest: context.pullRequest } : {}),
+    ...(context.pullFacts ? { pullFacts: context.pullFacts } : {})
   }
 
   const publish = async (body: string) => void (await postComment(dest, body))
