@@ -58,6 +58,7 @@ import type { RunResult, Settings, Trigger } from './core/types.js'
 import { readConversation } from './context/conversation-read.js'
 import { gateFailure, reviewRun, setReviewOutputs } from './review/review.js'
 import { errorText } from './core/text.js'
+import { publishVerdict } from './review/publish.js'
 
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
 const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
@@ -441,6 +442,13 @@ async function finish(
   if (review) result.review = review
   await deliverReport(withReportTime(result), dest, workDir)
   await setReviewOutputs(review, workDir, secrets)
+  await publishVerdict(result, {
+    settings,
+    workDir,
+    secrets,
+    runUrl: dest.runUrl,
+    github: settings.githubToken ? run.gh() : undefined
+  })
   reportScrub(await scrubSecrets(workDir, secrets))
 }
 

@@ -11,9 +11,11 @@ import type {
 } from '../src/github/api.ts'
 import type { ThreadComment } from '../src/core/conversation.ts'
 import { startsWithMarker, stickyMarker } from '../src/github/sticky-marker.ts'
+import { annotationKey } from '../src/github/checks.ts'
 import {
   addComment,
   defaultState,
+  type ServerCheckRun,
   type ServerState,
   type ServerTreeEntry
 } from './github-state.ts'
@@ -294,6 +296,64 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
       state.reviewComments = state.reviewComments.filter(
         (c) => c.reviewId !== reviewId
       )
+    },
+
+    async findCheckRun(headSha, name, externalId) {
+      record('findCheckRun', [headSha, name, externalId])
+      const found = state.checkRuns.find(
+        (r) =>
+          r.headSha === headSha &&
+          r.name === name &&
+          r.externalId === externalId
+      )
+      return found ? { id: found.id, url: url('runs', found.id) } : undefined
+    },
+
+    async createCheckRun(headSha, name, externalId, write) {
+      record('createCheckRun', [headSha, name, externalId, write])
+      const run: ServerCheckRun = {
+        id: state.checkRuns.length + 1,
+        name,
+        headSha,
+        externalId,
+        status: write.status,
+        conclusion: write.conclusion ?? null,
+        detailsUrl: write.detailsUrl ?? null,
+        startedAt: new Date(0).toISOString(),
+        completedAt: write.completedAt ?? null,
+        output: {
+          title: write.output.title,
+          summary: write.output.summary,
+          text: null
+        },
+        annotations: [...(write.output.annotations ?? [])],
+        appId: 1
+      }
+      state.checkRuns.push(run)
+      return { id: run.id, url: url('runs', run.id) }
+    },
+
+    async updateCheckRun(id, write) {
+      record('updateCheckRun', [id, write])
+      const run = state.checkRuns.find((r) => r.id === id)
+      if (!run) throw new Error(`no check run ${id}`)
+      run.status = write.status
+      run.conclusion = write.conclusion ?? run.conclusion
+      run.completedAt = write.completedAt ?? run.completedAt
+      run.output = {
+        title: write.output.title,
+        summary: write.output.summary,
+        text: null
+      }
+      // GitHub appends annotations; it never removes them.
+      run.annotations.push(...(write.output.annotations ?? []))
+      return { id, url: url('runs', id) }
+    },
+
+    async checkRunAnnotationKeys(id) {
+      record('checkRunAnnotationKeys', [id])
+      const run = state.checkRuns.find((r) => r.id === id)
+      return new Set((run?.annotations ?? []).map((a) => annotationKey(a)))
     }
   }
   return { api, state, calls, called: () => calls.map((c) => c.method) }

@@ -23,6 +23,7 @@ import {
   type ServerTreeEntry
 } from './github-state.ts'
 import { reviewRoutes } from './github-reviews.ts'
+import { checkRoutes } from './github-checks.ts'
 
 /**
  * GET /repos/{owner}/{repo}/contents/{path} as api.github.com answers it
@@ -435,6 +436,7 @@ routes.push(
 
 routes.push(...reviewCommentRoutes)
 routes.push(...reviewRoutes)
+routes.push(...checkRoutes)
 
 export const compiled = routes.map(([key, handler]) => {
   const [method, template] = key.split(' ') as [string, string]

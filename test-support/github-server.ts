@@ -27,6 +27,8 @@ export {
   type Fault,
   type Role,
   type ServerApp,
+  type ServerCheckAnnotation,
+  type ServerCheckRun,
   type ServerComment,
   type ServerFile,
   type ServerPull,

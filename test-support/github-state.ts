@@ -97,7 +97,38 @@ export interface ServerState {
   files?: Record<string, Record<string, ServerTreeEntry>>
   /** Pull-request reviews (github-reviews.ts), pending ones included. */
   reviews: ServerReview[]
+  /** Check runs (github-checks.ts), their annotations appended per request. */
+  checkRuns: ServerCheckRun[]
+  /**
+   * The token's `checks` permission: 'none' refuses every checks route (403,
+   * as GITHUB_TOKEN without it), 'read' only the writes.
+   */
+  checksPermission: 'write' | 'read' | 'none'
   nextId: number
+}
+export interface ServerCheckAnnotation {
+  path: string
+  start_line: number
+  end_line: number
+  annotation_level: string
+  message: string
+  title?: string
+  raw_details?: string
+}
+export interface ServerCheckRun {
+  id: number
+  name: string
+  headSha: string
+  externalId: string | null
+  status: string
+  conclusion: string | null
+  detailsUrl: string | null
+  startedAt: string
+  completedAt: string | null
+  output: { title: string | null; summary: string | null; text: string | null }
+  annotations: ServerCheckAnnotation[]
+  /** The app that wrote it: GitHub lets only that app update it. */
+  appId: number
 }
 /** A file's text, a link or a submodule in a commit's tree. */
 export type ServerTreeEntry =
@@ -209,6 +240,8 @@ export function defaultState(): ServerState {
     permissions: { 'alice-maintainer': 'maintain' },
     pulls: {},
     reviews: [],
+    checkRuns: [],
+    checksPermission: 'write',
     nextId: 1000
   }
 }

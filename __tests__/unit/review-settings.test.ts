@@ -45,4 +45,29 @@ describe('review inputs', () => {
     )
     expect(() => read({ 'min-agreement': '1.5' })).toThrow(/min-agreement/)
   })
+
+  it("fail-on takes 'unclear' alone or in a list; 'never' stands alone", () => {
+    expect(read({ 'fail-on': 'blocker, Unclear' })).toMatchObject({
+      failOn: 'blocker',
+      failOnUnclear: true
+    })
+    expect(read({ 'fail-on': 'unclear' })).toMatchObject({
+      failOn: 'never',
+      failOnUnclear: true
+    })
+    expect(read({ 'fail-on': 'blocker concern' })).toMatchObject({
+      failOn: 'concern',
+      failOnUnclear: false
+    })
+    expect(() => read({ 'fail-on': 'never, unclear' })).toThrow(
+      /Input 'fail-on': got 'never, unclear', expected/
+    )
+    expect(() => read({ 'fail-on': ' , ' })).toThrow(/fail-on/)
+  })
+
+  it('check-run is on by default, and off with false', () => {
+    expect(read({}).checkRun).toBe(true)
+    expect(read({ 'check-run': 'false' }).checkRun).toBe(false)
+    expect(() => read({ 'check-run': 'maybe' })).toThrow(/check-run/)
+  })
 })

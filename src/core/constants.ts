@@ -48,6 +48,7 @@ export const Inputs = {
   Exclude: 'exclude',
   Review: 'review',
   FailOn: 'fail-on',
+  CheckRun: 'check-run',
   MinAgreement: 'min-agreement',
   FindingVote: 'finding-vote',
   MinSeverity: 'min-severity',
@@ -77,7 +78,9 @@ export const Outputs = {
   HeadSha: 'head-sha',
   Verdict: 'verdict',
   Findings: 'findings',
-  FindingsFile: 'findings-file'
+  FindingsFile: 'findings-file',
+  SarifFile: 'sarif-file',
+  CheckRunUrl: 'check-run-url'
 } as const
 
 /** Saved by the main step for the post step (core.saveState). */

@@ -38,10 +38,7 @@ export function voteFences(lines: readonly string[]): FencedBlock[] {
   return fencedBlocks(lines, VOTES_OPENER)
 }
 
-function fencedBlocks(
-  lines: readonly string[],
-  opener: RegExp
-): FencedBlock[] {
+function fencedBlocks(lines: readonly string[], opener: RegExp): FencedBlock[] {
   const blocks: FencedBlock[] = []
   for (let i = 0; i < lines.length; i++) {
     const open = opener.exec(lines[i] ?? '')

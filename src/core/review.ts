@@ -94,7 +94,8 @@ export interface VoteRound {
   answers: Record<string, string>
 }
 
-export type Verdict = 'pass' | 'concerns' | 'blockers'
+/** `unclear`: the agents' votes split with no majority on the outcome (review/split.ts). */
+export type Verdict = 'pass' | 'concerns' | 'blockers' | 'unclear'
 export type FailOn = 'blocker' | 'concern' | 'never'
 
 /**

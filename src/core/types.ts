@@ -113,6 +113,10 @@ export interface Settings {
   review: 'off' | 'inline'
   /** `fail-on`: the verdict that fails the step after the report. */
   failOn: 'blocker' | 'concern' | 'never'
+  /** `fail-on` names `unclear`: a split vote fails the step too. */
+  failOnUnclear: boolean
+  /** `check-run`: the verdict as a check run on the head commit (review inline). */
+  checkRun: boolean
   /** `min-agreement`: agents needed for a finding to be posted inline and to count. */
   minAgreement: number
   /** `finding-vote`: every finding put to the agents' vote (review/vote.ts). */

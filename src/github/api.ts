@@ -32,6 +32,7 @@ import {
 import type { FollowUp, ThreadComment } from '../core/conversation.js'
 import { createIdentity } from './identity.js'
 import { createReviews, type PostedText, type ReviewDraft } from './review.js'
+import { createChecks, type CheckRunRef, type CheckRunWrite } from './checks.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
@@ -101,6 +102,21 @@ export interface GitHubApi {
     draft: ReviewDraft
   ): Promise<{ id: number; url: string }>
   deletePendingReview(pullNumber: number, reviewId: number): Promise<void>
+  /** The action's check run of this name and external_id on the commit. */
+  findCheckRun(
+    headSha: string,
+    name: string,
+    externalId: string
+  ): Promise<CheckRunRef | undefined>
+  createCheckRun(
+    headSha: string,
+    name: string,
+    externalId: string,
+    write: CheckRunWrite
+  ): Promise<CheckRunRef>
+  updateCheckRun(id: number, write: CheckRunWrite): Promise<CheckRunRef>
+  /** The annotations a check run already has (annotationKey of each). */
+  checkRunAnnotationKeys(id: number): Promise<Set<string>>
 }
 
 const ROLES: Permission[] = [
@@ -127,6 +143,7 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
   const identity = createIdentity(octokit, options.botLogin)
   const sticky = createStickyComments({ octokit, owner, repo, log, identity })
   const reviews = createReviews({ octokit, owner, repo, log, identity })
+  const checks = createChecks({ octokit, owner, repo })
 
   return {
     owner,
@@ -236,6 +253,12 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
     createReview: (pullNumber, draft) =>
       reviews.createReview(pullNumber, draft),
     deletePendingReview: (pullNumber, reviewId) =>
-      reviews.deletePendingReview(pullNumber, reviewId)
+      reviews.deletePendingReview(pullNumber, reviewId),
+    findCheckRun: (headSha, name, externalId) =>
+      checks.find(headSha, name, externalId),
+    createCheckRun: (headSha, name, externalId, write) =>
+      checks.create(headSha, name, externalId, write),
+    updateCheckRun: (id, write) => checks.update(id, write),
+    checkRunAnnotationKeys: (id) => checks.annotationKeys(id)
   }
 }

@@ -159,10 +159,27 @@ const rules = {
   failOn: [
     z
       .string()
-      .trim()
-      .transform((v) => v.toLowerCase())
-      .pipe(z.enum(['blocker', 'concern', 'never'])),
-    "'blocker', 'concern' or 'never'"
+      .transform((v) =>
+        v
+          .toLowerCase()
+          .split(/[\s,]+/)
+          .filter(Boolean)
+      )
+      .pipe(
+        z
+          .array(z.enum(['blocker', 'concern', 'unclear', 'never']))
+          .min(1)
+          .refine((a) => !a.includes('never') || a.length === 1)
+      )
+      .transform((levels) => ({
+        failOn: levels.includes('concern')
+          ? ('concern' as const)
+          : levels.includes('blocker')
+            ? ('blocker' as const)
+            : ('never' as const),
+        failOnUnclear: levels.includes('unclear')
+      })),
+    "'blocker', 'concern' or 'never', or a list with 'unclear' such as 'blocker, unclear'"
   ],
   minAgreement: [wholeNumber(1, 64), 'a whole number of agents from 1 to 64'],
   minSeverity: [
@@ -287,7 +304,11 @@ export function readSettings(source: InputSource): Settings {
     include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
     exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
     review: check('review', Inputs.Review, 'off') ?? 'off',
-    failOn: check('failOn', Inputs.FailOn, 'never') ?? 'never',
+    ...(check('failOn', Inputs.FailOn, 'never') ?? {
+      failOn: 'never',
+      failOnUnclear: false
+    }),
+    checkRun: flag(Inputs.CheckRun, true),
     minAgreement: check('minAgreement', Inputs.MinAgreement, '1') ?? 1,
     findingVote: flag(Inputs.FindingVote, ReviewDefaults.findingVote),
     minSeverity:

@@ -51,8 +51,16 @@ export function verdictOf(report: {
   return 'pass'
 }
 
-/** Whether the verdict crosses the `fail-on` gate. */
-export function gateFails(verdict: Verdict, failOn: FailOn): boolean {
+/**
+ * Whether the verdict crosses the `fail-on` gate; `unclear` only when
+ * `fail-on` names it (failOnUnclear).
+ */
+export function gateFails(
+  verdict: Verdict,
+  failOn: FailOn,
+  failOnUnclear = false
+): boolean {
+  if (verdict === 'unclear') return failOnUnclear
   if (failOn === 'blocker') return verdict === 'blockers'
   if (failOn === 'concern') return verdict !== 'pass'
   return false

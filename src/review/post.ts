@@ -24,6 +24,7 @@ import {
   voteId,
   type AgentVotes
 } from './vote.js'
+import { votesSplit, type CastVote } from './split.js'
 import {
   bodyMarkers,
   commentMarker,
@@ -83,6 +84,8 @@ export interface ReviewInput {
   prTexts: string[]
   secrets: string[]
   runUrl?: string
+  /** MassGen's votes: a split with no majority on the outcome is `unclear`. */
+  votes?: CastVote[]
 }
 
 /** The answer whose findings count for an agent: the winner's final one if it has a block. */
@@ -265,10 +268,12 @@ export async function runReview(
   }
   const { planned } = planReview(input, parsed, posted, voted.groups)
   const report: ReviewReport = {
-    verdict: verdictOf({
-      groups: planned.map((p) => p.group),
-      minAgreement: input.minAgreement
-    }),
+    verdict: votesSplit(parsed, input.votes ?? [])
+      ? 'unclear'
+      : verdictOf({
+          groups: planned.map((p) => p.group),
+          minAgreement: input.minAgreement
+        }),
     groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
     agentCount: parsed.length,
     agentsWithBlock: parsed.filter((p) => p.block === 'found').length,

@@ -27,7 +27,8 @@ export const SEVERITY_LABEL: Record<Severity, string> = {
 export const VERDICT_LABEL: Record<Verdict, string> = {
   pass: '✅ pass',
   concerns: '🟠 concerns',
-  blockers: '🔴 blockers'
+  blockers: '🔴 blockers',
+  unclear: '❔ unclear (the agents split)'
 }
 
 const POSTED_LABEL: Record<Posted, string> = {

@@ -64,7 +64,8 @@ export async function reviewRun(
       checkout: settings.contextPath,
       prTexts: pr.ownTexts,
       secrets,
-      runUrl
+      runUrl,
+      votes: result.agents.map((a) => ({ agent: a.id, votedFor: a.votedFor }))
     },
     runner,
     core
@@ -103,7 +104,16 @@ export function gateFailure(
   report: ReviewReport | undefined,
   settings: Settings
 ): string | undefined {
-  if (!report || !gateFails(report.verdict, settings.failOn)) return undefined
+  if (
+    !report ||
+    !gateFails(report.verdict, settings.failOn, settings.failOnUnclear)
+  )
+    return undefined
+  if (report.verdict === 'unclear')
+    return (
+      "The review's verdict is 'unclear' (the agents' votes split with no majority on the outcome), " +
+      `and '${Inputs.FailOn}' names 'unclear'.`
+    )
   const counted = countedFindings(report)
   const blockers = counted.filter((g) => g.severity === 'blocker').length
   const concerns = counted.filter((g) => g.severity === 'concern').length
