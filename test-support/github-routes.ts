@@ -23,6 +23,8 @@ import {
   type ServerTreeEntry
 } from './github-state.ts'
 import { reviewRoutes } from './github-reviews.ts'
+import { compareRoutes } from './github-compare.ts'
+import { graphqlRoutes } from './github-graphql.ts'
 
 /**
  * GET /repos/{owner}/{repo}/contents/{path} as api.github.com answers it
@@ -400,6 +402,8 @@ routes.push(
 
 routes.push(...reviewCommentRoutes)
 routes.push(...reviewRoutes)
+routes.push(...compareRoutes)
+routes.push(...graphqlRoutes)
 
 export const compiled = routes.map(([key, handler]) => {
   const [method, template] = key.split(' ') as [string, string]

@@ -84,6 +84,10 @@ export interface ServerState {
   files?: Record<string, Record<string, ServerTreeEntry>>
   /** Pull-request reviews (github-reviews.ts), pending ones included. */
   reviews: ServerReview[]
+  /** The commit graph compare answers from (github-compare.ts). */
+  commits?: Record<string, { parents: string[] }>
+  /** The diff GET /compare/{base}...{head} gives, by `base...head`. */
+  compareDiffs?: Record<string, string>
   nextId: number
 }
 /** A file's text, a link or a submodule in a commit's tree. */
@@ -124,6 +128,10 @@ export interface ServerReviewComment {
   diffHunk?: string
   /** The thread's first comment, for replies. */
   inReplyToId?: number
+  /** The line it was made on, once a push made it outdated (line null). */
+  originalLine?: number | null
+  /** A thread's first comment: resolved, and by whom (github-graphql.ts). */
+  resolvedBy?: string
   createdAt: string
   updatedAt?: string
 }

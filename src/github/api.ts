@@ -31,6 +31,12 @@ import {
 import type { FollowUp, ThreadComment } from '../plan/conversation.js'
 import { createIdentity } from './identity.js'
 import { createReviews, type PostedText, type ReviewDraft } from './review.js'
+import {
+  readReviewThreads,
+  resolveReviewThread,
+  type ReviewThread
+} from './review-threads.js'
+import { compareCommits, type Comparison } from './compare.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
@@ -100,6 +106,11 @@ export interface GitHubApi {
     draft: ReviewDraft
   ): Promise<{ id: number; url: string }>
   deletePendingReview(pullNumber: number, reviewId: number): Promise<void>
+  /** The review threads of a pull request, with GitHub's outdated flag (GraphQL). */
+  listReviewThreads(pullNumber: number): Promise<ReviewThread[]>
+  resolveReviewThread(threadId: string): Promise<void>
+  /** Whether `head` still contains `base`, and the change since it. */
+  compareCommits(base: string, head: string): Promise<Comparison>
 }
 
 const ROLES: Permission[] = [
@@ -236,6 +247,12 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
     createReview: (pullNumber, draft) =>
       reviews.createReview(pullNumber, draft),
     deletePendingReview: (pullNumber, reviewId) =>
-      reviews.deletePendingReview(pullNumber, reviewId)
+      reviews.deletePendingReview(pullNumber, reviewId),
+    listReviewThreads: (pullNumber) =>
+      readReviewThreads({ octokit, owner, repo, identity }, pullNumber),
+    resolveReviewThread: (threadId) =>
+      resolveReviewThread({ octokit, owner, repo, identity }, threadId),
+    compareCommits: (base, head) =>
+      compareCommits({ octokit, owner, repo }, base, head)
   }
 }

@@ -48,7 +48,9 @@ export const Inputs = {
   FailOn: 'fail-on',
   MinAgreement: 'min-agreement',
   AgentCommands: 'agent-commands',
-  PassEnv: 'pass-env'
+  PassEnv: 'pass-env',
+  ReviewScope: 'review-scope',
+  ResolveThreads: 'resolve-threads'
 } as const
 
 export const Outputs = {

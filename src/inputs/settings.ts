@@ -1,4 +1,5 @@
 // Reads every input once into one typed, validated Settings object.
+import { readReviewInputs } from './review-inputs.js'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { z } from 'zod'
@@ -259,7 +260,8 @@ export function readSettings(source: InputSource): Settings {
     agentCommands: readAgentCommands(
       check('agentCommands', Inputs.AgentCommands, 'auto')
     ),
-    passEnv: readPassEnv(raw(Inputs.PassEnv), errors)
+    passEnv: readPassEnv(raw(Inputs.PassEnv), errors),
+    ...readReviewInputs(raw, errors)
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings

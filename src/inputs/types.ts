@@ -1,6 +1,11 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
 import type { ReviewReport } from '../review/types.js'
+import type {
+  EarlierFinding,
+  ResolveThreads,
+  ReviewScope
+} from '../review/earlier.js'
 
 export const BACKENDS = [
   'openai',
@@ -112,6 +117,10 @@ export interface Settings {
   agentCommands: boolean | 'auto'
   /** `pass-env`: more variable names handed to MassGen (safety/child-env.ts). */
   passEnv: readonly string[]
+  /** `review-scope`: review only the changes since the last review, or all. */
+  reviewScope: 'incremental' | 'full'
+  /** `resolve-threads`: which of our fixed findings' threads are resolved. */
+  resolveThreads: ResolveThreads
 }
 
 export const RUN_MODES = ['full', 'quick', 'fast'] as const
@@ -309,4 +318,13 @@ export interface ReviewedPull {
   diffTruncated: boolean
   /** Changed files, removed ones left out. */
   files: string[]
+  /** Earlier runs' open findings and this run's scope (plan/review-scope.ts). */
+  across?: AcrossPushes
+}
+
+/** What a review knows of the runs before it. */
+export interface AcrossPushes {
+  scope: ReviewScope
+  /** Undefined when the threads could not be read (the report says so). */
+  earlier: EarlierFinding[] | undefined
 }

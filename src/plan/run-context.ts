@@ -17,6 +17,7 @@ import {
 } from './project-instructions.js'
 import { prContextNote, writePrContext } from './pr-context.js'
 import { narrowPullRequest } from './pr-filter.js'
+import { scopeReview, writeReviewContext } from './review-scope.js'
 
 export interface RunContext {
   /** The question with the context notes the agents read. */
@@ -126,8 +127,9 @@ async function pullContext(
         `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
     )
   }
+  let given: ReturnType<typeof narrowPullRequest> | undefined
   if (settings.prContext) {
-    const given = narrowPullRequest(
+    given = narrowPullRequest(
       pr,
       {
         include: settings.include,
@@ -150,11 +152,31 @@ async function pullContext(
     // The review places findings on the diff the action read, cut like the
     // agents' at pr-diff-max-bytes; lines past the cut are left to GitHub.
     const cut = cutDiff(pr.diff, settings.prDiffMaxBytes)
-    context.pullRequest = reviewedPull({
-      ...pr,
-      diff: cut.diff,
-      diffTruncated: pr.diffTruncated || cut.truncated
-    })
+    // Across pushes: earlier findings, and the change since the last review.
+    const scoped = await scopeReview(
+      github,
+      settings,
+      {
+        question: decision.question,
+        fromComment: decision.commentId !== undefined
+      },
+      given ?? pr,
+      core
+    )
+    context.pullRequest = {
+      ...reviewedPull({
+        ...pr,
+        diff: cut.diff,
+        diffTruncated: pr.diffTruncated || cut.truncated
+      }),
+      across: scoped.across
+    }
+    const dir = path.join(workDir, 'review-context')
+    const note = writeReviewContext(dir, scoped)
+    if (note) {
+      context.extraContextPaths.push(dir)
+      context.question += note
+    }
     context.question += reviewInstructions()
   }
   return { context, baseSha: pr.baseSha }

@@ -23,6 +23,13 @@ import {
   type ReviewTextContext
 } from './render.js'
 import type { Posted, ReviewedGroup, ReviewReport } from './types.js'
+import {
+  classifyEarlier,
+  raisesAgain,
+  type EarlierFinding,
+  type ResolveThreads,
+  type ReviewScope
+} from './earlier.js'
 import { errorText } from '../shared/text.js'
 import { redactSecrets } from '../safety/redact.js'
 
@@ -56,6 +63,11 @@ export interface ReviewInput {
   minAgreement: number
   secrets: string[]
   runUrl?: string
+  /** Full or incremental, and why (earlier.ts). */
+  scope?: ReviewScope
+  /** The findings earlier runs left open (the token's own threads). */
+  earlier?: EarlierFinding[]
+  resolveThreads?: ResolveThreads
 }
 
 /** The answer whose findings count for an agent: the winner's final one if it has a block. */
@@ -95,7 +107,10 @@ export function planReview(
   const planned = groups.map((group): Planned => {
     if (group.agents.length < input.minAgreement)
       return { group, posted: 'hidden' }
-    if (group.fingerprints.some((f) => alreadyPosted.has(f)))
+    if (
+      group.fingerprints.some((f) => alreadyPosted.has(f)) ||
+      (input.earlier ?? []).some((e) => raisesAgain(group, e))
+    )
       return { group, posted: 'duplicate' }
     const { file, line, startLine } = group.anchor
     const place = placeOnDiff(diff, file, line, startLine)
@@ -182,7 +197,17 @@ export async function runReview(
     agentCount: parsed.length,
     agentsWithBlock: parsed.filter((p) => p.block === 'found').length,
     dropped: parsed.reduce((n, p) => n + p.dropped, 0),
-    minAgreement: input.minAgreement
+    minAgreement: input.minAgreement,
+    ...(input.scope ? { scope: input.scope } : {}),
+    ...(input.earlier
+      ? {
+          earlier: classifyEarlier(
+            input.earlier,
+            planned.map((p) => p.group),
+            input.resolveThreads ?? 'unanswered'
+          )
+        }
+      : {})
   }
   const fresh = planned.filter(
     (p) => p.posted === 'inline' || p.posted === 'body'

@@ -10,6 +10,7 @@ import type { PullRequestContext } from '../github/pull.js'
 import { redactSecrets } from '../safety/redact.js'
 import { gateFails } from './group.js'
 import { answerFor, runReview } from './post.js'
+import { resolveFixedThreads } from './resolve.js'
 import { findingsJson } from './render.js'
 import type { ReviewReport } from './types.js'
 import type { ReviewedPull, RunResult, Settings } from '../inputs/types.js'
@@ -51,7 +52,7 @@ export async function reviewRun(
     const text = answerFor(agent, result.winner, result.winnerAnswer)
     return text === undefined ? [] : [{ agent: agent.id, text }]
   })
-  return runReview(
+  const report = await runReview(
     {
       pullNumber: pr.number,
       headSha: pr.headSha,
@@ -63,11 +64,29 @@ export async function reviewRun(
       tag: settings.commentTag,
       minAgreement: settings.minAgreement,
       secrets,
-      runUrl
+      runUrl,
+      ...(pr.across
+        ? {
+            scope: pr.across.scope,
+            ...(pr.across.earlier ? { earlier: pr.across.earlier } : {}),
+            resolveThreads: settings.resolveThreads
+          }
+        : {})
     },
     runner,
     core
   )
+  if (!runner || !report.earlier) return report
+  return {
+    ...report,
+    earlier: await resolveFixedThreads(
+      runner,
+      pr,
+      report.earlier,
+      secrets,
+      core
+    )
+  }
 }
 
 /** verdict, findings and findings-file; empty when there was no review. */

@@ -1,4 +1,5 @@
 // What a `review: inline` run found and where each finding went.
+import type { EarlierOutcome, ReviewScope } from './earlier.js'
 import type { FindingGroup, Verdict } from './group.js'
 
 /**
@@ -27,4 +28,8 @@ export interface ReviewReport {
   reviewUrl?: string
   /** Why no review was posted, when none was. */
   notPosted?: string
+  /** Full or incremental, and why (earlier.ts). */
+  scope?: ReviewScope
+  /** Each finding earlier runs left open, and what became of it. */
+  earlier?: EarlierOutcome[]
 }
