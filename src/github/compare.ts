@@ -48,7 +48,13 @@ export async function compareCommits(
       mediaType: { format: 'diff' }
     })
     const aheadBy = Number.isSafeInteger(data.ahead_by) ? data.ahead_by : 0
-    return { status: 'ahead', diff: String(raw.data), aheadBy }
+    // The diff media type answers text, which the types do not know.
+    const diff = raw.data as unknown
+    return {
+      status: 'ahead',
+      diff: typeof diff === 'string' ? diff : '',
+      aheadBy
+    }
   } catch (e) {
     const s = statusOf(e)
     // 404: a commit GitHub does not know (any more); 406: a diff too large.
