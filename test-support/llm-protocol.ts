@@ -194,6 +194,8 @@ export interface CommandState {
   answered?: string
   /** Results of the read tool in this request's messages, in order. */
   reads?: ReadResult[]
+  /** The path a script's read names (`prompt:NAME`, llm-reads.ts). */
+  readPath?: (wanted: string) => string
 }
 
 export type Decision =
@@ -292,7 +294,11 @@ export function decide(
     const done = commands.reads ?? []
     const next = agent.reads[done.length]
     if (tool && next !== undefined)
-      return { kind: 'read', tool, args: { path: next } }
+      return {
+        kind: 'read',
+        tool,
+        args: { path: commands.readPath ? commands.readPath(next) : next }
+      }
     if (tool)
       return {
         kind: 'new_answer',

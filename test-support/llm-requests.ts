@@ -47,6 +47,8 @@ export interface RecordedRequest {
   commandResults: CommandResult[]
   /** Results of the read tool in the messages (llm-reads.ts). */
   readResults: ReadResult[]
+  /** UTF-8 bytes of every message's text (system, user, tool results): what the model is sent to read. */
+  promptBytes: number
   reply: ReplyKind
   /** The tool we called in the reply (for tool calls). */
   replyTool?: string
@@ -96,6 +98,10 @@ export function recordRequest(
     roles: messages.map((m) => m.role ?? ''),
     commandResults: commandResults(messages),
     readResults: readResults(messages),
+    promptBytes: messages.reduce(
+      (n, m) => n + Buffer.byteLength(messageText(m.content), 'utf8'),
+      0
+    ),
     reply: 'not_found'
   }
 }

@@ -26,6 +26,7 @@ import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { completionJson, textChunks, toolCallChunks } from './llm-chunks.ts'
 import { decide, toolFor, type LlmScript } from './llm-protocol.ts'
+import { promptFile } from './llm-reads.ts'
 import {
   parseBody,
   recordRequest,
@@ -226,7 +227,8 @@ export async function startLlmServer(
         toolNames: record.toolNames,
         results: record.commandResults,
         answered: answered.get(model),
-        reads: record.readResults
+        reads: record.readResults,
+        readPath: (wanted) => promptFile(wanted, raw)
       }
     )
     const { kind, args } = decision

@@ -52,17 +52,33 @@ const fileOf = (filename: string, additions: number): ServerFile => ({
   deletions: 0
 })
 
-/** The whole pull request's diff and files at each push. */
-const DIFFS = [
-  added('src/limits.ts', limitsV1),
-  added('src/limits.ts', limitsV2) + added('src/retry.ts', retry),
-  added('src/limits.ts', limitsV2) + added('src/retry.ts', retry)
-]
-const FILES = [
-  [fileOf('src/limits.ts', limitsV1.length)],
-  [fileOf('src/limits.ts', limitsV2.length), fileOf('src/retry.ts', 5)],
-  [fileOf('src/limits.ts', limitsV2.length), fileOf('src/retry.ts', 5)]
-]
+/**
+ * The whole pull request's diff and files at each push. `bulk` lines of a
+ * table file the first push adds and no later push touches: the part of a
+ * real pull request a second review need not read again.
+ */
+function diffAt(push: number, bulk: number): string {
+  const table = Array.from(
+    { length: bulk },
+    (_, i) => `  { code: ${i}, name: 'status-${i}', retry: ${i % 3 === 0} },`
+  )
+  const extra = bulk
+    ? added('src/table.ts', ['export const TABLE = [', ...table, ']'])
+    : ''
+  return push === 0
+    ? added('src/limits.ts', limitsV1) + extra
+    : added('src/limits.ts', limitsV2) + added('src/retry.ts', retry) + extra
+}
+function filesAt(push: number, bulk: number): ServerFile[] {
+  const extra = bulk ? [fileOf('src/table.ts', bulk + 2)] : []
+  return push === 0
+    ? [fileOf('src/limits.ts', limitsV1.length), ...extra]
+    : [
+        fileOf('src/limits.ts', limitsV2.length),
+        fileOf('src/retry.ts', 5),
+        ...extra
+      ]
+}
 
 /** The change of the second push alone (what compare gives). */
 const SECOND_CHANGE =
@@ -80,7 +96,7 @@ const SECOND_CHANGE =
     ''
   ].join('\n') + added('src/retry.ts', retry)
 
-export function pushesPull(): ServerPull {
+export function pushesPull(bulk = 0): ServerPull {
   return {
     title: 'Limits and a retry helper',
     body: 'Adds clamp, parsePort and retry.',
@@ -91,26 +107,19 @@ export function pushesPull(): ServerPull {
       sha: PUSH_SHAS[0] as string,
       repo: 'octo-org/octo-repo'
     },
-    files: FILES[0] as ServerFile[],
-    diff: DIFFS[0] as string
+    files: filesAt(0, bulk),
+    diff: diffAt(0, bulk)
   }
 }
 
 /** The second push (index 1) or the third, a force push (index 2). */
-export function pushOf(index: 1 | 2): Push {
-  return index === 1
-    ? {
-        sha: PUSH_SHAS[1] as string,
-        diff: DIFFS[1] as string,
-        files: FILES[1] as ServerFile[],
-        change: SECOND_CHANGE
-      }
-    : {
-        sha: PUSH_SHAS[2] as string,
-        diff: DIFFS[2] as string,
-        files: FILES[2] as ServerFile[],
-        force: true
-      }
+export function pushOf(index: 1 | 2, bulk = 0): Push {
+  const at = {
+    sha: PUSH_SHAS[index] as string,
+    diff: diffAt(index, bulk),
+    files: filesAt(index, bulk)
+  }
+  return index === 1 ? { ...at, change: SECOND_CHANGE } : { ...at, force: true }
 }
 
 export const CLAMP = {
@@ -144,4 +153,37 @@ export function answerAt(push: number, agent: string): string {
     '',
     findingsBlock(FINDINGS_AT[push] ?? [])
   ].join('\n')
+}
+
+const retryFixed = [
+  ...retry.slice(0, 2),
+  '    try { return await work() } catch { await new Promise((r) => setTimeout(r, 1000)) }',
+  ...retry.slice(3)
+]
+
+/**
+ * A third push that is not forced (the bench's): it fixes the retry loop,
+ * so its change since the second push is one line.
+ */
+export function retryFixPush(bulk = 0): Push {
+  const table = diffAt(2, bulk).split('diff --git a/src/table.ts')[1]
+  return {
+    sha: '4'.repeat(40),
+    diff:
+      added('src/limits.ts', limitsV2) +
+      added('src/retry.ts', retryFixed) +
+      (table ? `diff --git a/src/table.ts${table}` : ''),
+    files: filesAt(2, bulk),
+    change: [
+      'diff --git a/src/retry.ts b/src/retry.ts',
+      '--- a/src/retry.ts',
+      '+++ b/src/retry.ts',
+      '@@ -1,5 +1,5 @@',
+      ...retry.slice(0, 2).map((l) => ` ${l}`),
+      `-${retry[2] ?? ''}`,
+      `+${retryFixed[2] ?? ''}`,
+      ...retry.slice(3).map((l) => ` ${l}`),
+      ''
+    ].join('\n')
+  }
 }

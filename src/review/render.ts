@@ -282,6 +282,7 @@ function earlierSection(
   const more = earlier.length - rows.length
   return [
     '##### Earlier findings',
+    earlierLine(earlier),
     [
       '| Agreement | Severity | Where | Finding | Now |',
       '| --- | --- | --- | --- | --- |',
