@@ -14,7 +14,8 @@
 //                              Docker mode vs local mode only; --docker-stop
 //                              adds runs of a bundle patched not to kill the
 //                              containers at MassGen's result line
-//   --only real|configs|setup|scale|docker runs one part (a development aid);
+//   --only real|configs|setup|scale|docker|pushes runs one part (a development aid;
+//                              pushes: prompt bytes per push, incremental vs full review);
 //   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
 //
 // Run by Node 24 directly (it strips the types). Method and results:
@@ -44,8 +45,9 @@ import {
   startup,
   warmSetup
 } from './bench/sections.ts'
+import { pushesRows } from './bench/pushes.ts'
 
-type Part = 'real' | 'configs' | 'setup' | 'scale' | 'docker'
+type Part = 'real' | 'configs' | 'setup' | 'scale' | 'docker' | 'pushes'
 
 interface Flags {
   cold: boolean
@@ -101,6 +103,7 @@ async function measureAll(
       })
     : undefined
   const cold = flags.cold ? coldInstalls(work, say) : undefined
+  const pushes = want('pushes') ? await pushesRows(say) : []
   return [
     startupRow(bare, bundle),
     ...realRows(real, flags.runs),
@@ -108,7 +111,8 @@ async function measureAll(
     ...fakeRows(fake),
     ...setupRows(setup?.local, setup?.script ?? []),
     ...(docker ? dockerVsLocalRows(docker) : []),
-    ...coldRows(cold)
+    ...coldRows(cold),
+    ...pushes
   ]
 }
 

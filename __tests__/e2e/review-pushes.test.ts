@@ -16,7 +16,13 @@ import {
   startLlmServer,
   type LlmServer
 } from '../../test-support/llm-server.js'
-import { runAction, type ActionRun } from '../../test-support/run-action.js'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import {
+  ROOT,
+  runAction,
+  type ActionRun
+} from '../../test-support/run-action.js'
 import {
   answerAt,
   PUSH_SHAS,
@@ -85,7 +91,79 @@ async function reviewPush(
       review: 'inline'
     }
   })
+  snapshots.push(snapshot(push))
   return { run, llm }
+}
+
+/** What the pull request showed after each push: for docs/review-pushes.md. */
+interface Snapshot {
+  push: number
+  reviews: string[]
+  comments: string[]
+  sticky: string
+}
+const snapshots: Snapshot[] = []
+const shown = new Set<number>()
+function snapshot(push: number): Snapshot {
+  const fresh = github.state.reviewComments.filter(
+    (c) => !shown.has(c.id) && c.user.login !== MALLORY.login
+  )
+  const reviews = github.state.reviews.filter(
+    (r) =>
+      !shown.has(r.id) &&
+      r.user.login !== MALLORY.login &&
+      r.state !== 'PENDING'
+  )
+  for (const x of [...fresh, ...reviews]) shown.add(x.id)
+  const quote = (t: string) =>
+    t
+      .split('\n')
+      .map((l) => `> ${l}`.trimEnd())
+      .join('\n')
+  return {
+    push,
+    reviews: reviews.map(
+      (r) =>
+        `#### The review (at ${r.commitId.slice(0, 12)})\n\n${quote(r.body)}`
+    ),
+    comments: fresh.map((c) =>
+      c.inReplyToId === undefined
+        ? `#### Inline comment on \`${c.path}\` line ${c.line}\n\n${quote(c.body)}`
+        : `#### Reply in the thread of comment ${c.inReplyToId} (then resolved)\n\n${quote(c.body)}`
+    ),
+    sticky: quote(sticky())
+  }
+}
+
+function writeExample(): void {
+  const titles = [
+    'Push 1: the first review (full)',
+    'Push 2: one finding fixed, a problem added (incremental)',
+    'Push 3: a force push (full again)'
+  ]
+  const parts = snapshots.map((s) =>
+    [
+      `## ${titles[s.push] ?? ''}`,
+      ...s.reviews,
+      ...s.comments,
+      '#### The sticky comment',
+      s.sticky
+    ].join('\n\n')
+  )
+  fs.writeFileSync(
+    path.join(ROOT, 'docs', 'review-pushes.md'),
+    [
+      '# A pull request reviewed across three pushes',
+      '',
+      'Rendered from a real run: `__tests__/e2e/review-pushes.test.ts` (the bundled action',
+      'under Node 24, the real MassGen 0.1.97, two scripted agents, the loopback GitHub).',
+      'Regenerate with `WRITE_REVIEW_EXAMPLE=1 node scripts/run-tests.mjs __tests__/e2e/review-pushes.test.ts`.',
+      'Every text is what the action posted, verbatim (hidden markers included).',
+      '',
+      parts.join('\n\n'),
+      ''
+    ].join('\n')
+  )
 }
 
 /** Every message text the agents were sent. */
@@ -221,6 +299,7 @@ describe('a pull request reviewed across three pushes (real MassGen)', () => {
       'Full review: the head no longer contains the commit reviewed last'
     )
     expect(sticky()).toContain('2 confirmed')
+    if (process.env.WRITE_REVIEW_EXAMPLE) writeExample()
     // Nothing new to post: no third review, no comment twice on a line.
     expect(
       submitted().filter((r) => r.user.login !== MALLORY.login)
