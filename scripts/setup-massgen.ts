@@ -30,7 +30,7 @@ registerHooks({
 })
 
 const { prepareMassgen } = await import('../src/prepare/massgen.ts')
-const { createProcessRunner } = await import('../src/run/process.ts')
+const { createProcessRunner } = await import('../src/process/process.ts')
 
 const say = (line: string) => process.stderr.write(`setup-massgen: ${line}\n`)
 

@@ -2,10 +2,10 @@
 // State.IsPost before anything else, so the same bundle, started again as the
 // post step, finds it and cleans up instead.
 import * as core from '@actions/core'
-import { State } from './inputs/constants.js'
+import { State } from './core/constants.js'
 import { run } from './main.js'
 import { post } from './post.js'
-import { errorText } from './shared/text.js'
+import { errorText } from './core/text.js'
 
 if (core.getState(State.IsPost) === 'true') {
   await post().catch((error: unknown) => {

@@ -4,11 +4,11 @@ import { context } from '@actions/github'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { Inputs, Outputs, State } from './inputs/constants.js'
+import { Inputs, Outputs, State } from './core/constants.js'
 import { uploadLogs } from './report/artifact.js'
 import { revokeContainerWrite } from './prepare/container-write-access.js'
 import { removeLeftoverContainers } from './prepare/docker.js'
-import { execute } from './run/execute.js'
+import { execute } from './pipeline/execute.js'
 import { createGitHub, type GitHubApi } from './github/api.js'
 import { runUrl } from './github/run-url.js'
 import {
@@ -19,7 +19,8 @@ import {
 } from './event/intake.js'
 import { MissingKeysError, ModelsError } from './inputs/models.js'
 import { chooseAgents } from './plan/plan.js'
-import { createProcessRunner, type ProcessRunner } from './run/process.js'
+import { createProcessRunner } from './process/process.js'
+import { type ProcessRunner } from './core/process.js'
 import { localModeRefusal } from './event/local-mode.js'
 import { reactionsFor } from './event/reactions.js'
 import { renderReport, renderSkipped } from './report/render.js'
@@ -41,6 +42,8 @@ import {
   type Destination
 } from './report/report.js'
 import { checkHead, type HeadVerdict } from './event/head-check.js'
+import { checkCheckout } from './event/checkout-check.js'
+import { readCheckedOutCommit } from './safety/checked-out-commit.js'
 import {
   InputError,
   readKeys,
@@ -50,11 +53,11 @@ import {
 import { readTrigger } from './event/trigger.js'
 import { parseCommand } from './event/command.js'
 import { setupSourceFor, type SetupSource } from './event/setup-source.js'
-import { withBaseSetup } from './inputs/base-setup.js'
-import type { RunResult, Settings, Trigger } from './inputs/types.js'
-import { readConversation } from './plan/conversation-read.js'
+import { withBaseSetup } from './context/base-setup.js'
+import type { RunResult, Settings, Trigger } from './core/types.js'
+import { readConversation } from './context/conversation-read.js'
 import { gateFailure, reviewRun, setReviewOutputs } from './review/review.js'
-import { errorText } from './shared/text.js'
+import { errorText } from './core/text.js'
 
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
 const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
@@ -321,7 +324,40 @@ async function verifyHead(
     await refuseMovedHead(head.reason, settings, dest)
     return 'stopped'
   }
+  if (head && decision.pullRequest) {
+    const checkout = checkCheckout({
+      checkedOut: readCheckedOutCommit(
+        settings.workspace,
+        settings.contextPath
+      ),
+      headSha: head.sha,
+      mergeSha: head.mergeSha,
+      eventMergeSha:
+        trigger.kind === 'pull_request' && trigger.eventName === 'pull_request'
+          ? process.env.GITHUB_SHA
+          : undefined,
+      trigger: checkoutTrigger(trigger),
+      pullRequest: decision.pullRequest
+    })
+    if (!checkout.ok && settings.checkoutCheck === 'stop') {
+      await failVisibly(checkout.reason, dest, 'config-error')
+      return 'stopped'
+    }
+    if (!checkout.ok) core.warning(checkout.reason)
+    else if (checkout.note) core.info(checkout.note)
+  }
   return head?.sha
+}
+
+function checkoutTrigger(
+  trigger: Trigger
+): Parameters<typeof checkCheckout>[0]['trigger'] {
+  if (trigger.kind === 'comment' || trigger.kind === 'review_comment')
+    return 'comment'
+  if (trigger.kind !== 'pull_request') return 'other'
+  return trigger.eventName === 'pull_request_target'
+    ? 'pull_request_target'
+    : 'pull_request'
 }
 
 const NO_CREDENTIALS: TakenCredentials = {
@@ -480,9 +516,9 @@ async function resolveHead(
     })
   } else if (trigger.kind === 'pull_request') {
     // Every action: a push can land between any event and the job's start.
-    const sha = await gh().getPullHeadSha(trigger.number)
+    const tip = await gh().getPullTip(trigger.number)
     verdict = checkHead({
-      head: { sha, committedAt: undefined, forcePushedAt: [] },
+      head: { ...tip, committedAt: undefined, forcePushedAt: [] },
       commentCreatedAt: undefined,
       expectedSha: settings.expectedHeadSha,
       event: { sha: trigger.headSha, labeled: trigger.labeled !== undefined }

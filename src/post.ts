@@ -3,14 +3,14 @@
 // make the sticky comment and the summary say so. Never silent.
 import * as core from '@actions/core'
 import * as path from 'node:path'
-import { Defaults, Inputs, State } from './inputs/constants.js'
+import { Defaults, Inputs, State } from './core/constants.js'
 import { revokeContainerWrite } from './prepare/container-write-access.js'
 import { removeLeftoverContainers } from './prepare/docker.js'
 import { createGitHub } from './github/api.js'
 import { runUrl } from './github/run-url.js'
 import { discoverLogDir, readRunFiles } from './results/log-files.js'
 import { agentsFromStatus } from './results/results.js'
-import { createProcessRunner } from './run/process.js'
+import { createProcessRunner } from './process/process.js'
 import { isSameProcess } from './run/process-identity.js'
 import { renderCancelled } from './report/render.js'
 import {
@@ -25,8 +25,8 @@ import {
   restoreGitCredentials
 } from './safety/git-credentials.js'
 import { readKeys } from './inputs/settings.js'
-import type { RunResult } from './inputs/types.js'
-import { errorText } from './shared/text.js'
+import type { RunResult } from './core/types.js'
+import { errorText } from './core/text.js'
 
 export async function post(): Promise<void> {
   if (

@@ -323,6 +323,8 @@ export const routes: [string, Handler][] = [
         body: p.body,
         user: userJson(p.author, s),
         draft: false,
+        // null while GitHub computes it, and on conflicts (as the API says).
+        merge_commit_sha: p.mergeCommitSha ?? null,
         base: side(p.base),
         head: side(p.head),
         changed_files: p.files.length

@@ -42,6 +42,8 @@ export interface ServerPull {
   head: { ref: string; sha: string; repo: string | null }
   files: ServerFile[]
   diff: string
+  /** GitHub's test merge commit (`merge_commit_sha`); default null. */
+  mergeCommitSha?: string
   /** GitHub answers 406 for diffs over 300 files or 20,000 lines. */
   diffTooLarge?: boolean
   /** The head commit's committer date (GET /commits/{sha}); default 2025-11-28T09:00:00Z. */

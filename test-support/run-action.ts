@@ -7,7 +7,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 // '.ts': scripts run this file with Node 24 directly (npm run demo, bench).
-import { State } from '../src/inputs/constants.ts'
+import { State } from '../src/core/constants.ts'
 import { liveMarker } from './live.ts'
 
 export const ROOT = path.resolve(

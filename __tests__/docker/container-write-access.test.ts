@@ -12,10 +12,8 @@ import {
   grantContainerWrite,
   revokeContainerWrite
 } from '../../src/prepare/container-write-access.js'
-import {
-  createProcessRunner,
-  type ProcessRunner
-} from '../../src/run/process.js'
+import { createProcessRunner } from '../../src/process/process.js'
+import { type ProcessRunner } from '../../src/core/process.js'
 
 const IMAGE =
   process.env.MASSGEN_ACTION_TEST_IMAGE ?? 'massgen-action-runtime:test'

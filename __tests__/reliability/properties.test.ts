@@ -7,7 +7,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parseCommand } from '../../src/event/command.js'
 import { stickyMarker } from '../../src/github/sticky-marker.js'
-import { LogReader, readRunFiles } from '../../src/results/log-files.js'
+import { LogReader } from '../../src/safety/log-reader.js'
+import { readRunFiles } from '../../src/results/log-files.js'
 import {
   ModelsError,
   parseModels,
@@ -26,7 +27,7 @@ import {
   type ApiKeys,
   type Outcome,
   type RunResult
-} from '../../src/inputs/types.js'
+} from '../../src/core/types.js'
 import { detailsBalance, unclosedFence } from '../unit/markdown-oracle.js'
 import { tally, tempDir } from './support.js'
 

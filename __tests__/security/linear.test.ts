@@ -14,9 +14,9 @@ import {
 } from '../../src/safety/markdown.js'
 import { foldOutputLine, stripAnsi } from '../../src/run/output-lines.js'
 import { redactSecrets } from '../../src/safety/redact.js'
-import { overviewOf } from '../../src/plan/pr-context.js'
+import { overviewOf } from '../../src/context/pr-context.js'
 import { renderReport } from '../../src/report/render.js'
-import type { RunResult } from '../../src/inputs/types.js'
+import type { RunResult } from '../../src/core/types.js'
 
 const SIZE = 512 * 1024
 /** Hostile work may cost at most this many times the plain work. */

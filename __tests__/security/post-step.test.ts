@@ -9,7 +9,7 @@ import {
   runAction,
   runPostStep
 } from '../../test-support/run-action.js'
-import { livingGroupMembers } from '../../src/run/process.js'
+import { livingGroupMembers } from '../../src/process/process.js'
 import { event, githubWithPull, KEYS } from '../e2e/helpers.js'
 
 let github: GitHubServer

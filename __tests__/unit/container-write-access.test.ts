@@ -11,7 +11,7 @@ import {
   treeArgs,
   type PathProbe
 } from '../../src/prepare/container-write-access.js'
-import { unescapeC } from '../../src/shared/text.js'
+import { unescapeC } from '../../src/core/text.js'
 
 describe("the image's user", () => {
   it.each([

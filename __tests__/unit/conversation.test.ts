@@ -8,16 +8,18 @@ import { describe, expect, it } from '@jest/globals'
 import {
   followUpContext,
   MAX_CONTEXT_BYTES,
-  reviewThreadContext,
+  reviewThreadContext
+} from '../../src/plan/conversation.js'
+import {
   type ConversationRequest,
   type ThreadComment
-} from '../../src/plan/conversation.js'
+} from '../../src/core/conversation.js'
 import { checkTriggerAllowed } from '../../src/event/gate.js'
 import type { Permission } from '../../src/github/api.js'
 import { labelSkip } from '../../src/event/intake.js'
 import { readSettings } from '../../src/inputs/settings.js'
 import { readTrigger } from '../../src/event/trigger.js'
-import type { Trigger } from '../../src/inputs/types.js'
+import type { Trigger } from '../../src/core/types.js'
 
 function fixture(name: string): Record<string, unknown> {
   const url = new URL(`../../__fixtures__/events/${name}.json`, import.meta.url)

@@ -8,8 +8,8 @@ import { costLimitReached, estimatedCost } from '../../src/run/cost-cap.js'
 import { readRunFiles } from '../../src/results/log-files.js'
 import { judgeRun } from '../../src/results/results.js'
 import { readSettings } from '../../src/inputs/settings.js'
-import { parseStatus } from '../../src/results/status-file.js'
-import type { AgentPlan } from '../../src/inputs/types.js'
+import { parseStatus } from '../../src/run/status-file.js'
+import type { AgentPlan } from '../../src/core/types.js'
 
 const status = (json: unknown) => parseStatus(JSON.stringify(json)) ?? {}
 

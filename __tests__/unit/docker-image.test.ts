@@ -6,7 +6,7 @@ import {
   PULL_RETRY_SECONDS,
   prepareDocker
 } from '../../src/prepare/docker.js'
-import type { ExecResult, ProcessRunner } from '../../src/run/process.js'
+import type { ExecResult, ProcessRunner } from '../../src/core/process.js'
 
 const IMAGE = 'ghcr.io/massgen/mcp-runtime-sudo:latest'
 const DIGEST = `ghcr.io/massgen/mcp-runtime-sudo@sha256:${'ab'.repeat(32)}`

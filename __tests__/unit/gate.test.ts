@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { checkTriggerAllowed, isAllowedBot } from '../../src/event/gate.js'
 import { type Permission } from '../../src/github/api.js'
 import { GitHubError } from '../../src/github/errors.js'
-import type { Trigger } from '../../src/inputs/types.js'
+import type { Trigger } from '../../src/core/types.js'
 
 function permissions(roles: Record<string, Permission | Error>) {
   const asked: string[] = []

@@ -14,7 +14,7 @@ import { MassgenInstallError, tail } from '../../src/prepare/install/output.js'
 import { UV_VERSION } from '../../src/prepare/install/uv.js'
 import { lockText } from '../../src/prepare/install/lock.js'
 import { type CacheStore } from '../../src/prepare/install/cache.js'
-import type { ExecResult, ProcessRunner } from '../../src/run/process.js'
+import type { ExecResult, ProcessRunner } from '../../src/core/process.js'
 
 interface Call {
   command: string

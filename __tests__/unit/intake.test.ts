@@ -8,7 +8,7 @@ import { intake as intakeWith, IntakeError } from '../../src/event/intake.js'
 import type { GitHubApi, Permission } from '../../src/github/api.js'
 import { readSettings } from '../../src/inputs/settings.js'
 import { chooseAgents } from '../../src/plan/plan.js'
-import type { Settings, Trigger } from '../../src/inputs/types.js'
+import type { Settings, Trigger } from '../../src/core/types.js'
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-'))
 

@@ -3,7 +3,7 @@ import {
   carriesOthersText,
   localModeRefusal
 } from '../../src/event/local-mode.js'
-import type { Trigger } from '../../src/inputs/types.js'
+import type { Trigger } from '../../src/core/types.js'
 
 const pr = (fromFork: boolean): Trigger => ({
   kind: 'pull_request',

@@ -5,7 +5,7 @@ import {
   stripAnsi,
   type OutputHints
 } from '../../src/run/output-lines.js'
-import { isInside } from '../../src/shared/paths.js'
+import { isInside } from '../../src/core/paths.js'
 
 const where = { cwd: '/w', logBase: '/w/.massgen/massgen_logs' }
 const fold = (lines: string[]) =>

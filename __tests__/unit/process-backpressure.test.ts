@@ -2,7 +2,7 @@
 // can be written out, so the action's memory does not grow with the output.
 import { describe, expect, it, jest } from '@jest/globals'
 import { Writable } from 'node:stream'
-import { createProcessRunner } from '../../src/run/process.js'
+import { createProcessRunner } from '../../src/process/process.js'
 
 jest.setTimeout(30_000)
 

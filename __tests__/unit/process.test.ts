@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { createProcessRunner, lineSplitter } from '../../src/run/process.js'
+import { createProcessRunner, lineSplitter } from '../../src/process/process.js'
 
 describe('lineSplitter', () => {
   it('joins chunks into lines and handles CRLF', () => {

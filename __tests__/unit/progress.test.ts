@@ -1,9 +1,9 @@
 // The live progress: status.json snapshots become log lines, and comment
 // updates that are throttled, serialised and stopped before the report.
 import { describe, expect, it } from '@jest/globals'
-import type { AgentPlan } from '../../src/inputs/types.js'
-import type { ProgressSnapshot } from '../../src/report/render.js'
-import type { MassgenStatus } from '../../src/results/status-file.js'
+import type { AgentPlan } from '../../src/core/types.js'
+import type { ProgressSnapshot } from '../../src/run/progress.js'
+import type { MassgenStatus } from '../../src/run/status-file.js'
 import {
   ProgressTracker,
   progressLine,

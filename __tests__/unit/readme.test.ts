@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import { parse } from 'yaml'
-import { Inputs, Outputs } from '../../src/inputs/constants.js'
+import { Inputs, Outputs } from '../../src/core/constants.js'
 
 const action = parse(fs.readFileSync('action.yml', 'utf8')) as {
   inputs: Record<string, { default?: string }>

@@ -4,7 +4,7 @@ import {
   truncateMarkdown
 } from '../../src/safety/markdown.js'
 import { renderReport, type ReportContext } from '../../src/report/render.js'
-import type { AgentResult, Outcome, RunResult } from '../../src/inputs/types.js'
+import type { AgentResult, Outcome, RunResult } from '../../src/core/types.js'
 import {
   detailsBalance,
   liveBrackets,

@@ -5,7 +5,7 @@ import {
   renderSkipped,
   type ReportContext
 } from '../../src/report/render.js'
-import type { AgentResult, RunResult } from '../../src/inputs/types.js'
+import type { AgentResult, RunResult } from '../../src/core/types.js'
 import {
   detailsBalance,
   liveMentions,

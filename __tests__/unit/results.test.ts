@@ -5,7 +5,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { readRunFiles } from '../../src/results/log-files.js'
 import { judgeRun, type RunFacts } from '../../src/results/results.js'
-import type { AgentPlan } from '../../src/inputs/types.js'
+import type { AgentPlan } from '../../src/core/types.js'
 
 const FIXTURES = path.join(process.cwd(), '__fixtures__', 'massgen')
 

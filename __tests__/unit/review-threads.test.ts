@@ -11,15 +11,15 @@ import {
   REVIEW_THREADS_QUERY
 } from '../../src/github/review-threads.js'
 import { createGitHub } from '../../src/github/api.js'
+import { classifyEarlier } from '../../src/review/earlier.js'
 import {
-  classifyEarlier,
   decideScope,
   earlierFindings,
-  lastReviewedCommit,
-  type EarlierFinding
-} from '../../src/review/earlier.js'
+  lastReviewedCommit
+} from '../../src/plan/earlier-record.js'
+import type { EarlierFinding, FindingGroup } from '../../src/core/review.js'
 import { reviewedMarker } from '../../src/review/render.js'
-import { onlyFiles } from '../../src/plan/review-scope.js'
+import { onlyFiles } from '../../src/context/review-scope.js'
 import { githubSchema } from '../../test-support/github-graphql.js'
 import {
   addReviewComment,
@@ -27,7 +27,6 @@ import {
   startGitHubServer
 } from '../../test-support/github-server.js'
 import { reviewPull } from '../../test-support/review-pull.js'
-import type { FindingGroup } from '../../src/review/group.js'
 
 const require = createRequire(import.meta.url)
 
@@ -162,9 +161,7 @@ describe('the loopback speaks threads, resolving and compare', () => {
 })
 
 describe('earlier findings', () => {
-  const thread = (
-    over: Record<string, unknown> = {}
-  ) => ({
+  const thread = (over: Record<string, unknown> = {}) => ({
     id: 'PRRT_1',
     isResolved: false,
     isOutdated: false,
@@ -225,14 +222,9 @@ describe('earlier findings', () => {
 
   it('attack: malformed thread nodes (wrong types, huge ids) are skipped, not trusted', () => {
     expect(parseThread(thread({ id: 5 }), isOurs)).toBeUndefined()
+    expect(parseThread(thread({ isOutdated: 'yes' }), isOurs)).toBeUndefined()
     expect(
-      parseThread(thread({ isOutdated: 'yes' }), isOurs)
-    ).toBeUndefined()
-    expect(
-      parseThread(
-        thread({ opening: { nodes: [{ databaseId: -1 }] } }),
-        isOurs
-      )
+      parseThread(thread({ opening: { nodes: [{ databaseId: -1 }] } }), isOurs)
     ).toBeUndefined()
     expect(parseThread(null, isOurs)).toBeUndefined()
   })

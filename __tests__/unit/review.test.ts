@@ -7,11 +7,11 @@ import { parseDiffLines, placeOnDiff } from '../../src/review/diff.js'
 import {
   findingsBlock,
   MAX_BLOCK_CHARS,
-  MAX_FINDINGS_PER_AGENT,
   normalisePath,
-  parseFindings,
-  type Finding
+  parseFindings
 } from '../../src/review/findings.js'
+import { MAX_FINDINGS_PER_AGENT } from '../../src/core/findings-fence.js'
+import { type Finding } from '../../src/core/review.js'
 import {
   gateFails,
   groupFindings,

@@ -12,7 +12,7 @@ import type {
   Exit,
   ProcessRunner,
   RunningProcess
-} from '../../src/run/process.js'
+} from '../../src/core/process.js'
 import {
   deadlineSeconds,
   runMassgen,

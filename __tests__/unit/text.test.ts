@@ -1,11 +1,11 @@
-// The plain-text helpers every stage uses (src/shared/text.ts).
+// The plain-text helpers every stage uses (src/core/text.ts).
 import { describe, expect, it } from '@jest/globals'
 import {
   clipBytes,
   clipBytesFromEnd,
   decodeHead,
   unescapeC
-} from '../../src/shared/text.js'
+} from '../../src/core/text.js'
 
 describe('byte limits on UTF-8', () => {
   it('never cut a character in half, from either end', () => {

@@ -27,7 +27,7 @@ import {
   userAgentPlans,
   valuesFoundIn,
   withInstructions
-} from '../../src/plan/user-config.js'
+} from '../../src/inputs/user-config.js'
 import { isConfigPath } from '../../src/inputs/user-inputs.js'
 import { redactSecrets } from '../../src/safety/redact.js'
 

@@ -3,8 +3,8 @@
 // through the API (author_association is not enough: it says nothing of
 // permission), or be named in allowed-users; bots only when allow-listed.
 import type { GitHubApi, Permission } from '../github/api.js'
-import type { Actor, Settings, Trigger } from '../inputs/types.js'
-import { errorText } from '../shared/text.js'
+import type { Actor, Settings, Trigger } from '../core/types.js'
+import { errorText } from '../core/text.js'
 
 export type GateResult =
   | { allowed: true }

@@ -38,7 +38,13 @@ import type { PullHead } from '../github/pull.js'
 const SKEW_MS = 60_000
 
 export type HeadVerdict =
-  { ok: true; sha: string } | { ok: false; sha: string; reason: string }
+  | {
+      ok: true
+      sha: string
+      /** GitHub's test merge commit now, when it has one. */
+      mergeSha: string | undefined
+    }
+  | { ok: false; sha: string; reason: string }
 
 /** What a pull_request event says of the head (rule 4). */
 export interface EventHead {
@@ -59,6 +65,11 @@ export function checkHead(input: {
   const { head, commentCreatedAt, expectedSha, event } = input
   const sha = head.sha.toLowerCase()
   const short = sha.slice(0, 12)
+  const passed = {
+    ok: true as const,
+    sha,
+    mergeSha: head.mergeSha?.toLowerCase()
+  }
   if (expectedSha && expectedSha.toLowerCase() !== sha) {
     return {
       ok: false,
@@ -69,8 +80,8 @@ export function checkHead(input: {
         'before the run started. Nothing was run; check the new commits and comment again.'
     }
   }
-  if (event) return checkEventHead(sha, event)
-  if (!commentCreatedAt) return { ok: true, sha }
+  if (event) return checkEventHead(passed, event)
+  if (!commentCreatedAt) return passed
   const commented = Date.parse(commentCreatedAt)
   const forced = head.forcePushedAt.find((t) => Date.parse(t) > commented)
   if (forced) {
@@ -94,11 +105,15 @@ export function checkHead(input: {
         'commits and comment again.'
     }
   }
-  return { ok: true, sha }
+  return passed
 }
 
 /** Rule 4: the head is still the commit the pull_request event was for. */
-function checkEventHead(sha: string, event: EventHead): HeadVerdict {
+function checkEventHead(
+  passed: Extract<HeadVerdict, { ok: true }>,
+  event: EventHead
+): HeadVerdict {
+  const { sha } = passed
   const short = sha.slice(0, 12)
   const again = event.labeled
     ? 'remove the label and add it again'
@@ -112,7 +127,7 @@ function checkEventHead(sha: string, event: EventHead): HeadVerdict {
         `cannot be tied to the commit it was for; the head is now ${short}. Nothing was run.`
     }
   }
-  if (event.sha.toLowerCase() === sha) return { ok: true, sha }
+  if (event.sha.toLowerCase() === sha) return passed
   const what = event.labeled
     ? 'the commit that was labelled'
     : 'the commit the event was for'

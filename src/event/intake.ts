@@ -1,16 +1,12 @@
 // Decides from the event whether to run, on which issue, with which question.
-import { Inputs } from '../inputs/constants.js'
+import { Inputs } from '../core/constants.js'
 import { parseCommand, stripInvisible } from './command.js'
-import type { ConversationRequest } from '../plan/conversation.js'
+import type { ConversationRequest } from '../core/conversation.js'
 import { checkTriggerAllowed, type GateResult } from './gate.js'
 import type { GitHubApi } from '../github/api.js'
 import { ModelsError, type AgentChoice } from '../inputs/models.js'
 import { MAX_QUERY_BYTES } from '../inputs/settings.js'
-import type {
-  ReviewCommentTrigger,
-  Settings,
-  Trigger
-} from '../inputs/types.js'
+import type { ReviewCommentTrigger, Settings, Trigger } from '../core/types.js'
 
 import type { AgentSelection } from '../inputs/models.js'
 

@@ -1,8 +1,8 @@
 // Local mode's agents hold their API keys in MassGen's environment, where
 // any of their commands can read them: on events that carry other people's
 // text (which can instruct the agents), local mode needs the user's consent.
-import { Inputs } from '../inputs/constants.js'
-import type { Trigger } from '../inputs/types.js'
+import { Inputs } from '../core/constants.js'
+import type { Trigger } from '../core/types.js'
 
 /** Events whose text comes only from people who can already change the workflow. */
 const OWN_TEXT_EVENTS = ['schedule', 'workflow_dispatch', 'push']

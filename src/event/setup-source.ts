@@ -7,7 +7,7 @@
 // the API, never from the checkout. Push, schedule and dispatch check out
 // the repository's own code: there the workspace is read (safely).
 // Pure: the payload is untrusted input of any shape.
-import type { Trigger } from '../inputs/types.js'
+import type { Trigger } from '../core/types.js'
 
 export type SetupSource =
   | { from: 'workspace' }

@@ -5,7 +5,7 @@ import type {
   PullRequestEvent,
   User
 } from '@octokit/webhooks-types'
-import type { Actor, Trigger } from '../inputs/types.js'
+import type { Actor, Trigger } from '../core/types.js'
 
 type Loose<T> = { [K in keyof T]?: unknown }
 type UserLike = Partial<Pick<User, 'login' | 'type'>> | null | undefined

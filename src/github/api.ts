@@ -13,9 +13,10 @@ import { readBaseFile, readFileAtRef, type BaseFile } from './contents.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import {
   readPullHead,
-  readPullHeadSha,
+  readPullTip,
   readPullRequestContext,
   type PullHead,
+  type PullTip,
   type PullRequestContext
 } from './pull.js'
 import {
@@ -28,7 +29,7 @@ import {
   readReviewThread,
   replyInThread
 } from './threads.js'
-import type { FollowUp, ThreadComment } from '../plan/conversation.js'
+import type { FollowUp, ThreadComment } from '../core/conversation.js'
 import { createIdentity } from './identity.js'
 import { createReviews, type PostedText, type ReviewDraft } from './review.js'
 import {
@@ -63,8 +64,8 @@ export interface GitHubApi {
   ): Promise<PullRequestContext>
   /** The head commit, its committer date and the head's force pushes. */
   getPullHead(number: number): Promise<PullHead>
-  /** The head commit alone (pull_request events name theirs). */
-  getPullHeadSha(number: number): Promise<string>
+  /** The head and merge commits alone (pull_request events name their head). */
+  getPullTip(number: number): Promise<PullTip>
   /** A file's text at a commit; undefined when there is none. */
   getFileAtRef(file: string, ref: string): Promise<string | undefined>
   /** A regular file at a commit, at most maxBytes; links are refused. */
@@ -201,8 +202,7 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
     getPullHead: (number) =>
       readPullHead({ octokit, owner, repo, log }, number),
 
-    getPullHeadSha: (number) =>
-      readPullHeadSha({ octokit, owner, repo, log }, number),
+    getPullTip: (number) => readPullTip({ octokit, owner, repo, log }, number),
 
     getFileAtRef: (file, ref) =>
       readFileAtRef({ octokit, owner, repo, log }, file, ref),

@@ -1,6 +1,6 @@
 // Failed GitHub API calls, turned into errors callers can branch on and that
 // tell the user what to do.
-import { GitHubCommentLimit } from '../inputs/constants.js'
+import { GitHubCommentLimit } from '../core/constants.js'
 
 export type GitHubErrorKind =
   'not-found' | 'forbidden' | 'body-too-long' | 'rate-limited' | 'failed'

@@ -2,7 +2,7 @@
 // and the diff, cut to a size the agents can read.
 import type { GitHubLog, Octokit } from './client.js'
 import { apiMessage, statusOf, toGitHubError } from './errors.js'
-import { clipBytes } from '../shared/text.js'
+import { clipBytes } from '../core/text.js'
 
 export interface ChangedFile {
   filename: string
@@ -101,20 +101,31 @@ export interface PullHead {
   committedAt: string | undefined
   /** When GitHub recorded each force push of the head branch (server time). */
   forcePushedAt: string[]
+  /** GitHub's test merge commit of head and base now; none while it is computed or on conflicts. */
+  mergeSha?: string | undefined
 }
 
-/** The pull request's head commit now: one request, for pull_request events. */
-export async function readPullHeadSha(
+/** The head commit and GitHub's test merge commit (`merge_commit_sha`) now. */
+export interface PullTip {
+  sha: string
+  mergeSha: string | undefined
+}
+
+/** The pull request's head and merge commits now: one request, for pull_request events. */
+export async function readPullTip(
   { octokit, owner, repo }: PullRequestTarget,
   number: number
-): Promise<string> {
+): Promise<PullTip> {
   try {
     const pr = await octokit.rest.pulls.get({
       owner,
       repo,
       pull_number: number
     })
-    return pr.data.head.sha
+    return {
+      sha: pr.data.head.sha,
+      mergeSha: pr.data.merge_commit_sha ?? undefined
+    }
   } catch (e) {
     throw toGitHubError(e, `Reading the head of pull request #${number}`)
   }
@@ -145,7 +156,8 @@ export async function readPullHead(
       committedAt: commit.data.commit.committer?.date ?? undefined,
       forcePushedAt: timeline
         .filter((e) => e.event === 'head_ref_force_pushed' && e.created_at)
-        .map((e) => e.created_at as string)
+        .map((e) => e.created_at as string),
+      mergeSha: pr.data.merge_commit_sha ?? undefined
     }
   } catch (e) {
     throw toGitHubError(e, what)

@@ -1,6 +1,6 @@
 // Conversations on GitHub: the comments of an issue, a pull request's
 // review-comment threads, and replies in them.
-import type { ThreadComment } from '../plan/conversation.js'
+import type { ThreadComment } from '../core/conversation.js'
 import type { Octokit } from './client.js'
 import { toGitHubError, WRITE_HINT } from './errors.js'
 

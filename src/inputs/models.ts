@@ -1,5 +1,5 @@
 // Which agents run: `models` (or the default models) filtered by the keys present.
-import { DefaultModels, Inputs } from './constants.js'
+import { DefaultModels, Inputs } from '../core/constants.js'
 import {
   BACKENDS,
   type AgentPlan,
@@ -7,7 +7,7 @@ import {
   type Backend,
   type ModelSpec,
   type Provider
-} from './types.js'
+} from '../core/types.js'
 
 /** The provider whose key each backend needs; vllm endpoints take none. */
 export const BACKEND_PROVIDER: Record<Backend, Provider | undefined> = {

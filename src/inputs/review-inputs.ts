@@ -1,7 +1,7 @@
 // The inputs of reviews across pushes: `review-scope` and `resolve-threads`.
-import { Inputs } from './constants.js'
-import type { Settings } from './types.js'
-import { showValue } from '../shared/text.js'
+import { Inputs } from '../core/constants.js'
+import type { Settings } from '../core/types.js'
+import { showValue } from '../core/text.js'
 
 const SCOPES = ['incremental', 'full'] as const
 const RESOLVE = ['unanswered', 'answered-too', 'off'] as const

@@ -3,8 +3,8 @@ import { readReviewInputs } from './review-inputs.js'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { z } from 'zod'
-import { Defaults, Inputs } from './constants.js'
-import { findExecutable } from '../prepare/executable.js'
+import { Defaults, Inputs } from '../core/constants.js'
+import { findExecutable } from '../process/executable.js'
 import { KEY_ENV_VARS, ModelsError, parseModels } from './models.js'
 import { parsePassEnv } from '../safety/child-env.js'
 import { globProblem, parseGlobList } from './globs.js'
@@ -13,13 +13,13 @@ import {
   type ApiKeys,
   type SetupFileRef,
   type Settings
-} from './types.js'
+} from '../core/types.js'
 import {
   readSetupFile,
   readUserInputs,
   type SetupReader
 } from './user-inputs.js'
-import { showValue } from '../shared/text.js'
+import { showValue } from '../core/text.js'
 import { parse as parseShell } from 'shell-quote'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
@@ -122,6 +122,14 @@ const rules = {
       .transform(Number)
       .pipe(z.number().positive()),
     "a positive amount in US dollars such as '2.50' (empty: no cap)"
+  ],
+  checkoutCheck: [
+    z
+      .string()
+      .trim()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['stop', 'warn'])),
+    "'stop' (a checkout that is not the pull request's head or merge commit stops the run) or 'warn'"
   ],
   projectInstructions: [
     z
@@ -238,6 +246,8 @@ export function readSettings(source: InputSource): Settings {
         String(Defaults.PrDiffMaxBytes)
       ) ?? Defaults.PrDiffMaxBytes,
     ...readUploadLogs(check('uploadLogs', Inputs.UploadLogs, 'true')),
+    checkoutCheck:
+      check('checkoutCheck', Inputs.CheckoutCheck, 'stop') ?? 'stop',
     expectedHeadSha: raw(Inputs.ExpectedHeadSha)
       ? check('expectedHeadSha', Inputs.ExpectedHeadSha, '')?.toLowerCase()
       : undefined,

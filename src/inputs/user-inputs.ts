@@ -5,13 +5,13 @@
 // else's code only their paths are taken here (`baseSetup`): base-setup.ts
 // reads them from the base commit through the API.
 import * as path from 'node:path'
-import { Inputs } from './constants.js'
+import { Inputs } from '../core/constants.js'
 import {
   MAX_CONFIG_BYTES,
   parseUserConfig,
   secretFields,
   UserConfigError
-} from '../plan/user-config.js'
+} from './user-config.js'
 import {
   PERSONA_MODES,
   RUN_MODES,
@@ -19,10 +19,10 @@ import {
   type RunMode,
   type SetupFileRef,
   type UserConfigSource
-} from './types.js'
+} from '../core/types.js'
 import { readWorkspaceFileSync } from '../safety/workspace-file.js'
-import { isInside } from '../shared/paths.js'
-import { showValue } from '../shared/text.js'
+import { isInside } from '../core/paths.js'
+import { showValue } from '../core/text.js'
 
 /** Instructions go into every agent's system prompt on every call. */
 export const MAX_INSTRUCTIONS_BYTES = 64 * 1024

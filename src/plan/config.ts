@@ -12,7 +12,7 @@ import {
   type Backend,
   type ContextPermission,
   type DockerNetwork
-} from '../inputs/types.js'
+} from '../core/types.js'
 
 const permission = z.enum(['read', 'write'])
 

@@ -7,41 +7,12 @@
 // size the question can carry (MassGen takes it as one argument).
 import { stripInvisible, visibleText } from '../event/command.js'
 import { fenceFor } from '../safety/markdown.js'
-import { clipBytes, clipBytesFromEnd } from '../shared/text.js'
-
-/** What to read before the run, decided from the event alone. */
-export type ConversationRequest =
-  | {
-      kind: 'follow-up'
-      issueNumber: number
-      /** The command's comment: only comments before it are read. */
-      commentId: number
-    }
-  | {
-      kind: 'review-thread'
-      pullNumber: number
-      /** The thread's first comment. */
-      threadId: number
-      commentId: number
-      path: string
-      line: number | undefined
-      startLine: number | undefined
-      side: string | undefined
-      diffHunk: string
-    }
-
-export interface ThreadComment {
-  id: number
-  author: string
-  body: string
-  createdAt: string
-}
-
-/** The action's own report on an issue, and the comments written after it. */
-export interface FollowUp {
-  previous: { body: string; updatedAt: string } | undefined
-  since: ThreadComment[]
-}
+import { clipBytes, clipBytesFromEnd } from '../core/text.js'
+import type {
+  ConversationRequest,
+  FollowUp,
+  ThreadComment
+} from '../core/conversation.js'
 
 /** Bytes the whole context may take (the question may take 100,000). */
 export const MAX_CONTEXT_BYTES = 24_000

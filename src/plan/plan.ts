@@ -1,7 +1,7 @@
 // Pure planning: settings + question + where things go -> what to run.
 import { buildConfig } from './config.js'
 import { allowedEnv } from '../safety/child-env.js'
-import { Inputs } from '../inputs/constants.js'
+import { Inputs } from '../core/constants.js'
 import {
   KEY_ENV_VARS,
   PROVIDER_ENV_VARS,
@@ -16,7 +16,7 @@ import type {
   Provider,
   RunMode,
   Settings
-} from '../inputs/types.js'
+} from '../core/types.js'
 import {
   forbiddenReferences,
   mergeUserConfig,
@@ -24,7 +24,7 @@ import {
   UserConfigError,
   valuesFoundIn,
   withInstructions
-} from './user-config.js'
+} from '../inputs/user-config.js'
 import type { ReadServerLaunch } from './read-tools.js'
 
 export interface RunPlan {

@@ -8,7 +8,7 @@
 import type { ChangedFile, PullRequestContext } from '../github/pull.js'
 import { attributesFor, type GitAttributes } from './gitattributes.js'
 import { globMatcher } from '../inputs/globs.js'
-import { unescapeC } from '../shared/text.js'
+import { unescapeC } from '../core/text.js'
 
 export interface LeftOut {
   file: string

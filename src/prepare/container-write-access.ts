@@ -8,9 +8,9 @@
 import { stderrDetail } from './docker.js'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Inputs } from '../inputs/constants.js'
-import type { ProcessRunner } from '../run/process.js'
-import { errorText, unescapeC } from '../shared/text.js'
+import { Inputs } from '../core/constants.js'
+import type { ProcessRunner } from '../core/process.js'
+import { errorText, unescapeC } from '../core/text.js'
 
 export class ContainerWriteError extends Error {}
 

@@ -1,9 +1,9 @@
 // Docker mode's effects: the daemon must answer, the image must be there.
 import * as fs from 'node:fs'
-import { Inputs } from '../inputs/constants.js'
-import { isInside } from '../shared/paths.js'
-import type { ProcessRunner } from '../run/process.js'
-import { firstLine } from '../shared/text.js'
+import { Inputs } from '../core/constants.js'
+import { isInside } from '../core/paths.js'
+import type { ProcessRunner } from '../core/process.js'
+import { firstLine } from '../core/text.js'
 
 export class DockerError extends Error {}
 

@@ -11,7 +11,7 @@
 // The parts live beside it (install/*.ts).
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { findExecutable } from './executable.js'
+import { findExecutable } from '../process/executable.js'
 import {
   cacheAvailable,
   createActionsCacheStore,
@@ -21,8 +21,8 @@ import { installFresh } from './install/fresh.js'
 import { isComplete, venvLayout, type VenvLayout } from './install/layout.js'
 import { MassgenInstallError, type InstallLog } from './install/output.js'
 import { installerEnv, probePython } from './install/python.js'
-import type { ProcessRunner } from '../run/process.js'
-import { errorText } from '../shared/text.js'
+import type { ProcessRunner } from '../core/process.js'
+import { errorText } from '../core/text.js'
 
 export interface PrepareOptions {
   version: string

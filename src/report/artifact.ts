@@ -13,7 +13,7 @@ import {
   walkFiles
 } from '../safety/agent-files.js'
 import { redactingStream, redactSecrets } from '../safety/redact.js'
-import { errorText } from '../shared/text.js'
+import { errorText } from '../core/text.js'
 
 export interface ArtifactLog {
   info(message: string): void

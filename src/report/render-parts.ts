@@ -1,15 +1,8 @@
 // Small pieces of the report: figures, cells, the vote table, the footer.
 // Every dynamic string is redacted and escaped here, where it is placed.
-import {
-  escapeHtmlText,
-  escapeTableCell,
-  fenceFor,
-  safeMarkdown,
-  truncateMarkdown
-} from '../safety/markdown.js'
-import { redactSecrets } from '../safety/redact.js'
-import type { AgentResult, Outcome, RunResult } from '../inputs/types.js'
-import { clip } from '../shared/text.js'
+import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
+import type { AgentResult, Outcome, RunResult } from '../core/types.js'
+import { cell, codeBlock, link } from '../safety/markdown-parts.js'
 
 export const OUTCOME_EMOJI: Record<Outcome, string> = {
   success: '✅',
@@ -19,28 +12,6 @@ export const OUTCOME_EMOJI: Record<Outcome, string> = {
   'config-error': '⚙️',
   cancelled: '🚫',
   skipped: '⏭️'
-}
-
-/** One redacted, escaped, single-line markdown cell. */
-export function cell(
-  text: string | undefined,
-  secrets: string[],
-  max = 160
-): string {
-  if (text === undefined || text.trim() === '') return '—'
-  return escapeTableCell(clip(redactSecrets(text, secrets).trim(), max))
-}
-
-/** Redacted text for raw HTML such as `<summary>`. */
-export function htmlText(text: string, secrets: string[], max = 160): string {
-  return escapeHtmlText(clip(redactSecrets(text, secrets), max))
-}
-
-/** Arbitrary text (errors, logs) shown verbatim: a fence nothing inside can close. */
-export function codeBlock(text: string, secrets: string[], max = 4000): string {
-  const body = clip(redactSecrets(text, secrets), max).replace(/\r\n?/g, '\n')
-  const fence = fenceFor(body)
-  return `${fence}text\n${body}\n${fence}`
 }
 
 export function formatDuration(seconds: number): string {
@@ -60,13 +31,6 @@ export function formatCost(usd: number): string {
 
 export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US')
-}
-
-/** A markdown link, or nothing when the URL is not a plain http(s) URL. */
-export function link(label: string, url: string | undefined): string {
-  return url && /^https?:\/\/[^\s()<>[\]`]+$/.test(url)
-    ? `[${label}](${url})`
-    : ''
 }
 
 export function backendModel(

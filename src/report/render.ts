@@ -9,23 +9,21 @@ import { redactSecrets } from '../safety/redact.js'
 import {
   OUTCOME_EMOJI,
   backendModel,
-  cell,
-  codeBlock,
   details,
   footer,
   formatCount,
   formatDuration,
-  htmlText,
-  link,
   questionBlock,
   reasonBlock,
   voteTable,
   votesLine
 } from './render-parts.js'
-import type { AgentResult, RunResult } from '../inputs/types.js'
+import { cell, codeBlock, htmlText, link } from '../safety/markdown-parts.js'
+import type { AgentResult, RunResult } from '../core/types.js'
 import { defuseMarkers, findingsSection } from '../review/render.js'
-import { clip } from '../shared/text.js'
-import { withoutFindingsBlocks } from '../shared/findings-fence.js'
+import { clip } from '../core/text.js'
+import type { ProgressSnapshot } from '../run/progress.js'
+import { withoutFindingsBlocks } from '../core/findings-fence.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'
@@ -45,21 +43,6 @@ export type ProgressContext = Pick<
   ReportContext,
   'tag' | 'runUrl' | 'secrets' | 'maxChars'
 >
-
-export interface ProgressSnapshot {
-  phase: string
-  completionPercentage: number
-  elapsedSeconds: number
-  agents: Array<{
-    id: string
-    backend?: string
-    model?: string
-    status: string
-    answerCount: number
-    votedFor?: string
-  }>
-  votes: Record<string, number>
-}
 
 export const CANCELLED_REASON =
   'The job was cancelled, or the step stopped before it could report.'

@@ -3,13 +3,13 @@
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { writeAgentFile } from '../safety/agent-files.js'
-import { GitHubCommentLimit, Outputs, State } from '../inputs/constants.js'
+import { GitHubCommentLimit, Outputs, State } from '../core/constants.js'
 import { type GitHubApi } from '../github/api.js'
 import { GitHubError } from '../github/errors.js'
 import { stickyMarker } from '../github/sticky-marker.js'
 import { redactSecrets } from '../safety/redact.js'
 import { renderReport, type ReportContext } from './render.js'
-import type { RunResult } from '../inputs/types.js'
+import type { RunResult } from '../core/types.js'
 
 /** GitHub's job summary upload limit per step. */
 const SUMMARY_LIMIT = 1024 * 1024 - 1024

@@ -3,19 +3,17 @@
 // a spoofed path can make the action read too much or the wrong file.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { READ_FLAGS } from '../safety/agent-files.js'
-import { isInside } from '../shared/paths.js'
-import { decodeHead } from '../shared/text.js'
+import { LogReader } from '../safety/log-reader.js'
 import {
+  MAX_JSON_BYTES,
   parseStatus,
   voteFileSchema,
   type MassgenStatus,
   type VoteFile
-} from './status-file.js'
+} from '../run/status-file.js'
 
 /** Largest answer kept per agent: the job summary's own limit. */
 export const MAX_ANSWER_BYTES = 1024 * 1024
-const MAX_JSON_BYTES = 8 * 1024 * 1024
 /** Least read of a losing answer, however many agents there are. */
 const MIN_OTHER_ANSWER_BYTES = 64 * 1024
 /** Read past a losing answer's share, so a cut one is still seen as cut. */
@@ -50,82 +48,6 @@ export interface RunFiles {
   finalAnswerFile?: string
   /** True when an answer was cut at its read limit (answerReadLimit). */
   answersTruncated: boolean
-}
-
-export class LogReader {
-  constructor(readonly logDir: string) {}
-
-  /** Resolves links and returns the real path only when it stays inside LOG_DIR. */
-  private safe(file: string): string | undefined {
-    try {
-      const real = fs.realpathSync(file)
-      return isInside(real, fs.realpathSync(this.logDir)) ? real : undefined
-    } catch {
-      return undefined
-    }
-  }
-
-  readText(
-    file: string,
-    maxBytes: number
-  ): { text: string; truncated: boolean } | undefined {
-    const real = this.safe(file)
-    if (!real) return undefined
-    let fd: number | undefined
-    try {
-      // The resolved path, opened without following a link swapped in since
-      // and without waiting on a FIFO an agent left there.
-      fd = fs.openSync(real, READ_FLAGS)
-      const stat = fs.fstatSync(fd)
-      if (!stat.isFile()) return undefined
-      const size = stat.size
-      const length = Math.min(size, maxBytes)
-      const buffer = Buffer.alloc(length)
-      const read = fs.readSync(fd, buffer, 0, length, 0)
-      // Cut back to a whole UTF-8 character when the limit split one.
-      const text = decodeHead(buffer.subarray(0, read))
-      return { text, truncated: size > maxBytes }
-    } catch {
-      return undefined
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd)
-    }
-  }
-
-  list(dir: string): string[] {
-    const real = this.safe(dir)
-    if (!real) return []
-    try {
-      return fs.readdirSync(real)
-    } catch {
-      return []
-    }
-  }
-
-  /** The newest `turn_N/attempt_M` (numeric order), where status and answers live. */
-  newestAttempt(): string | undefined {
-    const newest = (dir: string, prefix: string) =>
-      this.list(dir)
-        .filter((name) => new RegExp(`^${prefix}_\\d+$`).test(name))
-        .sort((a, b) => Number(b.split('_')[1]) - Number(a.split('_')[1]))[0]
-    const turn = newest(this.logDir, 'turn')
-    if (!turn) return undefined
-    const attempt = newest(path.join(this.logDir, turn), 'attempt')
-    return attempt ? path.join(this.logDir, turn, attempt) : undefined
-  }
-}
-
-/**
- * status.json while MassGen runs, read as readRunFiles reads it: only inside
- * LOG_DIR, only a regular file, at most MAX_JSON_BYTES. An agent can reach
- * the log folder (local mode), and a blocking read would stop the deadline.
- */
-export function readStatusFile(
-  logDir: string,
-  file: string
-): MassgenStatus | undefined {
-  const raw = new LogReader(logDir).readText(file, MAX_JSON_BYTES)
-  return raw ? parseStatus(raw.text) : undefined
 }
 
 export function readRunFiles(

@@ -2,13 +2,13 @@
 // MassGen exits 0 when every agent failed and on its own timeout
 // (docs/massgen-0.1.97.md).
 import type { RunFiles } from './log-files.js'
-import type { AgentStatus } from './status-file.js'
+import type { AgentStatus } from '../run/status-file.js'
 import type {
   AgentPlan,
   AgentResult,
   Outcome,
   RunResult
-} from '../inputs/types.js'
+} from '../core/types.js'
 
 export interface RunFacts {
   question: string

@@ -7,40 +7,19 @@ import { z } from 'zod'
 import { stripInvisible } from '../event/command.js'
 import {
   answerLines,
-  FINDINGS_FENCE,
-  findingsFences
-} from '../shared/findings-fence.js'
-
-export const SEVERITIES = ['blocker', 'concern', 'nit'] as const
-export type Severity = (typeof SEVERITIES)[number]
+  findingsFences,
+  MAX_FINDINGS_PER_AGENT
+} from '../core/findings-fence.js'
+import { SEVERITIES, type Finding } from '../core/review.js'
 
 /** A larger block is ignored whole: no answer needs 64 KiB of findings. */
 export const MAX_BLOCK_CHARS = 64 * 1024
-/** Findings kept per agent; the rest are counted as dropped. */
-export const MAX_FINDINGS_PER_AGENT = 25
 export const MAX_TITLE_CHARS = 200
 export const MAX_EXPLANATION_CHARS = 4000
 export const MAX_SUGGESTION_CHARS = 4000
 export const MAX_SUGGESTION_LINES = 60
 /** A longer range is cut to its last line: GitHub shows ranges in full. */
 export const MAX_RANGE_LINES = 100
-
-/** One finding of one agent, checked and normalised (text not yet escaped). */
-export interface Finding {
-  agent: string
-  /** A file the pull request changes, as GitHub names it. */
-  file: string
-  /** Line on the new side (RIGHT); with startLine, the range's last line. */
-  line: number
-  /** First line of a range, always < line. */
-  startLine?: number
-  severity: Severity
-  /** One line, visible characters only, at most MAX_TITLE_CHARS. */
-  title: string
-  explanation: string
-  /** Replacement for lines startLine..line (or line), when given. */
-  suggestion?: string
-}
 
 export type BlockState = 'found' | 'missing' | 'invalid' | 'too-large'
 
@@ -50,38 +29,6 @@ export interface AgentFindings {
   /** Findings given but not kept: bad schema, unknown file, over the cap. */
   dropped: number
   block: BlockState
-}
-
-/**
- * Appended to the question. Fixed text: nothing from the pull request goes
- * in, so no author can rewrite the instructions.
- */
-export function reviewInstructions(): string {
-  return [
-    '',
-    '',
-    '---',
-    'Review mode: besides your answer in prose, report each problem you find in the',
-    "pull request's changes as one item of a JSON array in a fenced block whose info",
-    `string is \`${FINDINGS_FENCE}\` (write \`[]\` inside it when you find none). One item:`,
-    '',
-    '```json',
-    '{"file": "path/changed/in/the/pull/request.ts", "start_line": 10, "line": 12,',
-    ' "severity": "concern", "title": "Short title",',
-    ' "explanation": "Why it is a problem and what to do.",',
-    ' "suggestion": "replacement text for lines 10 to 12"}',
-    '```',
-    '',
-    "- `file`: the path as in the pull request's changed files.",
-    '- `line`: the line number in the NEW version of the file (the right side of the',
-    '  diff); `start_line` (optional, less than `line`) makes it a range.',
-    '- `severity`: `blocker` (must be fixed before merging), `concern` (should be',
-    '  fixed or answered) or `nit` (minor).',
-    '- `suggestion` (optional): the exact new text of those lines, with no fence, only',
-    '  when you are sure of it.',
-    `At most ${MAX_FINDINGS_PER_AGENT} findings, most important first. The block is read by a program:`,
-    'write valid JSON and only one such block.'
-  ].join('\n')
 }
 
 const severity = z

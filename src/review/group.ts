@@ -18,7 +18,13 @@
 // 0.15 in the tests). A third of the words in common sits between both
 // (review-group.test.ts plays both cases).
 import { createHash } from 'node:crypto'
-import type { Finding, Severity } from './findings.js'
+import type {
+  FailOn,
+  Finding,
+  FindingGroup,
+  Severity,
+  Verdict
+} from '../core/review.js'
 
 export const LINE_SLACK = 2
 export const SIMILARITY_THRESHOLD = 1 / 3
@@ -86,27 +92,6 @@ export function sameFinding(a: Finding, b: Finding): boolean {
 }
 
 const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
-
-export interface FindingGroup {
-  /** The lead's: stable across runs for the same file, line and title words. */
-  fingerprint: string
-  /** Every member's, so a re-run led by another agent still knows it. */
-  fingerprints: string[]
-  /** The finding shown: the winner's when it raised it, else the first agent's. */
-  lead: Finding
-  /**
-   * Where the inline comment goes: the member whose replacement is offered
-   * (a replacement only fits the lines it was written for), else the lead.
-   */
-  anchor: Finding
-  /** Every agent's finding in the group, one per agent. */
-  members: Finding[]
-  /** Distinct agents that raised it, sorted. */
-  agents: string[]
-  severity: Severity
-  /** The anchor's replacement for its lines, if any. */
-  suggestion?: string
-}
 
 /**
  * The severity most raisers gave; a tie goes to the more severe one, so a
@@ -185,9 +170,6 @@ export function byImportance(a: FindingGroup, b: FindingGroup): number {
     a.lead.line - b.lead.line
   )
 }
-
-export type Verdict = 'pass' | 'concerns' | 'blockers'
-export type FailOn = 'blocker' | 'concern' | 'never'
 
 /**
  * The consensus: groups at least `minAgreement` agents raised. Any blocker

@@ -14,7 +14,7 @@ import type { GitHubApi } from '../github/api.js'
 import { ReviewRefused, type ReviewCommentDraft } from '../github/review.js'
 import { parseDiffLines, placeOnDiff } from './diff.js'
 import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
-import { groupFindings, verdictOf, type FindingGroup } from './group.js'
+import { groupFindings, verdictOf } from './group.js'
 import {
   bodyMarkers,
   commentMarker,
@@ -22,15 +22,19 @@ import {
   reviewBody,
   type ReviewTextContext
 } from './render.js'
-import type { Posted, ReviewedGroup, ReviewReport } from './types.js'
-import {
-  classifyEarlier,
-  raisesAgain,
-  type EarlierFinding,
-  type ResolveThreads,
-  type ReviewScope
-} from './earlier.js'
-import { errorText } from '../shared/text.js'
+import type {
+  FindingGroup,
+  Posted,
+  ReviewedGroup,
+  ReviewReport
+} from '../core/review.js'
+import { errorText } from '../core/text.js'
+import { classifyEarlier, raisesAgain } from './earlier.js'
+import type {
+  EarlierFinding,
+  ResolveThreads,
+  ReviewScope
+} from '../core/review.js'
 import { redactSecrets } from '../safety/redact.js'
 
 /** Pending-review probes spent at most on one refused batch. */

@@ -5,8 +5,9 @@
 // 'answered-too'; never one raised again).
 import type { GitHubApi } from '../github/api.js'
 import { redactSecrets } from '../safety/redact.js'
-import { errorText } from '../shared/text.js'
-import { resolvedReply, type EarlierOutcome } from './earlier.js'
+import { errorText } from '../core/text.js'
+import { resolvedReply } from './earlier.js'
+import type { EarlierOutcome } from '../core/review.js'
 
 export type ThreadResolver = Pick<
   GitHubApi,

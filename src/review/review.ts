@@ -1,29 +1,18 @@
 // `review: inline` in the pipeline: after the run, before the report. Posts
-// the review (review-post.ts), sets the verdict and findings outputs, and
+// the review (review/post.ts), sets the verdict and findings outputs, and
 // says whether `fail-on` fails the step (main fails it after the report).
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { writeAgentFile } from '../safety/agent-files.js'
-import { Inputs, Outputs } from '../inputs/constants.js'
+import { Inputs, Outputs } from '../core/constants.js'
 import type { GitHubApi } from '../github/api.js'
-import type { PullRequestContext } from '../github/pull.js'
 import { redactSecrets } from '../safety/redact.js'
 import { gateFails } from './group.js'
 import { answerFor, runReview } from './post.js'
 import { resolveFixedThreads } from './resolve.js'
 import { findingsJson } from './render.js'
-import type { ReviewReport } from './types.js'
-import type { ReviewedPull, RunResult, Settings } from '../inputs/types.js'
-
-export function reviewedPull(pr: PullRequestContext): ReviewedPull {
-  return {
-    number: pr.number,
-    headSha: pr.headSha,
-    diff: pr.diff,
-    diffTruncated: pr.diffTruncated,
-    files: pr.files.filter((f) => f.status !== 'removed').map((f) => f.filename)
-  }
-}
+import type { ReviewReport } from '../core/review.js'
+import type { RunResult, Settings } from '../core/types.js'
 
 /** The review of a finished run; undefined when there is nothing to review. */
 export async function reviewRun(

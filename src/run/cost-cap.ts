@@ -3,7 +3,7 @@
 // and vote), which the action reads while the run goes. The figure is
 // MassGen's estimate (litellm's price list, or the cost a provider such as
 // OpenRouter reports), not a bill.
-import type { MassgenStatus } from '../results/status-file.js'
+import type { MassgenStatus } from './status-file.js'
 
 /**
  * MassGen's estimated cost so far, in USD: the run's total, or the sum of

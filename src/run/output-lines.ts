@@ -2,7 +2,7 @@
 // QUESTION: and ANSWER_PREVIEW: echo untrusted text, so a line such as
 // `ANSWER: /etc/passwd` can be injected: paths count only inside the log base.
 import * as path from 'node:path'
-import { isInside } from '../shared/paths.js'
+import { isInside } from '../core/paths.js'
 
 export interface OutputHints {
   logDir?: string

@@ -1,8 +1,23 @@
 // Live progress: turns status.json snapshots into log lines and throttled
 // updates of the sticky comment.
-import type { ProgressSnapshot } from '../report/render.js'
-import type { MassgenStatus } from '../results/status-file.js'
-import type { AgentPlan } from '../inputs/types.js'
+import type { MassgenStatus } from './status-file.js'
+import type { AgentPlan } from '../core/types.js'
+
+/** What the live progress comment shows: status.json, cut to what is posted. */
+export interface ProgressSnapshot {
+  phase: string
+  completionPercentage: number
+  elapsedSeconds: number
+  agents: Array<{
+    id: string
+    backend?: string
+    model?: string
+    status: string
+    answerCount: number
+    votedFor?: string
+  }>
+  votes: Record<string, number>
+}
 
 export function toSnapshot(
   status: MassgenStatus,

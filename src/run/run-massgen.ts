@@ -1,9 +1,9 @@
 // Runs MassGen once under the action's own deadline and streams its output.
-import { DeadlineGraceSeconds, InterruptGraceMs } from '../inputs/constants.js'
+import { DeadlineGraceSeconds, InterruptGraceMs } from '../core/constants.js'
 import { foldOutputLine, stripAnsi, type OutputHints } from './output-lines.js'
-import type { Exit, ProcessRunner } from './process.js'
-import type { MassgenStatus } from '../results/status-file.js'
-import { readStatusFile } from '../results/log-files.js'
+import type { Exit, ProcessRunner } from '../core/process.js'
+import type { MassgenStatus } from './status-file.js'
+import { readStatusFile } from './status-file.js'
 
 export interface MassgenRunRequest {
   command: string

@@ -12,9 +12,9 @@
 // checkout. The check runs again right before the grant and the launch.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Inputs } from '../inputs/constants.js'
-import { isInside } from '../shared/paths.js'
-import { showValue } from '../shared/text.js'
+import { Inputs } from '../core/constants.js'
+import { isInside } from '../core/paths.js'
+import { showValue } from '../core/text.js'
 import { Folder } from './agent-files.js'
 
 /** The context path leaves the workspace, or cannot be confined: nothing runs. */

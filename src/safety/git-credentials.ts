@@ -31,7 +31,7 @@ import {
   walkFiles,
   writeAgentFile
 } from './agent-files.js'
-import { errorText } from '../shared/text.js'
+import { errorText } from '../core/text.js'
 
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024
 const HEADER_LINE = /^\s*extraheader\s*=.*\bauthorization\s*:/i

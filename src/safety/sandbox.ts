@@ -13,8 +13,8 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { isInside } from '../shared/paths.js'
-import type { ProcessRunner } from '../run/process.js'
+import { isInside } from '../core/paths.js'
+import type { ProcessRunner } from '../core/process.js'
 
 export type Privilege = 'root' | 'sudo' | 'none'
 

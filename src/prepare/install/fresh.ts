@@ -19,7 +19,7 @@ import {
 } from './output.js'
 import type { PythonInfo } from './python.js'
 import { bootstrapUv, UV_VERSION } from './uv.js'
-import type { ProcessRunner } from '../../run/process.js'
+import type { ProcessRunner } from '../../core/process.js'
 import { prunedFor } from './prune.js'
 
 const INSTALL_TIMEOUT_MS = 20 * 60_000

@@ -2,7 +2,7 @@
 // virtualenv's folder) and the environment pip and uv run in.
 import { MassgenInstallError } from './output.js'
 import { installerBaseEnv } from '../../safety/child-env.js'
-import type { ProcessRunner } from '../../run/process.js'
+import type { ProcessRunner } from '../../core/process.js'
 
 const PROBE_TIMEOUT_MS = 60_000
 

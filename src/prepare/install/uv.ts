@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { isFile } from './layout.js'
 import { describeExit, tail, type InstallLog } from './output.js'
-import type { ProcessRunner } from '../../run/process.js'
+import type { ProcessRunner } from '../../core/process.js'
 
 /** uv release bootstrapped from PyPI for installs. */
 export const UV_VERSION = '0.13.9'

@@ -37,6 +37,7 @@ export const Inputs = {
   PrDiffMaxBytes: 'pr-diff-max-bytes',
   UploadLogs: 'upload-logs',
   ExpectedHeadSha: 'expected-head-sha',
+  CheckoutCheck: 'checkout-check',
   CacheMassgen: 'cache-massgen',
   LocalSandbox: 'local-sandbox',
   AcceptLocalModeRisk: 'accept-local-mode-risk',

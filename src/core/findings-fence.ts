@@ -65,3 +65,6 @@ export function withoutFindingsBlocks(answer: string): string {
     .replace(/\n{3,}/g, '\n\n')
     .trim()
 }
+
+/** Findings kept per agent; the rest are counted as dropped. */
+export const MAX_FINDINGS_PER_AGENT = 25

@@ -2,49 +2,13 @@
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { allowedEnv } from '../safety/child-env.js'
-
-export type StreamName = 'stdout' | 'stderr'
-
-export interface Exit {
-  exitCode: number | null
-  signal: NodeJS.Signals | null
-}
-
-export interface RunningProcess {
-  pid: number
-  exited: Promise<Exit>
-  /** Sends a signal to the child's whole process group. */
-  signalGroup(signal: NodeJS.Signals): void
-  /** True while any process of the child's group is alive. */
-  groupAlive(): boolean
-}
-
-export interface StartOptions {
-  cwd: string
-  env: NodeJS.ProcessEnv
-  onLine?: (stream: StreamName, line: string) => void
-  /**
-   * Where onLine's lines end up (the job log: process.stdout). Reading the
-   * child pauses while more than MAX_PENDING_OUTPUT waits in it, so a child
-   * that prints faster than the log is read cannot fill our memory.
-   */
-  sink?: NodeJS.WritableStream & { writableLength?: number }
-}
-
-export interface ExecResult extends Exit {
-  stdout: string
-  stderr: string
-}
-
-export interface ProcessRunner {
-  start(command: string, args: string[], options: StartOptions): RunningProcess
-  /** Runs a short command to completion and collects its (bounded) output. */
-  exec(
-    command: string,
-    args: string[],
-    options?: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }
-  ): Promise<ExecResult>
-}
+import type {
+  Exit,
+  ExecResult,
+  ProcessRunner,
+  RunningProcess,
+  StartOptions
+} from '../core/process.js'
 
 /** Longest line kept; the rest of a longer line is dropped so memory stays flat. */
 const MAX_LINE = 64 * 1024

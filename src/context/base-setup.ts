@@ -8,10 +8,10 @@
 import type { SetupSource } from '../event/setup-source.js'
 import type { GitHubApi } from '../github/api.js'
 import type { BaseFile } from '../github/contents.js'
-import { Inputs } from './constants.js'
-import { InputError, queryFromText } from './settings.js'
-import type { SetupFileRef, Settings } from './types.js'
-import { configFromText, instructionsFromText } from './user-inputs.js'
+import { Inputs } from '../core/constants.js'
+import { InputError, queryFromText } from '../inputs/settings.js'
+import type { SetupFileRef, Settings } from '../core/types.js'
+import { configFromText, instructionsFromText } from '../inputs/user-inputs.js'
 
 const WHY: Record<Exclude<BaseFile, { ok: true }>['why'], string> = {
   missing: 'is not in the base commit (add it to the base branch first)',

@@ -2,7 +2,7 @@
 // would put a secret in the file, and merged under the keys the action owns.
 // Pure: no files, no environment.
 import { parse } from 'yaml'
-import { Inputs } from '../inputs/constants.js'
+import { Inputs } from '../core/constants.js'
 import {
   BACKEND_PROVIDER,
   DOCKER_ONLY_BACKENDS,
@@ -10,15 +10,15 @@ import {
   ModelsError,
   PROVIDER_ENV_VARS,
   PROVIDER_INPUT
-} from '../inputs/models.js'
+} from './models.js'
 import {
   BACKENDS,
   type AgentPlan,
   type ApiKeys,
   type Backend
-} from '../inputs/types.js'
-import { firstLine } from '../shared/text.js'
-import { errorText } from '../shared/text.js'
+} from '../core/types.js'
+import { firstLine } from '../core/text.js'
+import { errorText } from '../core/text.js'
 
 /** A config the action will not run; the message names the input. */
 export class UserConfigError extends ModelsError {}

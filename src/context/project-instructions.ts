@@ -11,9 +11,9 @@
 import * as core from '@actions/core'
 import { visibleText } from '../event/command.js'
 import type { GitHubApi } from '../github/api.js'
-import { Inputs } from '../inputs/constants.js'
+import { Inputs } from '../core/constants.js'
 import { fenceFor } from '../safety/markdown.js'
-import { clipBytes } from '../shared/text.js'
+import { clipBytes } from '../core/text.js'
 
 /** Tried in this order; the first regular file wins. */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md'] as const

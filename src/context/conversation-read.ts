@@ -3,12 +3,9 @@
 // the report a follow-up needs. A failure costs only the context, never
 // the run: the question still stands on its own.
 import type { GitHubApi } from '../github/api.js'
-import {
-  followUpContext,
-  reviewThreadContext,
-  type ConversationRequest
-} from './conversation.js'
-import { errorText } from '../shared/text.js'
+import { followUpContext, reviewThreadContext } from '../plan/conversation.js'
+import { type ConversationRequest } from '../core/conversation.js'
+import { errorText } from '../core/text.js'
 
 export interface ConversationLog {
   info(message: string): void

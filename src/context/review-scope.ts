@@ -1,6 +1,6 @@
 // Before a `review: inline` run: what earlier runs left open, and whether
 // this run reviews the whole pull request or only what changed since the
-// commit the action reviewed last (review/earlier.ts decides). An
+// commit the action reviewed last (plan/earlier-record.ts decides). An
 // incremental run gives the agents that change and the open findings as
 // read-only files beside the pull request's folder; the whole diff stays
 // in the pull request's folder for reference.
@@ -9,17 +9,17 @@ import * as path from 'node:path'
 import type { GitHubApi } from '../github/api.js'
 import type { Comparison } from '../github/compare.js'
 import { cutDiff, type PullRequestContext } from '../github/pull.js'
-import type { AcrossPushes, Settings } from '../inputs/types.js'
+import type { AcrossPushes, Settings } from '../core/types.js'
 import {
   asksFullReview,
   decideScope,
   earlierFindings,
-  lastReviewedCommit,
-  type EarlierFinding
-} from '../review/earlier.js'
+  lastReviewedCommit
+} from '../plan/earlier-record.js'
+import type { EarlierFinding } from '../core/review.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import { stripInvisible } from '../event/command.js'
-import { errorText } from '../shared/text.js'
+import { errorText } from '../core/text.js'
 
 export interface ScopeLog {
   info(message: string): void

@@ -5,18 +5,20 @@ import * as core from '@actions/core'
 import * as path from 'node:path'
 import type { Intake } from '../event/intake.js'
 import type { GitHubApi } from '../github/api.js'
-import { cutDiff } from '../github/pull.js'
-import type { ReviewedPull, Settings } from '../inputs/types.js'
-import { reviewInstructions } from '../review/findings.js'
-import { reviewedPull } from '../review/review.js'
-import { parseGitAttributes, type GitAttributes } from './gitattributes.js'
+import { cutDiff, type PullRequestContext } from '../github/pull.js'
+import type { ReviewedPull, Settings } from '../core/types.js'
+import { reviewInstructions } from '../plan/review-prompt.js'
+import {
+  parseGitAttributes,
+  type GitAttributes
+} from '../plan/gitattributes.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import {
   projectInstructionsNote,
   readProjectInstructions
 } from './project-instructions.js'
 import { prContextNote, writePrContext } from './pr-context.js'
-import { narrowPullRequest } from './pr-filter.js'
+import { narrowPullRequest } from '../plan/pr-filter.js'
 import { scopeReview, writeReviewContext } from './review-scope.js'
 
 export interface RunContext {
@@ -120,7 +122,7 @@ async function pullContext(
     RAW_DIFF_MAX_BYTES
   )
   // The config and instructions came from the base commit, not the
-  // checkout, on every pull request event (inputs/base-setup.ts).
+  // checkout, on every pull request event (context/base-setup.ts).
   if (reviewedHead && pr.headSha.toLowerCase() !== reviewedHead) {
     throw new Error(
       `The pull request's head moved to ${pr.headSha.slice(0, 12)} while the run ` +
@@ -200,5 +202,15 @@ async function baseAttributes(
         'no file is left out for linguist-generated or -diff.'
     )
     return undefined
+  }
+}
+
+function reviewedPull(pr: PullRequestContext): ReviewedPull {
+  return {
+    number: pr.number,
+    headSha: pr.headSha,
+    diff: pr.diff,
+    diffTruncated: pr.diffTruncated,
+    files: pr.files.filter((f) => f.status !== 'removed').map((f) => f.filename)
   }
 }

@@ -1,11 +1,11 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
-import type { ReviewReport } from '../review/types.js'
 import type {
   EarlierFinding,
   ResolveThreads,
+  ReviewReport,
   ReviewScope
-} from '../review/earlier.js'
+} from './review.js'
 
 export const BACKENDS = [
   'openai',
@@ -79,6 +79,11 @@ export interface Settings {
   uploadLogsScope: 'all' | 'answers-only'
   /** `expected-head-sha`: the pull request head the workflow checked out. */
   expectedHeadSha: string | undefined
+  /**
+   * `checkout-check`: on a pull request, a checkout that is neither its head
+   * nor its merge commit stops the run ('stop') or is a warning ('warn').
+   */
+  checkoutCheck: 'stop' | 'warn'
   cacheMassgen: boolean
   /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
   localSandbox: boolean
@@ -318,7 +323,7 @@ export interface ReviewedPull {
   diffTruncated: boolean
   /** Changed files, removed ones left out. */
   files: string[]
-  /** Earlier runs' open findings and this run's scope (plan/review-scope.ts). */
+  /** Earlier runs' open findings and this run's scope (context/review-scope.ts). */
   across?: AcrossPushes
 }
 

@@ -7,8 +7,8 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { stringify } from 'yaml'
 import { configRelativePath } from '../plan/config.js'
-import { costLimitReached, estimatedCost } from './cost-cap.js'
-import { Outputs, State } from '../inputs/constants.js'
+import { costLimitReached, estimatedCost } from '../run/cost-cap.js'
+import { Outputs, State } from '../core/constants.js'
 import { grantContainerWrite } from '../prepare/container-write-access.js'
 import { killRunContainers, prepareDocker } from '../prepare/docker.js'
 import { prepareMassgen, type MassgenInstallation } from '../prepare/massgen.js'
@@ -22,9 +22,9 @@ import {
   type RunPlan
 } from '../plan/plan.js'
 import type { GitHubApi } from '../github/api.js'
-import type { ProcessRunner } from './process.js'
-import { processIdentity } from './process-identity.js'
-import { ProgressTracker, toSnapshot } from './progress.js'
+import type { ProcessRunner } from '../core/process.js'
+import { processIdentity } from '../run/process-identity.js'
+import { ProgressTracker, toSnapshot } from '../run/progress.js'
 import { renderProgress } from '../report/render.js'
 import {
   postComment,
@@ -32,24 +32,24 @@ import {
   type Destination
 } from '../report/report.js'
 import { judgeRun } from '../results/results.js'
-import { runMassgen, type MassgenRunOutcome } from './run-massgen.js'
+import { runMassgen, type MassgenRunOutcome } from '../run/run-massgen.js'
 import { recheckConfined } from '../safety/context-path.js'
-import { inertLine } from './output-lines.js'
+import { inertLine } from '../run/output-lines.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
 import {
   GUARD_ACTIVE_LINE,
   withMassgenGuard,
   writeMassgenGuard
 } from '../safety/massgen-guard.js'
-import type { AgentPlan, RunResult, Settings } from '../inputs/types.js'
-import { gatherContext, type RunContext } from '../plan/run-context.js'
+import type { AgentPlan, RunResult, Settings } from '../core/types.js'
+import { gatherContext, type RunContext } from '../context/run-context.js'
 import {
   bundledReadServer,
   readServerFolders,
   type ReadServerLaunch
 } from '../plan/read-tools.js'
-import { Inputs } from '../inputs/constants.js'
-import { validateWithMassgen } from '../plan/validate-config.js'
+import { Inputs } from '../core/constants.js'
+import { validateWithMassgen } from '../prepare/validate-config.js'
 
 export async function execute(
   settings: Settings,

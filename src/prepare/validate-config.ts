@@ -2,7 +2,7 @@
 // `massgen --validate FILE --json` (cli/entrypoint.py) runs the same
 // ConfigValidator the run would (config_validator.py) and prints its result
 // as JSON: {valid, errors: [{message, location, suggestion}], warnings}.
-import type { ProcessRunner } from '../run/process.js'
+import type { ProcessRunner } from '../core/process.js'
 
 export interface ValidationOutcome {
   valid: boolean

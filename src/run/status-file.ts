@@ -1,7 +1,9 @@
 // MassGen's status.json, read leniently: every field optional, so a partial
 // or older file still yields what it has. Shape checked against 0.1.97's real
-// output (docs/massgen-0.1.97.md, __fixtures__/massgen/).
+// output (docs/massgen-0.1.97.md, __fixtures__/massgen/). Read while the run
+// goes (progress, the cost cap) and again by results/ after it.
 import { z } from 'zod'
+import { LogReader } from '../safety/log-reader.js'
 
 const num = z.number().finite().optional().catch(undefined)
 const str = z.string().optional().catch(undefined)
@@ -114,3 +116,19 @@ export const voteFileSchema = z.object({
   reason: z.string().optional()
 })
 export type VoteFile = z.infer<typeof voteFileSchema>
+
+/** Largest status.json or vote.json read. */
+export const MAX_JSON_BYTES = 8 * 1024 * 1024
+
+/**
+ * status.json while MassGen runs, read as readRunFiles reads it: only inside
+ * LOG_DIR, only a regular file, at most MAX_JSON_BYTES. An agent can reach
+ * the log folder (local mode), and a blocking read would stop the deadline.
+ */
+export function readStatusFile(
+  logDir: string,
+  file: string
+): MassgenStatus | undefined {
+  const raw = new LogReader(logDir).readText(file, MAX_JSON_BYTES)
+  return raw ? parseStatus(raw.text) : undefined
+}
