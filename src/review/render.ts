@@ -14,15 +14,13 @@ import type { FindingGroup, Verdict } from '../core/review.js'
 import type { Posted, ReviewedGroup, ReviewReport } from '../core/review.js'
 import type { EarlierOutcome } from '../core/review.js'
 
-// Where earlier imports found them.
-export {
-  bodyMarkers,
-  commentMarker,
+import {
   defuseMarkers,
   findingMarker,
   reviewedMarker
-}
-import {
+} from '../plan/review-markers.js'
+// Where the review's other files and the tests found them before.
+export {
   bodyMarkers,
   commentMarker,
   defuseMarkers,
