@@ -51,7 +51,11 @@ export const Inputs = {
   AgentCommands: 'agent-commands',
   PassEnv: 'pass-env',
   ReviewScope: 'review-scope',
-  ResolveThreads: 'resolve-threads'
+  ResolveThreads: 'resolve-threads',
+  SkipDrafts: 'skip-drafts',
+  SkipBots: 'skip-bots',
+  SkipLabels: 'skip-labels',
+  MaxChangedFiles: 'max-changed-files'
 } as const
 
 export const Outputs = {

@@ -1,5 +1,6 @@
 // Reads every input once into one typed, validated Settings object.
 import { readReviewInputs } from './review-inputs.js'
+import { readPullFilters } from './pull-filters.js'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { z } from 'zod'
@@ -271,7 +272,8 @@ export function readSettings(source: InputSource): Settings {
       check('agentCommands', Inputs.AgentCommands, 'auto')
     ),
     passEnv: readPassEnv(raw(Inputs.PassEnv), errors),
-    ...readReviewInputs(raw, errors)
+    ...readReviewInputs(raw, errors),
+    ...readPullFilters(raw, errors)
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings
