@@ -17,7 +17,8 @@
 //   npm run bench -- --only vote
 //                              the review with the vote on every finding and
 //                              without it: the vote round's tokens and MassGen time
-//   --only real|configs|setup|scale|docker|vote runs one part (a development aid);
+//   --only real|configs|setup|scale|docker|vote|pushes runs one part (a development aid;
+//                              pushes: prompt bytes per push, incremental vs full review);
 //   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
 //
 // Run by Node 24 directly (it strips the types). Method and results:
@@ -48,8 +49,10 @@ import {
   warmSetup
 } from './bench/sections.ts'
 import { voteCost, voteCostRows } from './bench/vote.ts'
+import { pushesRows } from './bench/pushes.ts'
 
-type Part = 'real' | 'configs' | 'setup' | 'scale' | 'docker' | 'vote'
+type Part =
+  'real' | 'configs' | 'setup' | 'scale' | 'docker' | 'vote' | 'pushes'
 
 interface Flags {
   cold: boolean
@@ -106,6 +109,7 @@ async function measureAll(
     : undefined
   const vote = want('vote') ? await voteCost(flags.runs, say) : undefined
   const cold = flags.cold ? coldInstalls(work, say) : undefined
+  const pushes = want('pushes') ? await pushesRows(say) : []
   return [
     startupRow(bare, bundle),
     ...realRows(real, flags.runs),
@@ -114,7 +118,8 @@ async function measureAll(
     ...setupRows(setup?.local, setup?.script ?? []),
     ...(docker ? dockerVsLocalRows(docker) : []),
     ...(vote ? voteCostRows(vote, flags.runs) : []),
-    ...coldRows(cold)
+    ...coldRows(cold),
+    ...pushes
   ]
 }
 

@@ -350,6 +350,68 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
       return { id, url: url('runs', id) }
     },
 
+    async listReviewThreads(pullNumber) {
+      record('listReviewThreads', [pullNumber])
+      const inPull = state.reviewComments.filter(
+        (c) => c.pullNumber === pullNumber
+      )
+      return inPull
+        .filter((c) => c.inReplyToId === undefined)
+        .map((root) => {
+          const writers = inPull
+            .filter((c) => c.id === root.id || c.inReplyToId === root.id)
+            .map((c) => c.user.login)
+          return {
+            id: `T_${root.id}`,
+            firstCommentId: root.id,
+            url: url(`pull/${pullNumber}`, root.id),
+            path: root.path,
+            line: root.line,
+            originalLine: root.originalLine ?? root.line,
+            isResolved: root.resolvedBy !== undefined,
+            isOutdated: root.line === null,
+            body: root.body,
+            ours: root.user.login === state.identity.login,
+            answered: writers.some((w) => w !== state.identity.login)
+          }
+        })
+    },
+
+    async resolveReviewThread(threadId) {
+      record('resolveReviewThread', [threadId])
+      const root = state.reviewComments.find((c) => `T_${c.id}` === threadId)
+      if (!root) throw new Error(`no review thread ${threadId}`)
+      root.resolvedBy = state.identity.login
+    },
+
+    async compareCommits(base, head) {
+      record('compareCommits', [base, head])
+      const graph = state.commits ?? {}
+      if (!graph[base] || !graph[head])
+        return { status: 'unknown', why: 'no such commit' }
+      if (base === head) return { status: 'identical' }
+      const ancestors = (from: string): Set<string> => {
+        const seen = new Set<string>()
+        const todo = [from]
+        while (todo.length > 0) {
+          const sha = todo.pop() as string
+          if (seen.has(sha)) continue
+          seen.add(sha)
+          todo.push(...(graph[sha]?.parents ?? []))
+        }
+        return seen
+      }
+      const ofHead = ancestors(head)
+      const ofBase = ancestors(base)
+      if (ofHead.has(base))
+        return {
+          status: 'ahead',
+          diff: state.compareDiffs?.[`${base}...${head}`] ?? '',
+          aheadBy: [...ofHead].filter((sha) => !ofBase.has(sha)).length
+        }
+      return { status: ofBase.has(head) ? 'behind' : 'diverged' }
+    },
+
     async checkRunAnnotationKeys(id) {
       record('checkRunAnnotationKeys', [id])
       const run = state.checkRuns.find((r) => r.id === id)

@@ -64,7 +64,7 @@ export function reviewCommentJson(
     diff_hunk: c.diffHunk ?? '',
     path: c.path,
     position: c.line,
-    original_position: c.line,
+    original_position: c.originalLine ?? c.line,
     commit_id: c.commitId,
     original_commit_id: c.commitId,
     // GitHub leaves the field out on a thread's first comment.
@@ -85,7 +85,7 @@ export function reviewCommentJson(
     original_start_line: c.startLine,
     start_side: c.startSide ?? (c.startLine === null ? null : c.side),
     line: c.line,
-    original_line: c.line,
+    original_line: c.originalLine ?? c.line,
     side: c.side,
     subject_type: 'line',
     reactions: {

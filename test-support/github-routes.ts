@@ -24,6 +24,8 @@ import {
 } from './github-state.ts'
 import { reviewRoutes } from './github-reviews.ts'
 import { checkRoutes } from './github-checks.ts'
+import { compareRoutes } from './github-compare.ts'
+import { graphqlRoutes } from './github-graphql.ts'
 
 /**
  * GET /repos/{owner}/{repo}/contents/{path} as api.github.com answers it
@@ -437,6 +439,8 @@ routes.push(
 routes.push(...reviewCommentRoutes)
 routes.push(...reviewRoutes)
 routes.push(...checkRoutes)
+routes.push(...compareRoutes)
+routes.push(...graphqlRoutes)
 
 export const compiled = routes.map(([key, handler]) => {
   const [method, template] = key.split(' ') as [string, string]

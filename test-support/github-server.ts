@@ -40,6 +40,7 @@ export {
 } from './github-state.ts'
 
 export { addReviewComment } from './github-review-comments.ts'
+export { pushToPull, type Push } from './github-compare.ts'
 
 export interface RecordedRequest {
   method: string

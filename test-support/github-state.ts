@@ -104,6 +104,10 @@ export interface ServerState {
    * as GITHUB_TOKEN without it), 'read' only the writes.
    */
   checksPermission: 'write' | 'read' | 'none'
+  /** The commit graph compare answers from (github-compare.ts). */
+  commits?: Record<string, { parents: string[] }>
+  /** The diff GET /compare/{base}...{head} gives, by `base...head`. */
+  compareDiffs?: Record<string, string>
   nextId: number
 }
 export interface ServerCheckAnnotation {
@@ -168,6 +172,10 @@ export interface ServerReviewComment {
   diffHunk?: string
   /** The thread's first comment, for replies. */
   inReplyToId?: number
+  /** The line it was made on, once a push made it outdated (line null). */
+  originalLine?: number | null
+  /** A thread's first comment: resolved, and by whom (github-graphql.ts). */
+  resolvedBy?: string
   createdAt: string
   updatedAt?: string
 }

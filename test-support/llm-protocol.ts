@@ -210,6 +210,8 @@ export interface CommandState {
   reads?: ReadResult[]
   /** The request is the review's vote round (VOTE_ROUND_MARK). */
   voteRound?: boolean
+  /** The path a script's read names (`prompt:NAME`, llm-reads.ts). */
+  readPath?: (wanted: string) => string
 }
 
 export type Decision =
@@ -311,7 +313,11 @@ export function decide(
     const done = commands.reads ?? []
     const next = agent.reads[done.length]
     if (tool && next !== undefined)
-      return { kind: 'read', tool, args: { path: next } }
+      return {
+        kind: 'read',
+        tool,
+        args: { path: commands.readPath ? commands.readPath(next) : next }
+      }
     if (tool)
       return {
         kind: 'new_answer',

@@ -3,6 +3,8 @@
 // `mcp__filesystem__read_text_file` with parameters `{path, head?, tail?}`.
 // The tool's result is the file's text (MassGen passes the server's text
 // content on as the `tool` message).
+import { existsSync } from 'node:fs'
+import * as path from 'node:path'
 import { toolResults, type ChatMessage } from './llm-commands.ts'
 
 export const READ_TOOL = 'read_text_file'
@@ -42,4 +44,22 @@ export function answerWithQuotes(
     ].join('\n')
   )
   return [answer, ...blocks].join('\n\n')
+}
+
+/** A script's read written `prompt:NAME`: the file NAME in a folder the prompt names. */
+export const PROMPT_FILE = 'prompt:'
+
+/**
+ * The path of `prompt:NAME`: NAME in the first read-only folder the prompt
+ * names ("... in the read-only folder /x/pr-context (" or "...;") that holds
+ * it, as an agent following the prompt would read it. Other paths as given.
+ */
+export function promptFile(wanted: string, text: string): string {
+  if (!wanted.startsWith(PROMPT_FILE)) return wanted
+  const name = wanted.slice(PROMPT_FILE.length)
+  for (const m of text.matchAll(/read-only folder (\/[^\s;()]+)/g)) {
+    const file = path.join(m[1] as string, name)
+    if (existsSync(file)) return file
+  }
+  return name
 }

@@ -50,6 +50,8 @@ export interface RecordedRequest {
   readResults: ReadResult[]
   /** The review's vote round asked this (its instructions are in the messages). */
   voteRound: boolean
+  /** UTF-8 bytes of every message's text (system, user, tool results): what the model is sent to read. */
+  promptBytes: number
   reply: ReplyKind
   /** The tool we called in the reply (for tool calls). */
   replyTool?: string
@@ -100,6 +102,10 @@ export function recordRequest(
     commandResults: commandResults(messages),
     readResults: readResults(messages),
     voteRound: text.includes(VOTE_ROUND_MARK),
+    promptBytes: messages.reduce(
+      (n, m) => n + Buffer.byteLength(messageText(m.content), 'utf8'),
+      0
+    ),
     reply: 'not_found'
   }
 }

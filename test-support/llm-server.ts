@@ -26,6 +26,7 @@ import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { completionJson, textChunks, toolCallChunks } from './llm-chunks.ts'
 import { decide, scriptFor, toolFor, type LlmScript } from './llm-protocol.ts'
+import { promptFile } from './llm-reads.ts'
 import {
   parseBody,
   recordRequest,
@@ -230,7 +231,8 @@ export async function startLlmServer(
         results: record.commandResults,
         answered: record.voteRound ? undefined : answered.get(model),
         reads: record.readResults,
-        voteRound: record.voteRound
+        voteRound: record.voteRound,
+        readPath: (wanted) => promptFile(wanted, raw)
       }
     )
     const { kind, args } = decision

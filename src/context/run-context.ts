@@ -19,6 +19,7 @@ import {
 } from './project-instructions.js'
 import { prContextNote, writePrContext } from './pr-context.js'
 import { narrowPullRequest } from '../plan/pr-filter.js'
+import { scopeReview, writeReviewContext } from './review-scope.js'
 import { pullFactsOf, summaryOnlyNote } from './pull-facts.js'
 
 export interface RunContext {
@@ -134,6 +135,7 @@ async function pullContext(
         `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
     )
   }
+  let given: ReturnType<typeof narrowPullRequest> | undefined
   const facts = pullFactsOf(pr, settings)
   context.pullFacts = facts
   if (facts.steering.state !== 'none')
@@ -146,7 +148,7 @@ async function pullContext(
             'that steer CI or reviews (named in the report).'
     )
   if (settings.prContext) {
-    const given = narrowPullRequest(
+    given = narrowPullRequest(
       pr,
       {
         include: settings.include,
@@ -174,11 +176,31 @@ async function pullContext(
     // The review places findings on the diff the action read, cut like the
     // agents' at pr-diff-max-bytes; lines past the cut are left to GitHub.
     const cut = cutDiff(pr.diff, settings.prDiffMaxBytes)
-    context.pullRequest = reviewedPull({
-      ...pr,
-      diff: cut.diff,
-      diffTruncated: pr.diffTruncated || cut.truncated
-    })
+    // Across pushes: earlier findings, and the change since the last review.
+    const scoped = await scopeReview(
+      github,
+      settings,
+      {
+        question: decision.question,
+        fromComment: decision.commentId !== undefined
+      },
+      given ?? pr,
+      core
+    )
+    context.pullRequest = {
+      ...reviewedPull({
+        ...pr,
+        diff: cut.diff,
+        diffTruncated: pr.diffTruncated || cut.truncated
+      }),
+      across: scoped.across
+    }
+    const dir = path.join(workDir, 'review-context')
+    const note = writeReviewContext(dir, scoped)
+    if (note) {
+      context.extraContextPaths.push(dir)
+      context.question += note
+    }
     context.question += reviewInstructions()
   }
   return { context, baseSha: pr.baseSha }

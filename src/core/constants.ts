@@ -55,6 +55,8 @@ export const Inputs = {
   MaxInlineComments: 'max-inline-comments',
   AgentCommands: 'agent-commands',
   PassEnv: 'pass-env',
+  ReviewScope: 'review-scope',
+  ResolveThreads: 'resolve-threads',
   SkipDrafts: 'skip-drafts',
   SkipBots: 'skip-bots',
   SkipLabels: 'skip-labels',

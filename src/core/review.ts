@@ -146,4 +146,54 @@ export interface ReviewReport {
   reviewUrl?: string
   /** Why no review was posted, when none was. */
   notPosted?: string
+  /** Full or incremental, and why (plan/earlier-record.ts). */
+  scope?: ReviewScope
+  /** Each finding earlier runs left open, and what became of it. */
+  earlier?: EarlierOutcome[]
+}
+
+/** How a review was scoped. */
+export type ReviewScope =
+  | { kind: 'full'; reason: string }
+  | { kind: 'incremental'; since: string; reason: string }
+
+/** `resolve-threads`: which of our fixed findings' threads are resolved. */
+export type ResolveThreads = 'unanswered' | 'answered-too' | 'off'
+
+/** A finding an earlier run posted and left open: the token's own thread. */
+export interface EarlierFinding {
+  threadId: string
+  commentId: number
+  url: string
+  file: string
+  /** Where GitHub places it now; null when it cannot (outdated). */
+  line: number | null
+  originalLine: number | null
+  outdated: boolean
+  /** Someone other than the token wrote in the thread. */
+  answered: boolean
+  fingerprint: string
+  /** Read from the comment's headline; undefined when it did not parse. */
+  severity?: Severity
+  raisedBy?: number
+  of?: number
+  title: string
+}
+
+export type EarlierStatus = 'confirmed' | 'fixed' | 'carried'
+
+/** What was done with a fixed finding's thread. */
+export type ThreadAction =
+  | 'resolved'
+  /** Left open: a person wrote in it and `resolve-threads` is 'unanswered'. */
+  | 'answered'
+  /** Left open: `resolve-threads` is 'off'. */
+  | 'off'
+  /** GitHub refused or failed; the reason is in the log. */
+  | 'failed'
+
+export interface EarlierOutcome {
+  finding: EarlierFinding
+  status: EarlierStatus
+  thread?: ThreadAction
 }

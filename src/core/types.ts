@@ -1,6 +1,13 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
-import type { ReviewReport, Severity, VoteRound } from './review.js'
+import type {
+  EarlierFinding,
+  ResolveThreads,
+  ReviewReport,
+  ReviewScope,
+  Severity,
+  VoteRound
+} from './review.js'
 
 export const BACKENDS = [
   'openai',
@@ -129,6 +136,10 @@ export interface Settings {
   agentCommands: boolean | 'auto'
   /** `pass-env`: more variable names handed to MassGen (safety/child-env.ts). */
   passEnv: readonly string[]
+  /** `review-scope`: review only the changes since the last review, or all. */
+  reviewScope: 'incremental' | 'full'
+  /** `resolve-threads`: which of our fixed findings' threads are resolved. */
+  resolveThreads: ResolveThreads
   /** `skip-drafts`: draft pull requests wait until marked ready for review. */
   skipDrafts: boolean
   /** `skip-bots`: pull requests opened by bots are not reviewed. */
@@ -401,4 +412,13 @@ export interface ReviewedPull {
   files: string[]
   /** Its title and description: the author's own words, not evidence. */
   ownTexts: string[]
+  /** Earlier runs' open findings and this run's scope (context/review-scope.ts). */
+  across?: AcrossPushes
+}
+
+/** What a review knows of the runs before it. */
+export interface AcrossPushes {
+  scope: ReviewScope
+  /** Undefined when the threads could not be read (the report says so). */
+  earlier: EarlierFinding[] | undefined
 }

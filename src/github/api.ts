@@ -33,6 +33,12 @@ import type { FollowUp, ThreadComment } from '../core/conversation.js'
 import { createIdentity } from './identity.js'
 import { createReviews, type PostedText, type ReviewDraft } from './review.js'
 import { createChecks, type CheckRunRef, type CheckRunWrite } from './checks.js'
+import {
+  readReviewThreads,
+  resolveReviewThread,
+  type ReviewThread
+} from './review-threads.js'
+import { compareCommits, type Comparison } from './compare.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
@@ -117,6 +123,11 @@ export interface GitHubApi {
   updateCheckRun(id: number, write: CheckRunWrite): Promise<CheckRunRef>
   /** The annotations a check run already has (annotationKey of each). */
   checkRunAnnotationKeys(id: number): Promise<Set<string>>
+  /** The review threads of a pull request, with GitHub's outdated flag (GraphQL). */
+  listReviewThreads(pullNumber: number): Promise<ReviewThread[]>
+  resolveReviewThread(threadId: string): Promise<void>
+  /** Whether `head` still contains `base`, and the change since it. */
+  compareCommits(base: string, head: string): Promise<Comparison>
 }
 
 const ROLES: Permission[] = [
@@ -259,6 +270,12 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
     createCheckRun: (headSha, name, externalId, write) =>
       checks.create(headSha, name, externalId, write),
     updateCheckRun: (id, write) => checks.update(id, write),
-    checkRunAnnotationKeys: (id) => checks.annotationKeys(id)
+    checkRunAnnotationKeys: (id) => checks.annotationKeys(id),
+    listReviewThreads: (pullNumber) =>
+      readReviewThreads({ octokit, owner, repo, identity }, pullNumber),
+    resolveReviewThread: (threadId) =>
+      resolveReviewThread({ octokit, owner, repo, identity }, threadId),
+    compareCommits: (base, head) =>
+      compareCommits({ octokit, owner, repo }, base, head)
   }
 }

@@ -34,6 +34,8 @@ export interface PostedText {
    * another bot's, which may echo anyone's words and their markers.
    */
   ours: boolean
+  /** A review's (not a comment's) commit, as GitHub recorded it; checked hex. */
+  reviewedCommit?: string
 }
 
 export interface ReviewTarget {
@@ -79,10 +81,16 @@ async function listAll(
     per_page: 100
   })) {
     for (const item of page.data as Array<Authored & Record<string, unknown>>) {
+      const commit = item.commit_id
       out.push({
         id: Number(item.id),
         body: typeof item.body === 'string' ? item.body : '',
-        ours: t.identity.authorship(item, me) === 'ours'
+        ours: t.identity.authorship(item, me) === 'ours',
+        ...(what === 'reviews' &&
+        typeof commit === 'string' &&
+        /^[0-9a-f]{40}$/.test(commit)
+          ? { reviewedCommit: commit }
+          : {})
       })
     }
     if (++pages >= MAX_PAGES) break

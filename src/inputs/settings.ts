@@ -1,4 +1,5 @@
 // Reads every input once into one typed, validated Settings object.
+import { readReviewInputs } from './review-inputs.js'
 import { readPullFilters } from './pull-filters.js'
 import * as fs from 'node:fs'
 import { CACHE_SAVE_POLICIES } from '../core/types.js'
@@ -324,6 +325,7 @@ export function readSettings(source: InputSource): Settings {
       check('agentCommands', Inputs.AgentCommands, 'auto')
     ),
     passEnv: readPassEnv(raw(Inputs.PassEnv), errors),
+    ...readReviewInputs(raw, errors),
     ...readPullFilters(raw, errors)
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))

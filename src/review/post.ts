@@ -41,6 +41,12 @@ import type {
   VoteRound
 } from '../core/review.js'
 import { errorText } from '../core/text.js'
+import { classifyEarlier, raisesAgain } from './earlier.js'
+import type {
+  EarlierFinding,
+  ResolveThreads,
+  ReviewScope
+} from '../core/review.js'
 import { redactSecrets } from '../safety/redact.js'
 
 /** Pending-review probes spent at most on one refused batch. */
@@ -86,6 +92,11 @@ export interface ReviewInput {
   runUrl?: string
   /** MassGen's votes: a split with no majority on the outcome is `unclear`. */
   votes?: CastVote[]
+  /** Full or incremental, and why (earlier.ts). */
+  scope?: ReviewScope
+  /** The findings earlier runs left open (the token's own threads). */
+  earlier?: EarlierFinding[]
+  resolveThreads?: ResolveThreads
 }
 
 /** The answer whose findings count for an agent: the winner's final one if it has a block. */
@@ -188,6 +199,8 @@ export function planReview(
   const planned = groups.map((group): Planned => {
     const out = heldOut(group, input, alreadyPosted)
     if (out) return { group, posted: out }
+    if ((input.earlier ?? []).some((e) => raisesAgain(group, e)))
+      return { group, posted: 'duplicate' }
     const { file, line, startLine } = group.anchor
     const place = placeOnDiff(diff, file, line, startLine)
     if (place.where === 'body') return { group, posted: 'body' }
@@ -289,6 +302,16 @@ export async function runReview(
               .length,
             dropped: voted.ballots.reduce((n, b) => n + b.dropped, 0)
           }
+        }
+      : {}),
+    ...(input.scope ? { scope: input.scope } : {}),
+    ...(input.earlier
+      ? {
+          earlier: classifyEarlier(
+            input.earlier,
+            planned.map((p) => p.group),
+            input.resolveThreads ?? 'unanswered'
+          )
         }
       : {})
   }

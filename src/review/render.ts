@@ -12,11 +12,22 @@ import { cell, link } from '../safety/markdown-parts.js'
 import type { Severity } from '../core/review.js'
 import type { FindingGroup, Verdict } from '../core/review.js'
 import type { Posted, ReviewedGroup, ReviewReport } from '../core/review.js'
-import { defuseStickyMarkers } from '../github/sticky-marker.js'
-import { clip } from '../core/text.js'
+import type { EarlierOutcome } from '../core/review.js'
 
-const FINDING_MARKER = 'massgen-action:finding'
-const DEFUSED_FINDING_MARKER = 'massgen-action\u2236finding'
+import {
+  defuseMarkers,
+  findingMarker,
+  reviewedMarker
+} from '../plan/review-markers.js'
+// Where the review's other files and the tests found them before.
+export {
+  bodyMarkers,
+  commentMarker,
+  defuseMarkers,
+  findingMarker,
+  reviewedMarker
+} from '../plan/review-markers.js'
+import { clip } from '../core/text.js'
 
 export const SEVERITY_LABEL: Record<Severity, string> = {
   blocker: '🔴 Blocker',
@@ -58,49 +69,6 @@ export interface ReviewTextContext {
   agentCount: number
   secrets: string[]
   runUrl?: string
-}
-
-function safeTag(tag: string): string {
-  return tag.replace(/[^A-Za-z0-9._-]/g, '_').replace(/-{2,}/g, '-')
-}
-
-/** The hidden marker of one finding: its tag, fingerprint and title words. */
-export function findingMarker(tag: string, group: FindingGroup): string {
-  return `<!-- ${FINDING_MARKER} tag=${safeTag(tag)} fp=${group.fingerprint} -->`
-}
-
-export interface MarkerFields {
-  tag: string
-  fingerprint: string
-}
-
-const MARKER_RE =
-  /<!-- massgen-action:finding tag=([A-Za-z0-9._-]{1,64}) fp=([0-9a-f]{16}) -->/
-
-/** The marker that is the whole first line of an inline comment. */
-export function commentMarker(body: string): MarkerFields | undefined {
-  const end = body.indexOf('\n')
-  const first = (end < 0 ? body : body.slice(0, end)).trimEnd()
-  const m = new RegExp(`^${MARKER_RE.source}$`).exec(first)
-  return m ? { tag: m[1] as string, fingerprint: m[2] as string } : undefined
-}
-
-/** The markers that end lines of a review body (one per finding listed). */
-export function bodyMarkers(body: string): MarkerFields[] {
-  const ending = new RegExp(`${MARKER_RE.source}$`)
-  return body
-    .split('\n')
-    .map((line) => ending.exec(line.trimEnd()))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ tag: m[1] as string, fingerprint: m[2] as string }))
-}
-
-/** Any marker name in generated text is broken (same length, looks alike). */
-export function defuseMarkers(text: string): string {
-  const out = defuseStickyMarkers(text)
-  return out.includes(FINDING_MARKER)
-    ? out.split(FINDING_MARKER).join(DEFUSED_FINDING_MARKER)
-    : out
 }
 
 const REASON_CHARS = 160
@@ -278,14 +246,93 @@ export function reviewBody(
           ...outside.map((g) => bodyLine(g, ctx))
         ].join('\n\n')
       : '',
+    scopeLine(report),
+    earlierLine(report.earlier),
     link('Workflow run', ctx.runUrl)
   ]
   const text = parts.filter(Boolean).join('\n\n')
-  return truncateMarkdown(
+  // Last, after the cut: the line that names this tag's review (earlier.ts).
+  return `${truncateMarkdown(
     text,
-    COMMENT_CHARS,
+    COMMENT_CHARS - 200,
     '_✂️ Cut to fit; the job summary has every finding._'
+  )}\n\n${reviewedMarker(ctx.tag)}`
+}
+
+/** What this run reviewed: the whole pull request or the changes since the last review. */
+function scopeLine(report: ReviewReport): string {
+  const scope = report.scope
+  if (!scope) return ''
+  return scope.kind === 'incremental'
+    ? `_Incremental review: ${cell(scope.reason, [], 300)}; the whole diff was given for reference._`
+    : `_Full review: ${cell(scope.reason, [], 300)}._`
+}
+
+const EARLIER_LABEL = {
+  confirmed: 'confirmed (raised again)',
+  fixed: 'fixed',
+  carried: 'carried forward (its lines did not change)'
+} as const
+
+const THREAD_LABEL = {
+  resolved: 'thread resolved',
+  answered: 'thread left open: someone replied in it',
+  off: "thread left open: resolve-threads is 'off'",
+  failed: 'thread left open: GitHub refused (see the log)'
+} as const
+
+/** Earlier findings in one sentence: how many of each. */
+function earlierLine(earlier: EarlierOutcome[] | undefined): string {
+  if (!earlier?.length) return ''
+  const count = (s: string) => earlier.filter((e) => e.status === s).length
+  const resolved = earlier.filter((e) => e.thread === 'resolved').length
+  return (
+    `Earlier findings still open before this run: ${earlier.length} — ` +
+    `${count('confirmed')} confirmed, ${count('fixed')} fixed (${resolved} thread${resolved === 1 ? '' : 's'} resolved), ` +
+    `${count('carried')} carried forward.`
   )
+}
+
+function earlierPlace(e: EarlierOutcome): string {
+  const f = e.finding
+  const line = f.line ?? f.originalLine
+  return `${f.file}${line ? ` line ${line}` : ''}${f.outdated ? ' (outdated)' : ''}`
+}
+
+/** The table of earlier findings for the job summary and the sticky comment. */
+function earlierSection(
+  earlier: EarlierOutcome[] | undefined,
+  secrets: string[]
+): string {
+  if (!earlier?.length) return ''
+  const rows = earlier.slice(0, MAX_TABLE_ROWS).map((e) => {
+    const f = e.finding
+    const agreed =
+      f.raisedBy !== undefined && f.of !== undefined
+        ? `${f.raisedBy}/${f.of} agents`
+        : '—'
+    const severity = f.severity ? SEVERITY_LABEL[f.severity] : '—'
+    const status =
+      EARLIER_LABEL[e.status] + (e.thread ? ` · ${THREAD_LABEL[e.thread]}` : '')
+    const where = cell(earlierPlace(e), secrets, 200)
+    return (
+      `| ${agreed} | ${severity} | ${link(where, f.url) || where} ` +
+      `| ${cell(f.title, secrets, 200)} | ${status} |`
+    )
+  })
+  const more = earlier.length - rows.length
+  return [
+    '##### Earlier findings',
+    earlierLine(earlier),
+    [
+      '| Agreement | Severity | Where | Finding | Now |',
+      '| --- | --- | --- | --- | --- |',
+      ...rows
+    ].join('\n'),
+    more > 0 ? `_…and ${more} more._` : ''
+  ]
+    .filter(Boolean)
+    .join('\n\n')
 }
 
 /** The findings table for the job summary and the sticky comment. */
@@ -307,8 +354,19 @@ export function findingsSection(
   const noBlock = missing
     ? `_${missing} agent${missing === 1 ? '' : 's'} gave no readable findings block._`
     : ''
+  const scope = scopeLine(report)
+  const earlier = earlierSection(report.earlier, ctx.secrets)
   if (report.groups.length === 0)
-    return [head, 'No findings.', voteNote(report), note, dropped, noBlock]
+    return [
+      head,
+      scope,
+      'No findings.',
+      voteNote(report),
+      note,
+      dropped,
+      noBlock,
+      earlier
+    ]
       .filter(Boolean)
       .join('\n\n')
   const rows = report.groups
@@ -324,6 +382,7 @@ export function findingsSection(
   const more = report.groups.length - rows.length
   return [
     head,
+    scope,
     [
       '| Agreement | Severity | Where | Finding | Raised by | Posted |',
       '| --- | --- | --- | --- | --- | --- |',
@@ -336,7 +395,8 @@ export function findingsSection(
     voteNote(report),
     note,
     dropped,
-    noBlock
+    noBlock,
+    earlier
   ]
     .filter(Boolean)
     .join('\n\n')

@@ -9,6 +9,7 @@ import type { GitHubApi } from '../github/api.js'
 import { redactSecrets } from '../safety/redact.js'
 import { countedFindings, gateFails } from './counted.js'
 import { answerFor, runReview } from './post.js'
+import { resolveFixedThreads } from './resolve.js'
 import { findingsJson } from './render.js'
 import type { ReviewReport } from '../core/review.js'
 import type { RunResult, Settings } from '../core/types.js'
@@ -47,7 +48,7 @@ export async function reviewRun(
     return undefined
   }
   const answers = reviewAnswers(result)
-  return runReview(
+  const report = await runReview(
     {
       pullNumber: pr.number,
       headSha: pr.headSha,
@@ -65,11 +66,29 @@ export async function reviewRun(
       prTexts: pr.ownTexts,
       secrets,
       runUrl,
-      votes: result.agents.map((a) => ({ agent: a.id, votedFor: a.votedFor }))
+      votes: result.agents.map((a) => ({ agent: a.id, votedFor: a.votedFor })),
+      ...(pr.across
+        ? {
+            scope: pr.across.scope,
+            ...(pr.across.earlier ? { earlier: pr.across.earlier } : {}),
+            resolveThreads: settings.resolveThreads
+          }
+        : {})
     },
     runner,
     core
   )
+  if (!runner || !report.earlier) return report
+  return {
+    ...report,
+    earlier: await resolveFixedThreads(
+      runner,
+      pr,
+      report.earlier,
+      secrets,
+      core
+    )
+  }
 }
 
 /** verdict, findings and findings-file; empty when there was no review. */
