@@ -4,10 +4,11 @@
 // a method added, removed or changed there fails to compile here. What the
 // loopback server proves about GitHub's wire contract (routes, paging, 4xx
 // answers) stays with it; this fake keeps only the meaning of each call.
-import type {
-  GitHubApi,
-  Permission,
-  ReactionContent
+import {
+  ROLES,
+  type GitHubApi,
+  type Permission,
+  type ReactionContent
 } from '../src/github/api.ts'
 import type { ThreadComment } from '../src/core/conversation.ts'
 import { startsWithMarker, stickyMarker } from '../src/github/sticky-marker.ts'
@@ -35,14 +36,6 @@ export interface FakeGitHub {
   called(): Array<keyof GitHubApi>
 }
 
-const ROLES: Permission[] = [
-  'admin',
-  'maintain',
-  'write',
-  'triage',
-  'read',
-  'none'
-]
 
 /** A comment as the conversation reads it (src/core/conversation.ts). */
 function asThreadComment(c: {

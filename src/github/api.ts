@@ -130,7 +130,8 @@ export interface GitHubApi {
   compareCommits(base: string, head: string): Promise<Comparison>
 }
 
-const ROLES: Permission[] = [
+/** GitHub's repository roles, strongest first. */
+export const ROLES: readonly Permission[] = [
   'admin',
   'maintain',
   'write',
