@@ -89,7 +89,11 @@ async function reviewPush(
       'massgen-command': massgenBinary(),
       'max-duration': '600',
       'upload-logs': 'false',
-      review: 'inline'
+      review: 'inline',
+      // The 1.0.0 review: every finding inline, no vote round (review-vote.test.ts has the vote).
+      'finding-vote': 'false',
+      'min-severity': 'nit',
+      'max-inline-comments': '50'
     }
   })
   snapshots.push(snapshot(push))

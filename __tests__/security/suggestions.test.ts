@@ -63,7 +63,11 @@ describe('suggestions that commit something else', () => {
         'comment-tag': 'suggestions',
         'max-duration': '60',
         'upload-logs': 'false',
-        review: 'inline'
+        review: 'inline',
+        // The 1.0.0 review: every finding inline, no vote round (review-vote.test.ts has the vote).
+        'finding-vote': 'false',
+        'min-severity': 'nit',
+        'max-inline-comments': '50'
       },
       env: {
         FAKE_MASSGEN_SCENARIO: 'success',
