@@ -2,6 +2,7 @@
 // (#42) against a loopback GitHub, with the MassGen stand-in. Each test
 // changes only what it is about.
 import { event, KEYS } from './fixtures.ts'
+import { massgenBinary } from './massgen-binary.ts'
 import type { GitHubServer } from './github-server.ts'
 import {
   FAKE_MASSGEN,
@@ -39,6 +40,23 @@ export const EVERY_KEY_QUICK: PrInputs = {
   'max-duration': '10',
   'upload-logs': 'false',
   'cache-massgen': 'false'
+}
+
+/**
+ * A review of #42 by three scripted agents (model-a..c on the scripted LLM
+ * server at `llmUrl`) with the real MassGen, inline.
+ */
+export function threeAgentReview(llmUrl: string): Record<string, string> {
+  return {
+    query: 'Review this pull request.',
+    models: 'vllm/model-a vllm/model-b vllm/model-c',
+    'base-url': llmUrl,
+    'openai-api-key': KEYS.openai,
+    'massgen-command': massgenBinary(),
+    'max-duration': '600',
+    'upload-logs': 'false',
+    review: 'inline'
+  }
 }
 
 export interface PrRunOptions extends Omit<RunOptions, 'inputs'> {

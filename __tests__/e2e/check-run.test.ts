@@ -26,8 +26,8 @@ import {
 } from '../../test-support/run-action.js'
 import { findingsBlock, reviewPull } from '../../test-support/review-pull.js'
 import { requestBodyErrors } from '../../test-support/openapi.js'
-import { event, KEYS } from '../../test-support/fixtures.js'
-import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { event } from '../../test-support/fixtures.js'
+import { threeAgentReview } from '../../test-support/pr-run.js'
 import { FIXTURE_HEAD_SHA } from '../../test-support/sample-pull.js'
 
 // Three real MassGen runs of three agents in local mode on a loaded machine.
@@ -85,14 +85,7 @@ async function review(
     payload: event('pull_request.opened'),
     githubApiUrl: github.url,
     inputs: {
-      query: 'Review this pull request.',
-      models: 'vllm/model-a vllm/model-b vllm/model-c',
-      'base-url': llm.url,
-      'openai-api-key': KEYS.openai,
-      'massgen-command': massgenBinary(),
-      'max-duration': '600',
-      'upload-logs': 'false',
-      review: 'inline',
+      ...threeAgentReview(llm.url),
       ...inputs
     }
   })

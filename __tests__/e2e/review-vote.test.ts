@@ -28,9 +28,9 @@ import {
   voteScript
 } from '../../test-support/review-vote-script.js'
 import { renderReviewExample } from '../../test-support/review-example.js'
-import { event, KEYS } from '../../test-support/fixtures.js'
+import { event } from '../../test-support/fixtures.js'
 import { expectNoKeyLeak } from '../../test-support/leaks.js'
-import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { threeAgentReview } from '../../test-support/pr-run.js'
 
 // Two real MassGen runs of three agents in local mode on a loaded machine.
 jest.setTimeout(900_000)
@@ -50,14 +50,7 @@ beforeAll(async () => {
     payload: event('pull_request.opened'),
     githubApiUrl: github.url,
     inputs: {
-      query: 'Review this pull request.',
-      models: 'vllm/model-a vllm/model-b vllm/model-c',
-      'base-url': llm.url,
-      'openai-api-key': KEYS.openai,
-      'massgen-command': massgenBinary(),
-      'max-duration': '600',
-      'upload-logs': 'false',
-      review: 'inline',
+      ...threeAgentReview(llm.url),
       'fail-on': 'blocker'
     }
   })

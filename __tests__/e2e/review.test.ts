@@ -12,19 +12,16 @@ import {
   startLlmServer,
   type LlmServer
 } from '../../test-support/llm-server.js'
-import {
-  runAction,
-  type ActionRun
-} from '../../test-support/run-action.js'
+import { runAction, type ActionRun } from '../../test-support/run-action.js'
 import {
   answerOf,
   BYTES_BEFORE_CACHE,
   reviewPull
 } from '../../test-support/review-pull.js'
-import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { threeAgentReview } from '../../test-support/pr-run.js'
 import { FIXTURE_HEAD_SHA } from '../../test-support/sample-pull.js'
 import { fingerprintOf } from '../../src/review/group.js'
-import { event, KEYS } from '../../test-support/fixtures.js'
+import { event } from '../../test-support/fixtures.js'
 import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
 // Two real MassGen runs of three agents in local mode on a loaded machine.
@@ -64,14 +61,7 @@ async function review(
     payload,
     githubApiUrl: github.url,
     inputs: {
-      query: 'Review this pull request.',
-      models: 'vllm/model-a vllm/model-b vllm/model-c',
-      'base-url': llm.url,
-      'openai-api-key': KEYS.openai,
-      'massgen-command': massgenBinary(),
-      'max-duration': '600',
-      'upload-logs': 'false',
-      review: 'inline',
+      ...threeAgentReview(llm.url),
       // The review without the vote and the noise limits (review-vote.test.ts
       // has them): every finding placed by its raisers alone.
       'finding-vote': 'false',
