@@ -394,6 +394,13 @@ async function dispatchRun() {
   return { run, server, dotenvLoaded }
 }
 
+/**
+ * Two agents' answers and votes and the winner's presentation. MassGen
+ * restarts an agent whose peer answered while it was still thinking, which
+ * adds requests on a loaded machine and not on a quiet one (CI saw 5 and 6).
+ */
+const LEAST_REQUESTS = 5
+
 describe('files MassGen loads by itself and its markers (real MassGen)', () => {
   let comment: { run: ActionRun; server: LlmServer; peakRssKb: number }
   let dispatch: {
@@ -421,7 +428,7 @@ describe('files MassGen loads by itself and its markers (real MassGen)', () => {
 
   it("attack: a pull request adds AGENTS.md and its sentence reaches every agent's system prompt — fails", () => {
     const bodies = bodiesOf(comment.server)
-    expect(bodies.length).toBeGreaterThanOrEqual(6)
+    expect(bodies.length).toBeGreaterThanOrEqual(LEAST_REQUESTS)
     expect(bodies.filter((b) => b.includes('PLANTED-HEAD-AGENTS'))).toEqual([])
     // MassGen's section stays, empty: no file was found for it.
     expect(
@@ -474,7 +481,7 @@ describe('files MassGen loads by itself and its markers (real MassGen)', () => {
 
   it("attack: a pull request adds CLAUDE.md as a link to /proc/self/environ and MassGen's environment, a job secret with it, reaches the requests — fails", () => {
     const bodies = bodiesOf(dispatch.server)
-    expect(bodies.length).toBeGreaterThanOrEqual(6)
+    expect(bodies.length).toBeGreaterThanOrEqual(LEAST_REQUESTS)
     expect(bodies.filter((b) => b.includes(ENV_SECRET))).toEqual([])
     // Nothing of the environment at all (the action sets this one for MassGen).
     expect(bodies.filter((b) => b.includes('PYTHONIOENCODING'))).toEqual([])
