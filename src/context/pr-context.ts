@@ -11,7 +11,7 @@ import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import type { PullRequestContext } from '../github/pull.js'
 import type { LeftOut } from '../plan/pr-filter.js'
 
-export const PR_CONTEXT_FILES = [
+const PR_CONTEXT_FILES = [
   'pull-request.md',
   'changed-files.tsv',
   'diff.patch',
@@ -19,7 +19,7 @@ export const PR_CONTEXT_FILES = [
 ] as const
 
 /** The pull request as given to the agents, with what include/exclude left out. */
-export type GivenPullRequest = PullRequestContext & { leftOut?: LeftOut[] }
+type GivenPullRequest = PullRequestContext & { leftOut?: LeftOut[] }
 
 /** One line of author text: hidden parts removed, no line breaks. */
 function oneLine(text: string): string {

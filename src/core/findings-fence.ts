@@ -12,7 +12,7 @@ const OPENER = new RegExp(
 )
 
 /** One block: its lines, opener and closer included, as [first, end). */
-export interface FencedBlock {
+interface FencedBlock {
   first: number
   /** The line after the closer (or after the last line). */
   end: number

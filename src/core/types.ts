@@ -1,6 +1,5 @@
 // The values that flow through the pipeline:
 // inputs + event -> plan -> prepare -> run -> results -> report
-import type { ReviewReport } from './review.js'
 
 export const BACKENDS = [
   'openai',
@@ -80,7 +79,7 @@ export interface Settings {
    */
   checkoutCheck: 'stop' | 'warn'
   cacheMassgen: boolean
-  /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
+  /** Local mode: run MassGen in the namespace sandbox (safety/sandbox.ts). */
   localSandbox: boolean
   /** Local mode may run on events that carry other people's text. */
   acceptLocalModeRisk: boolean
@@ -300,8 +299,6 @@ export interface RunResult {
   personas?: PersonaMode
   /** Docker mode: the agents' image as it ran, by digest when it has one. */
   dockerImage?: string
-  /** `review: inline`: the findings and where they went. */
-  review?: ReviewReport
   /** The pull request the run reviewed, as read before the run. */
   pullRequest?: ReviewedPull
 }

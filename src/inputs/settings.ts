@@ -38,12 +38,22 @@ export interface InputSource {
   setupFromBase?: boolean
 }
 
+/** The one rule of every boolean input: 'true' or 'false', any case. */
 const bool = z
   .string()
   .trim()
   .transform((v) => v.toLowerCase())
   .pipe(z.enum(['true', 'false']))
   .transform((v) => v === 'true')
+
+/**
+ * A boolean input read where no error can be reported any more (the post
+ * step, a failure no stage caught): by the same rule, else its default.
+ */
+export function flagOrDefault(text: string, fallback: boolean): boolean {
+  const parsed = bool.safeParse(text || String(fallback))
+  return parsed.success ? parsed.data : fallback
+}
 
 const wholeNumber = (min: number, max: number) =>
   z
@@ -57,7 +67,7 @@ const MAX_DURATION_LIMIT = 6 * 60 * 60 // GitHub-hosted jobs stop after 6 hours.
 
 /** Each input's schema and the expected form shown when it fails. */
 const rules = {
-  docker: [bool, "'true' or 'false'"],
+  boolean: [bool, "'true' or 'false'"],
   dockerImage: [
     z.string().regex(/^[a-z0-9][a-z0-9._\-/:@]*$/i),
     "a Docker image reference such as 'ghcr.io/massgen/mcp-runtime-sudo:latest'"
@@ -179,7 +189,7 @@ export function readSettings(source: InputSource): Settings {
     return undefined
   }
   const flag = (name: string, fallback: boolean) =>
-    check('docker', name, String(fallback)) ?? fallback
+    check('boolean', name, String(fallback)) ?? fallback
 
   const docker = flag(Inputs.Docker, true)
   const maxDuration = check(

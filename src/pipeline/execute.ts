@@ -8,7 +8,8 @@ import * as path from 'node:path'
 import { stringify } from 'yaml'
 import { configRelativePath } from '../plan/config.js'
 import { costLimitReached, estimatedCost } from '../run/cost-cap.js'
-import { Outputs, State } from '../core/constants.js'
+import { Outputs } from '../core/constants.js'
+import { saveStepState } from '../core/step-state.js'
 import { grantContainerWrite } from '../prepare/container-write-access.js'
 import { killRunContainers, prepareDocker } from '../prepare/docker.js'
 import { prepareMassgen, type MassgenInstallation } from '../prepare/massgen.js'
@@ -59,12 +60,11 @@ export async function execute(
   runner: ProcessRunner,
   /** The head commit checked before the run (head-check.ts), if any. */
   reviewedHead?: string,
-  /** `review: inline` reads the pull request even when no comment is posted. */
-  reviewGitHub?: GitHubApi,
+  /** What the plan reads GitHub with (the pull request, the conversation). */
+  github?: GitHubApi,
   /** Opens GitHub for the repository's instructions when nothing else does. */
   instructionsGitHub?: () => GitHubApi
 ): Promise<RunResult> {
-  const github = dest.github ?? reviewGitHub
   const context = await gatherContext(
     settings,
     decision,
@@ -255,8 +255,8 @@ async function watchMassgen(
     abort: abort.signal,
     log: (message) => core.info(message),
     onStart: (pid) => {
-      core.saveState(State.MassgenPid, String(pid))
-      core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')
+      saveStepState('massgenPid', pid)
+      saveStepState('massgenIdentity', processIdentity(pid) ?? '')
     },
     onLine: (line) => {
       core.info(inertLine(line))
@@ -307,7 +307,7 @@ function judgeOutcome(
         votes: {},
         answersTruncated: false
       }
-  if (logDir) core.saveState(State.LogDir, logDir)
+  if (logDir) saveStepState('logDir', logDir)
   return judgeRun({
     question,
     agents,

@@ -23,6 +23,7 @@ import type { AgentResult, RunResult } from '../core/types.js'
 import { defuseMarkers, findingsSection } from '../review/render.js'
 import { clip } from '../core/text.js'
 import type { ProgressSnapshot } from '../run/progress.js'
+import type { ReviewReport } from '../core/review.js'
 import { withoutFindingsBlocks } from '../core/findings-fence.js'
 
 export interface ReportContext {
@@ -37,14 +38,16 @@ export interface ReportContext {
   maxChars: number
   /** Where the full text is, for truncation notes (markdown, trusted). */
   fullTextHint?: string
+  /** `review: inline`: the findings and where they went. */
+  review?: ReviewReport
 }
 
-export type ProgressContext = Pick<
+type ProgressContext = Pick<
   ReportContext,
   'tag' | 'runUrl' | 'secrets' | 'maxChars'
 >
 
-export const CANCELLED_REASON =
+const CANCELLED_REASON =
   'The job was cancelled, or the step stopped before it could report.'
 
 /** Answers shorter than this are dropped rather than cut. */
@@ -281,11 +284,11 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   if (result.outcome !== 'success' && result.phase)
     parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
   parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
-  if (result.review)
+  if (ctx.review)
     parts.push(
-      findingsSection(result.review, {
+      findingsSection(ctx.review, {
         tag: ctx.tag,
-        agentCount: result.review.agentCount,
+        agentCount: ctx.review.agentCount,
         secrets,
         runUrl: ctx.runUrl
       })

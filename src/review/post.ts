@@ -32,16 +32,16 @@ import { errorText } from '../core/text.js'
 import { redactSecrets } from '../safety/redact.js'
 
 /** Pending-review probes spent at most on one refused batch. */
-export const MAX_PROBES = 12
+const MAX_PROBES = 12
 /** Inline comments in one review; more go to the body. */
-export const MAX_INLINE_COMMENTS = 50
+const MAX_INLINE_COMMENTS = 50
 
 export type ReviewPoster = Pick<
   GitHubApi,
   'listReviewTexts' | 'createReview' | 'deletePendingReview'
 >
 
-export interface ReviewLog {
+interface ReviewLog {
   info(message: string): void
   warning(message: string): void
 }
@@ -85,7 +85,7 @@ interface Planned {
 }
 
 /** Where each group goes before GitHub is asked. Pure. */
-export function planReview(
+function planReview(
   input: ReviewInput,
   parsed: AgentFindings[],
   alreadyPosted: ReadonlySet<string>

@@ -18,13 +18,13 @@ import { clip } from '../core/text.js'
 const FINDING_MARKER = 'massgen-action:finding'
 const DEFUSED_FINDING_MARKER = 'massgen-action\u2236finding'
 
-export const SEVERITY_LABEL: Record<Severity, string> = {
+const SEVERITY_LABEL: Record<Severity, string> = {
   blocker: '🔴 Blocker',
   concern: '🟠 Concern',
   nit: '🟡 Nit'
 }
 
-export const VERDICT_LABEL: Record<Verdict, string> = {
+const VERDICT_LABEL: Record<Verdict, string> = {
   pass: '✅ pass',
   concerns: '🟠 concerns',
   blockers: '🔴 blockers'
@@ -56,11 +56,11 @@ function safeTag(tag: string): string {
 }
 
 /** The hidden marker of one finding: its tag, fingerprint and title words. */
-export function findingMarker(tag: string, group: FindingGroup): string {
+function findingMarker(tag: string, group: FindingGroup): string {
   return `<!-- ${FINDING_MARKER} tag=${safeTag(tag)} fp=${group.fingerprint} -->`
 }
 
-export interface MarkerFields {
+interface MarkerFields {
   tag: string
   fingerprint: string
 }
@@ -94,7 +94,7 @@ export function defuseMarkers(text: string): string {
     : out
 }
 
-export function agreement(group: FindingGroup, agentCount: number): string {
+function agreement(group: FindingGroup, agentCount: number): string {
   return `${group.agents.length}/${agentCount} agent${agentCount === 1 ? '' : 's'}`
 }
 
