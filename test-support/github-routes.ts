@@ -142,6 +142,18 @@ function checkBody(body: unknown, doc: string): string {
   return body
 }
 
+/**
+ * What GitHub's diff limits refuse, worded as its 406 is: over 300 files or
+ * 20,000 changed lines (or `diffTooLarge` set); undefined when it renders.
+ */
+function diffTooLarge(p: ServerPull): string | undefined {
+  const lines = p.files.reduce((n, f) => n + f.additions + f.deletions, 0)
+  if (p.files.length > 300 || (p.diffTooLarge && lines <= 20_000))
+    return 'files (300)'
+  if (lines > 20_000 || p.diffTooLarge) return 'lines (20000)'
+  return undefined
+}
+
 function pull(s: ServerState, n: string): ServerPull {
   const p = s.pulls[n]
   if (!p) throw new HttpError(404, 'Not Found')
@@ -288,14 +300,19 @@ export const routes: [string, Handler][] = [
       const n = c.params[0] ?? ''
       const p = pull(s, n)
       if (/\.diff\b/.test(c.accept)) {
-        if (p.diffTooLarge) {
+        const tooLarge = diffTooLarge(p)
+        if (tooLarge) {
+          // The body as api.github.com sends it (basic-error plus `errors`).
           throw new HttpError(
             406,
-            'Sorry, the diff exceeded the maximum number of files (300).',
+            `Sorry, the diff exceeded the maximum number of ${tooLarge}. ` +
+              "Consider using 'List pull requests files' API or locally cloning the repository instead.",
             {
               errors: [
                 { resource: 'PullRequest', field: 'diff', code: 'too_large' }
-              ]
+              ],
+              documentation_url:
+                'https://docs.github.com/rest/pulls/pulls#list-pull-requests-files'
             }
           )
         }
@@ -316,11 +333,21 @@ export const routes: [string, Handler][] = [
         html_url: `${s.serverUrl}/${repo}/pull/${n}`,
         diff_url: `${s.serverUrl}/${repo}/pull/${n}.diff`,
         number: Number(n),
-        state: 'open',
+        state: p.state ?? 'open',
+        locked: p.locked ?? false,
         title: p.title,
         body: p.body,
         user: userJson(p.author, s),
-        draft: false,
+        draft: p.draft ?? false,
+        labels: (p.labels ?? []).map((name, i) => ({
+          id: 9000 + i,
+          node_id: `LA_${i}`,
+          url: `${c.base}/repos/${repo}/labels/${encodeURIComponent(name)}`,
+          name,
+          description: null,
+          color: 'ededed',
+          default: false
+        })),
         // null while GitHub computes it, and on conflicts (as the API says).
         merge_commit_sha: p.mergeCommitSha ?? null,
         base: side(p.base),
@@ -337,13 +364,19 @@ export const routes: [string, Handler][] = [
       // GitHub lists at most 3,000 files of a pull request, and says nothing
       // of the rest (changed_files still counts them).
       const { slice, link } = page(p.files.slice(0, 3000), c)
+      const repo = `${s.owner}/${s.repo}`
       const data = slice.map((f) => ({
         sha: '0'.repeat(40),
         filename: f.filename,
         status: f.status,
         additions: f.additions,
         deletions: f.deletions,
-        changes: f.additions + f.deletions
+        changes: f.additions + f.deletions,
+        blob_url: `${s.serverUrl}/${repo}/blob/${p.head.sha}/${encodeURI(f.filename)}`,
+        raw_url: `${s.serverUrl}/${repo}/raw/${p.head.sha}/${encodeURI(f.filename)}`,
+        contents_url: `${c.base}/repos/${repo}/contents/${encodeURI(f.filename)}?ref=${p.head.sha}`,
+        ...(f.patch === undefined ? {} : { patch: f.patch }),
+        ...(f.previousFilename ? { previous_filename: f.previousFilename } : {})
       }))
       return { status: 200, data, headers: link ? { link } : {} }
     }

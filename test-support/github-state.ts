@@ -33,6 +33,9 @@ export interface ServerFile {
   status: string
   additions: number
   deletions: number
+  /** The file's hunks; GitHub leaves it out for binary files and very large diffs. */
+  patch?: string
+  previousFilename?: string
 }
 export interface ServerPull {
   title: string
@@ -44,8 +47,16 @@ export interface ServerPull {
   diff: string
   /** GitHub's test merge commit (`merge_commit_sha`); default null. */
   mergeCommitSha?: string
-  /** GitHub answers 406 for diffs over 300 files or 20,000 lines. */
+  /**
+   * GitHub answers 406 for diffs over 300 files or 20,000 lines (the route
+   * counts `files`); true forces it for a smaller pull request.
+   */
   diffTooLarge?: boolean
+  /** GET /pulls/{n}: `draft`, `locked`, `state` (default false, false, open). */
+  draft?: boolean
+  locked?: boolean
+  state?: 'open' | 'closed'
+  labels?: string[]
   /** The head commit's committer date (GET /commits/{sha}); default 2025-11-28T09:00:00Z. */
   headCommittedAt?: string
   /** Timeline items (GET /issues/{n}/timeline), e.g. head_ref_force_pushed. */

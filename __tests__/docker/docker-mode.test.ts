@@ -124,6 +124,9 @@ async function dockerRun(
       'massgen-command': dockerMassgen(),
       docker: 'true',
       'docker-image': IMAGE,
+      // The question asks for commands (a read-only review has none by
+      // default: contained-read.test.ts).
+      'agent-commands': 'true',
       'max-duration': '600',
       'upload-logs': 'false',
       ...inputs

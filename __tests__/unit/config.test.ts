@@ -3,6 +3,7 @@ import { parse, stringify } from 'yaml'
 import { buildConfig, configRelativePath } from '../../src/plan/config.js'
 import { selectAgents, parseModels } from '../../src/inputs/models.js'
 import { agentCommandsOn } from '../../src/plan/plan.js'
+import { readContainerRunArgs } from '../../src/plan/contained-read-server.js'
 
 const keys = { openai: 'sk-secret-openai', google: 'AIza-secret' }
 const agents = selectAgents(parseModels('openai/gpt-5.4 gemini/g3'), keys, {
@@ -37,6 +38,15 @@ const readServer = {
     'get_file_info',
     'list_allowed_directories'
   ]
+}
+
+const container = {
+  docker: '/usr/bin/docker',
+  name: 'massgen-read-0a1b2c3d',
+  image: 'img:1',
+  user: '1001:118',
+  env: {},
+  marker: '/run/read-container'
 }
 
 describe('buildConfig', () => {
@@ -138,26 +148,123 @@ describe('buildConfig', () => {
       ]
     })
   })
-  it('agent-commands auto: on in Docker mode or with a writable context path, off for a read-only local-mode review', () => {
-    const on = (docker: boolean, contextPermission: 'read' | 'write') =>
-      agentCommandsOn({ agentCommands: 'auto', docker, contextPermission })
-    expect(on(true, 'read')).toBe(true)
-    expect(on(false, 'write')).toBe(true)
-    expect(on(false, 'read')).toBe(false)
+  it('agent-commands auto: on only with a writable context path, off for a read-only review in either mode; only the input decides', () => {
+    const on = (contextPermission: 'read' | 'write') =>
+      agentCommandsOn({ agentCommands: 'auto', contextPermission })
+    expect(on('write')).toBe(true)
+    expect(on('read')).toBe(false)
     expect(
-      agentCommandsOn({
-        agentCommands: true,
-        docker: false,
-        contextPermission: 'read'
-      })
+      agentCommandsOn({ agentCommands: true, contextPermission: 'read' })
     ).toBe(true)
     expect(
-      agentCommandsOn({
-        agentCommands: false,
-        docker: true,
-        contextPermission: 'write'
-      })
+      agentCommandsOn({ agentCommands: false, contextPermission: 'write' })
     ).toBe(false)
+  })
+  it("Docker mode without commands: the read server runs in a container of the agents' image, read-only, no network, the action's uid; coding agents keep their commands in their container", () => {
+    const coding = selectAgents(
+      parseModels('codex/gpt-5.4-codex openai/gpt-5.4'),
+      keys,
+      { docker: true, baseUrl: undefined }
+    ).agents
+    const config = buildConfig({
+      ...base,
+      agents: coding,
+      docker: true,
+      agentCommands: false,
+      readContainer: {
+        ...container,
+        env: { DOCKER_HOST: 'unix:///run/docker.sock' }
+      },
+      contextPaths: [
+        { path: '/repo', permission: 'read' },
+        { path: '/run/pr-context', permission: 'read' }
+      ]
+    })
+    const [codex, openai] = config.agents
+    expect(codex?.backend.enable_mcp_command_line).toBe(true)
+    expect(codex?.backend.command_line_execution_mode).toBe('docker')
+    expect(codex?.backend.mcp_servers).toBeUndefined()
+    expect(openai?.backend.enable_mcp_command_line).toBe(false)
+    expect(openai?.backend.command_line_execution_mode).toBeUndefined()
+    expect(openai?.backend.mcp_servers).toEqual([
+      {
+        name: 'filesystem',
+        type: 'stdio',
+        command: '/usr/bin/docker',
+        args: [
+          'exec',
+          '--interactive',
+          'massgen-read-0a1b2c3d',
+          '/opt/massgen-action/node',
+          '/opt/massgen-action/fs-server/index.js',
+          '/repo',
+          '/run/pr-context'
+        ],
+        allowed_tools: readServer.allowed_tools,
+        env: { DOCKER_HOST: 'unix:///run/docker.sock' },
+        security: { allowed_executables: ['docker'] }
+      }
+    ])
+  })
+  it("the read container: detached, named, no network, no capabilities, read-only root and mounts, the action's uid, the run's marker folder mounted", () => {
+    expect(
+      readContainerRunArgs(
+        base.readServer,
+        ['/repo', '/run/pr-context'],
+        container
+      )
+    ).toEqual([
+      'run',
+      '--detach',
+      '--name',
+      'massgen-read-0a1b2c3d',
+      '--pull',
+      'never',
+      '--network',
+      'none',
+      '--cap-drop',
+      'ALL',
+      '--security-opt',
+      'no-new-privileges',
+      '--read-only',
+      '--pids-limit',
+      '64',
+      '--user',
+      '1001:118',
+      '--workdir',
+      '/opt/massgen-action/fs-server',
+      '--mount',
+      'type=bind,source=/opt/node/bin/node,target=/opt/massgen-action/node,readonly',
+      '--mount',
+      'type=bind,source=/action/dist/fs-server,target=/opt/massgen-action/fs-server,readonly',
+      '--mount',
+      'type=bind,source=/run/read-container,target=/run/read-container,readonly',
+      '--mount',
+      'type=bind,source=/repo,target=/repo,readonly',
+      '--mount',
+      'type=bind,source=/run/pr-context,target=/run/pr-context,readonly',
+      '--entrypoint',
+      '/opt/massgen-action/node',
+      'img:1',
+      '-e',
+      "process.on('SIGTERM',()=>process.exit(0));setInterval(()=>{},1<<30)"
+    ])
+  })
+  it('attack: a context path with a comma would add --mount fields (a writable or second mount) — refused', () => {
+    expect(() =>
+      buildConfig({
+        ...base,
+        docker: true,
+        agentCommands: false,
+        readContainer: container,
+        contextPaths: [
+          {
+            path: '/repo/x,readonly=false,target=/etc',
+            permission: 'read'
+          }
+        ]
+      })
+    ).toThrow(/cannot mount .*without commas or quotes/)
   })
   it('puts base_url on endpoint backends only', () => {
     const mixed = selectAgents(parseModels('vllm/m openai/o'), keys, {

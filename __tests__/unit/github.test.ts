@@ -369,18 +369,30 @@ describe('getPullRequestContext', () => {
     expect(ctx.diffTruncated).toBe(false)
   })
 
-  it('copes with a deleted fork and a diff GitHub will not render', async () => {
+  it('copes with a deleted fork and rebuilds a diff GitHub will not render from the patches', async () => {
     const gone = {
       ...pull,
+      files: files.map((f, i) =>
+        i === 0 ? f : { ...f, patch: `@@ -1 +1 @@\n-a\n+b${i}` }
+      ),
       head: { ...pull.head, repo: null },
       diffTooLarge: true
     }
     const github = await setup({ pulls: { '8': gone } })
-    const ctx = await github.getPullRequestContext(8, 1000)
+    const ctx = await github.getPullRequestContext(8, 1_000_000)
     expect(ctx.headRepo).toBeUndefined()
-    expect(ctx.diff).toBe('')
-    expect(ctx.diffTruncated).toBe(true)
-    expect(warnings.join('\n')).toContain('exceeded the maximum')
+    expect(ctx.diffRebuilt).toBe(true)
+    expect(ctx.diffTruncated).toBe(false)
+    expect(ctx.diff).toContain(
+      'diff --git a/src/f1.ts b/src/f1.ts\n--- a/src/f1.ts\n+++ b/src/f1.ts\n@@ -1 +1 @@\n-a\n+b1\n'
+    )
+    expect(ctx.withoutPatch).toEqual([
+      { file: 'src/f0.ts', reason: expect.stringContaining('no patch') }
+    ])
+    expect(ctx.changedFiles).toBe(150)
+    expect(warnings.join('\n')).toContain(
+      'exceeded the maximum number of files (300)'
+    )
   })
 
   it('throws not-found for a missing PR', async () => {

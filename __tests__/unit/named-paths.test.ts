@@ -26,6 +26,7 @@ const NOT_OURS = new Set([
   '.github/workflows/massgen.yml', // README.md: the user's workflow
   '.github/massgen.yaml', // README.md: the user's config
   '.github/massgen-agents.yaml',
+  '.github/copilot-instructions.md', // README.md: a steering file of the user's
   'src/cache.ts', // docs/review-example.md: the reviewed project's files
   'src/parser.ts',
   './x.js', // docs/setup-speed.md: a measured import

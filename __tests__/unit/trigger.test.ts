@@ -18,7 +18,12 @@ describe('readTrigger', () => {
         author: 'alice-maintainer',
         fromFork: false,
         authorIsBot: false,
-        headSha: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432'
+        headSha: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432',
+        action: 'opened',
+        draft: false,
+        state: 'open',
+        locked: false,
+        labels: []
       }
     )
   })

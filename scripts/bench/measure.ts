@@ -76,6 +76,29 @@ const CONFIG_VARIANTS_PY = `import sys, yaml
 variant, args = sys.argv[1], sys.argv[2:]
 path = args[args.index('--config') + 1]
 config = yaml.safe_load(open(path))
+if variant == 'host-read':
+    # Docker mode's read server on the runner instead of in its container:
+    # the runner's side of the read container's mounts names Node and server.
+    import subprocess
+    for agent in config['agents']:
+        for server in agent['backend'].get('mcp_servers', []):
+            if not server['command'].endswith('/docker'):
+                continue
+            run = server['args']
+            name, node, script = run[2], run[3], run[4]
+            mounts = subprocess.run(
+                [server['command'], 'inspect', '--format',
+                 '{{range .Mounts}}{{.Destination}}={{.Source}} {{end}}', name],
+                check=True, capture_output=True, text=True).stdout.split()
+            host = dict(m.split('=', 1) for m in mounts)
+            server_dir, file = script.rsplit('/', 1)
+            server['command'] = host[node]
+            server['args'] = [host[server_dir] + '/' + file] + run[5:]
+            server.pop('security', None)
+            server.pop('env', None)
+    with open(path, 'w') as f:
+        yaml.safe_dump(config, f)
+    sys.exit(0)
 TOOL_KEYS = ('cwd', 'mcp_servers', 'enable_mcp_command_line',
              'exclude_file_operation_mcps', 'enable_code_based_tools')
 for agent in config['agents']:

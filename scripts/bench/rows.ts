@@ -148,37 +148,56 @@ export function setupRows(
 export function dockerVsLocalRows(results: DockerVsLocal): Row[] {
   if ('skipped' in results)
     return [['Docker mode vs local mode', 'skipped', results.skipped, '']]
-  const { docker, local, dockerNoKill } = results
-  const failed = [...docker, ...local, ...dockerNoKill].filter(
-    (r) => r.status !== 'success'
-  ).length
+  const { docker, local, dockerHostRead, dockerCommands, dockerNoKill } =
+    results
+  const all = [docker, local, dockerHostRead, dockerCommands, dockerNoKill]
+  const failed = all.flat().filter((r) => r.status !== 'success').length
+  const wall = (runs: Measured[]) => medOf(runs, 'massgenMs')
+  const vsLocal = (runs: Measured[]) =>
+    `ratio to local ${ratio(wall(runs), wall(local))}; ${spread(each(runs, 'massgenMs'), ms)}`
+  const offered = (kind: keyof typeof results.commandsOffered) => {
+    const seen = results.commandsOffered[kind] ?? []
+    return seen.length === 0
+      ? ''
+      : seen.every(Boolean)
+        ? 'yes'
+        : seen.some(Boolean)
+          ? 'some runs'
+          : 'no'
+  }
   const cleanup = (runs: Measured[]) =>
     `${ms(medOf(runs, 'completedToExitMs'))} ${spread(each(runs, 'completedToExitMs'), ms)}`
   const rows: Row[] = [
     [
-      `**Docker mode vs local mode**, real MassGen, 2 agents, 1 command, image present: action wall (median of ${docker.length} each, alternated)`,
+      `**Docker mode vs local mode, a review that runs no command**, real MassGen, 2 agents, image present: MassGen wall (median of ${docker.length} each, alternated), Docker / local`,
+      `${s(wall(docker))} / ${s(wall(local))}`,
+      `**ratio ${ratio(wall(docker), wall(local))}**; Docker ${spread(each(docker, 'massgenMs'), ms)}, local ${spread(each(local, 'massgenMs'), ms)}; command tool offered: ${offered('docker')} / ${offered('local')}${failed ? `; ${failed} run(s) did not succeed` : ''}`,
+      '<= 1.3'
+    ],
+    [
+      '  action wall, Docker / local',
       `${s(medOf(docker, 'wallMs'))} / ${s(medOf(local, 'wallMs'))}`,
-      `ratio ${ratio(medOf(docker, 'wallMs'), medOf(local, 'wallMs'))}; Docker ${spread(each(docker, 'wallMs'), ms)}, local ${spread(each(local, 'wallMs'), ms)}${failed ? `; ${failed} run(s) did not succeed` : ''}`,
+      `ratio ${ratio(medOf(docker, 'wallMs'), medOf(local, 'wallMs'))}`,
       ''
     ],
     [
-      '  MassGen process wall (wrapper), Docker / local',
-      `${s(medOf(docker, 'massgenMs'))} / ${s(medOf(local, 'massgenMs'))}`,
-      `ratio ${ratio(medOf(docker, 'massgenMs'), medOf(local, 'massgenMs'))}`,
+      '  candidate not taken: Docker mode, the read server on the runner (no container): MassGen wall',
+      s(wall(dockerHostRead)),
+      vsLocal(dockerHostRead),
       ''
     ],
     [
-      '  MassGen result line (`COMPLETED:`) → MassGen exit, Docker / local',
-      `${ms(medOf(docker, 'completedToExitMs'))} / ${ms(medOf(local, 'completedToExitMs'))}`,
-      `Docker: containers killed at that line, then MassGen's stop + remove ${spread(each(docker, 'completedToExitMs'), ms)}`,
+      `  Docker mode with \`agent-commands: true\` (MassGen's command server, the default before; no command run): MassGen wall`,
+      s(wall(dockerCommands)),
+      `${vsLocal(dockerCommands)}; command tool offered: ${offered('dockerCommands')}`,
       ''
     ]
   ]
   if (dockerNoKill.length > 0)
     rows.push([
-      '  Docker, bundle patched not to kill the containers at `COMPLETED:`: action wall / result line → exit',
+      '  Docker with commands, one command run, bundle patched not to kill the containers at `COMPLETED:`: action wall / result line → exit',
       `${s(medOf(dockerNoKill, 'wallMs'))} / ${cleanup(dockerNoKill)}`,
-      `with the kill: ${s(medOf(docker, 'wallMs'))} / ${cleanup(docker)}`,
+      `with the kill (no command run): ${s(medOf(dockerCommands, 'wallMs'))} / ${cleanup(dockerCommands)}`,
       ''
     ])
   return rows

@@ -286,22 +286,36 @@ export async function fakeRuns(
 
 export type DockerVsLocal =
   | { skipped: string }
-  | { docker: Measured[]; local: Measured[]; dockerNoKill: Measured[] }
-
-type Kind = 'docker' | 'local' | 'dockerNoKill'
+  | ({ commandsOffered: Partial<Record<Kind, boolean[]>> } & Record<
+      Kind,
+      Measured[]
+    >)
 
 /**
- * Docker mode vs local mode, side by side: the same scripted consensus (two
- * vllm agents; agent A runs one trivial command, `echo bench`, so the
- * command path is part of both: a `docker exec` in one, the local sandbox in
- * the other), the same MassGen (the [docker] virtualenv, for both modes),
- * runs alternated. The image must be present: pulling is not measured.
- * Docker mode runs where /.dockerenv does not show (the action refuses
- * Docker mode inside a container, and MassGen would run the commands
- * locally). With `withoutKill`, a third kind of run uses a copy of the
- * bundle whose kill of the run's containers at MassGen's `COMPLETED:` line
- * is patched out, so what that kill saves is measured in the same
- * invocation; the action has no knob for it.
+ * `docker` and `local`: the action's defaults for a read-only review (Docker
+ * mode: the read server in a container, contained-read-server.ts; local
+ * mode: the read server in the sandbox). `dockerHostRead`: the candidate
+ * not taken, Docker mode with the read server on the runner (the config
+ * rewritten by the wrapper, BENCH_CONFIG_VARIANT=host-read).
+ * `dockerCommands`: `agent-commands: true`, MassGen's command server in
+ * Docker mode (the default before), the agents running no command.
+ * `dockerNoKill`: one command run, with a bundle that does not kill the
+ * containers at the result line (--docker-stop).
+ */
+export type Kind =
+  'docker' | 'local' | 'dockerHostRead' | 'dockerCommands' | 'dockerNoKill'
+
+/**
+ * Docker mode vs local mode for a review that runs no command, side by
+ * side: the same scripted consensus (two vllm agents, no command), the same
+ * MassGen (the [docker] virtualenv, for both modes), runs alternated. The
+ * image must be present: pulling is not measured. Docker mode runs where
+ * /.dockerenv does not show (the action refuses Docker mode inside a
+ * container, and MassGen would run the commands locally). With
+ * `withoutKill`, a run with one command uses a copy of the bundle whose kill
+ * of the run's containers at MassGen's `COMPLETED:` line is patched out, so
+ * what that kill saves is measured in the same invocation; the action has no
+ * knob for it.
  */
 export async function dockerVsLocal(
   measure: Measure,
@@ -327,37 +341,45 @@ export async function dockerVsLocal(
   const order: Kind[] = [
     'docker',
     'local',
+    'dockerHostRead',
+    'dockerCommands',
     ...(noKill ? ['dockerNoKill' as const] : [])
   ]
   const results: Record<Kind, Measured[]> = {
     docker: [],
     local: [],
+    dockerHostRead: [],
+    dockerCommands: [],
     dockerNoKill: []
   }
+  const commandsOffered: Partial<Record<Kind, boolean[]>> = {}
   for (let i = 0; i < options.runs; i++)
     for (const kind of order) {
       options.say(`Docker vs local: ${kind} run ${i + 1}/${options.runs}`)
-      results[kind].push(
-        await oneModeRun(measure, kind, {
-          image,
-          massgen,
-          wrapper: options.wrapper,
-          noKill
-        })
-      )
+      const { run, offered } = await oneModeRun(measure, kind, {
+        image,
+        massgen,
+        wrapper: options.wrapper,
+        noKill
+      })
+      results[kind].push(run)
+      ;(commandsOffered[kind] ??= []).push(offered)
     }
-  return results
+  return { ...results, commandsOffered }
 }
 
-/** One run of the consensus with one command, in Docker or local mode. */
+/** One run of the consensus in Docker or local mode; whether the command tool was offered. */
 async function oneModeRun(
   measure: Measure,
   kind: Kind,
   with_: { image: string; massgen: string; wrapper: string; noKill?: string }
-): Promise<Measured> {
+): Promise<{ run: Measured; offered: boolean }> {
   // A fresh server each run: it remembers which agents ran their commands.
-  const llm = await startLlmServer(twoAgents(['echo bench']))
+  const llm = await startLlmServer(
+    twoAgents(kind === 'dockerNoKill' ? ['echo bench'] : undefined)
+  )
   const inDocker = kind !== 'local'
+  const commands = kind === 'dockerCommands' || kind === 'dockerNoKill'
   const run = await measure({
     inputs: {
       query: QUESTION,
@@ -368,14 +390,21 @@ async function oneModeRun(
       'max-duration': '600',
       ...(inDocker
         ? { docker: 'true', 'docker-image': with_.image }
-        : { docker: 'false' })
+        : { docker: 'false' }),
+      ...(commands ? { 'agent-commands': 'true' } : {})
     },
+    ...(kind === 'dockerHostRead'
+      ? { env: { BENCH_CONFIG_VARIANT: 'host-read' } }
+      : {}),
     hideDockerenv: inDocker,
     pathExtra: inDocker ? [] : virtualenvFolders(with_.massgen),
     ...(kind === 'dockerNoKill' ? { actionDir: with_.noKill } : {})
   })
+  const offered = llm.requests.some((r) =>
+    r.toolNames.some((t) => t.includes('execute_command'))
+  )
   await llm.close()
-  return run
+  return { run, offered }
 }
 
 /** Why Docker mode cannot be measured here, or undefined when it can. */

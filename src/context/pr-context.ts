@@ -10,6 +10,7 @@ import { fenceFor } from '../safety/markdown.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import type { PullRequestContext } from '../github/pull.js'
 import type { LeftOut } from '../plan/pr-filter.js'
+import { steeringLines, type SteeringCheck } from './steering-files.js'
 
 const PR_CONTEXT_FILES = [
   'pull-request.md',
@@ -19,7 +20,10 @@ const PR_CONTEXT_FILES = [
 ] as const
 
 /** The pull request as given to the agents, with what include/exclude left out. */
-type GivenPullRequest = PullRequestContext & { leftOut?: LeftOut[] }
+export type GivenPullRequest = PullRequestContext & {
+  leftOut?: LeftOut[]
+  steering?: SteeringCheck
+}
 
 /** One line of author text: hidden parts removed, no line breaks. */
 function oneLine(text: string): string {
@@ -46,6 +50,7 @@ export function overviewOf(pr: GivenPullRequest): string {
     `- head: ${oneLine(pr.headRef)} (${pr.headSha})${from}`,
     `- reviewed commit: ${pr.headSha} (the head when this run started; later pushes are not part of it)`,
     ...filesLines(pr),
+    ...(pr.steering ? steeringLines(pr.steering, oneLine) : []),
     pr.diffTruncated
       ? '- the diff in diff.patch was cut to fit; read the files for the rest'
       : '',
@@ -68,16 +73,30 @@ export function overviewOf(pr: GivenPullRequest): string {
 /** How many files were changed, given, and left out (and why: left-out.tsv). */
 function filesLines(pr: GivenPullRequest): string[] {
   const leftOut = pr.leftOut ?? []
-  const whole = leftOut.filter((l) => !l.diffOnly).length
-  const diffOnly = leftOut.length - whole
-  if (!leftOut.length) return [`- changed files: ${pr.files.length}`]
+  const unnamed = leftOut.reduce((n, l) => n + (l.unnamed ?? 0), 0)
+  const whole = leftOut.filter((l) => !l.diffOnly && !l.unnamed).length
+  const diffOnly = leftOut.filter((l) => l.diffOnly).length
+  const rebuilt = pr.diffRebuilt
+    ? '- GitHub would not render this diff (too large): diff.patch was put together ' +
+      "from the per-file patches of GitHub's files list"
+    : ''
+  if (!leftOut.length)
+    return [`- changed files: ${pr.files.length}`, rebuilt].filter(Boolean)
   return [
-    `- changed files: ${pr.files.length + whole}, of which ${whole} left out of ` +
+    `- changed files: ${pr.files.length + whole + unnamed}, of which ${whole} left out of ` +
       `changed-files.tsv and diff.patch (by include/exclude, the default ` +
       `exclusions or .gitattributes)`,
+    unnamed
+      ? `- INCOMPLETE: GitHub's files list names only ${pr.files.length + whole} of the ` +
+        `${pr.files.length + whole + unnamed} changed files; the other ${unnamed} are not ` +
+        'named anywhere here. Do not conclude that a file is unchanged because it is missing.'
+      : '',
+    rebuilt,
     diffOnly
-      ? `- ${diffOnly} more file${diffOnly === 1 ? "'s" : "s'"} diff left out of ` +
-        'diff.patch to stay within pr-diff-max-bytes; read those files in the repository'
+      ? `- ${diffOnly} more file${diffOnly === 1 ? "'s" : "s'"} diff is not in diff.patch ` +
+        '(too large for pr-diff-max-bytes, or no patch from GitHub): the files are still ' +
+        'changed. Read each one whole in the repository (your context paths hold the ' +
+        "pull request's head) with your file tools, e.g. read_text_file on its path"
       : '',
     '- left-out.tsv lists every left-out file with the reason'
   ].filter(Boolean)
@@ -121,8 +140,11 @@ export function writePrContext(dir: string, pr: GivenPullRequest): string[] {
  * Fixed text: nothing the pull request's author wrote goes into it.
  */
 export function prContextNote(dir: string, pr: GivenPullRequest): string {
+  const incomplete = pr.leftOut?.some((l) => l.unnamed)
+    ? ' (INCOMPLETE: GitHub names at most 3000 changed files; pull-request.md says how many are missing)'
+    : ''
   const leftOut = pr.leftOut?.length
-    ? '; files left out of them are listed with the reason in left-out.tsv'
+    ? `${incomplete}; files left out of them are listed with the reason in left-out.tsv`
     : ''
   return (
     `\n\n---\nContext: this question is about pull request #${pr.number}. Its title, ` +

@@ -16,7 +16,7 @@ import { fenceFor } from '../safety/markdown.js'
 import { clipBytes } from '../core/text.js'
 
 /** Tried in this order; the first regular file wins. */
-const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md'] as const
+export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md'] as const
 
 /** Bytes given at most; a longer file is cut (and the agents told). */
 const PROJECT_INSTRUCTIONS_MAX_BYTES = 16_000

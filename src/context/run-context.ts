@@ -6,7 +6,7 @@ import * as path from 'node:path'
 import type { RunIntake } from '../event/intake.js'
 import type { GitHubApi } from '../github/api.js'
 import { cutDiff, type PullRequestContext } from '../github/pull.js'
-import type { ReviewedPull, Settings } from '../core/types.js'
+import type { PullFacts, ReviewedPull, Settings } from '../core/types.js'
 import { reviewInstructions } from '../plan/review-prompt.js'
 import {
   parseGitAttributes,
@@ -19,6 +19,7 @@ import {
 } from './project-instructions.js'
 import { prContextNote, writePrContext } from './pr-context.js'
 import { narrowPullRequest } from '../plan/pr-filter.js'
+import { pullFactsOf, summaryOnlyNote } from './pull-facts.js'
 
 export interface RunContext {
   /** The question with the context notes the agents read. */
@@ -27,6 +28,8 @@ export interface RunContext {
   extraContextPaths: string[]
   /** The pull request the review step needs, with `review: inline`. */
   pullRequest?: ReviewedPull
+  /** What the report says of the pull request's size and steering files. */
+  pullFacts?: PullFacts
 }
 
 /** The largest diff read from GitHub, before include/exclude narrow it. */
@@ -128,6 +131,17 @@ async function pullContext(
         `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
     )
   }
+  const facts = pullFactsOf(pr, settings)
+  context.pullFacts = facts
+  if (facts.steering.state !== 'none')
+    core.warning(
+      facts.steering.state === 'unknown'
+        ? `Pull request #${pr.number}: GitHub named ${facts.listedFiles} of its ` +
+            `${facts.changedFiles} changed files; workflow, instructions and setup ` +
+            'files cannot be ruled out, so the report treats them as changed.'
+        : `Pull request #${pr.number} changes ${facts.steering.files.length} file(s) ` +
+            'that steer CI or reviews (named in the report).'
+    )
   if (settings.prContext) {
     const given = narrowPullRequest(
       pr,
@@ -144,9 +158,14 @@ async function pullContext(
           `(listed with the reason in left-out.tsv)`
       )
     const dir = path.join(workDir, 'pr-context')
-    writePrContext(dir, given)
+    writePrContext(dir, { ...given, steering: facts.steering })
     context.extraContextPaths.push(dir)
     context.question += prContextNote(dir, given)
+  }
+  if (facts.summaryOnly) {
+    // Too large to review at the price of one: a summary, no findings.
+    context.question += summaryOnlyNote(facts)
+    return { context, baseSha: pr.baseSha }
   }
   if (review) {
     // The review places findings on the diff the action read, cut like the

@@ -49,7 +49,11 @@ export const Inputs = {
   FailOn: 'fail-on',
   MinAgreement: 'min-agreement',
   AgentCommands: 'agent-commands',
-  PassEnv: 'pass-env'
+  PassEnv: 'pass-env',
+  SkipDrafts: 'skip-drafts',
+  SkipBots: 'skip-bots',
+  SkipLabels: 'skip-labels',
+  MaxChangedFiles: 'max-changed-files'
 } as const
 
 export const Outputs = {

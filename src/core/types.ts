@@ -116,6 +116,14 @@ export interface Settings {
   agentCommands: boolean | 'auto'
   /** `pass-env`: more variable names handed to MassGen (safety/child-env.ts). */
   passEnv: readonly string[]
+  /** `skip-drafts`: draft pull requests wait until marked ready for review. */
+  skipDrafts: boolean
+  /** `skip-bots`: pull requests opened by bots are not reviewed. */
+  skipBots: boolean
+  /** `skip-labels`: a pull request with one of these labels is not reviewed (lower case). */
+  skipLabels: string[]
+  /** `max-changed-files`: above it the agents give a summary, no review. */
+  maxChangedFiles: number | undefined
 }
 
 export const RUN_MODES = ['full', 'quick', 'fast'] as const
@@ -174,6 +182,14 @@ export type Trigger =
       headSha?: string
       /** The label's name, on a `labeled` event (untrusted: anyone with triage names labels). */
       labeled?: string
+      /** The event's `action` (`opened`, `ready_for_review`, ...). */
+      action?: string
+      /** The pull request as the event saw it, for the skip rules (event/pull-skips.ts). */
+      draft?: boolean
+      state?: string
+      locked?: boolean
+      /** Its labels' names (untrusted). */
+      labels?: string[]
     }
   | {
       kind: 'comment'
@@ -301,6 +317,28 @@ export interface RunResult {
   dockerImage?: string
   /** The pull request the run reviewed, as read before the run. */
   pullRequest?: ReviewedPull
+  /** Its size, how its diff was read and its steering files, for the report. */
+  pullFacts?: PullFacts
+}
+
+/** Whether the pull request changes files that steer CI or reviews (context/steering-files.ts). */
+export type SteeringCheck =
+  | { state: 'none' }
+  | { state: 'changed'; files: string[] }
+  /** Not every changed file is named: treated as changed. */
+  | { state: 'unknown'; files: string[]; listed: number; changed: number }
+
+/** What the report says of the pull request the agents got (report/pull-facts.ts). */
+export interface PullFacts {
+  /** As GitHub counts them (`changed_files`). */
+  changedFiles: number
+  /** Named by GitHub's files list (at most 3,000). */
+  listedFiles: number
+  /** GitHub refused the diff (406): rebuilt from the files list. */
+  diffRebuilt: boolean
+  steering: SteeringCheck
+  /** More files than `max-changed-files`: the agents summarised, no review. */
+  summaryOnly?: { max: number }
 }
 
 /** What the review step needs of the pull request, read before the run. */

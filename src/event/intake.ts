@@ -2,6 +2,7 @@
 import { Inputs } from '../core/constants.js'
 import { parseCommand, stripInvisible } from './command.js'
 import type { ConversationRequest } from '../core/conversation.js'
+import { pullSkipReason } from './pull-skips.js'
 import { checkTriggerAllowed, type GateResult } from './gate.js'
 import type { GitHubApi } from '../github/api.js'
 import { ModelsError, type AgentChoice } from '../inputs/models.js'
@@ -125,6 +126,8 @@ async function pullRequestIntake(
 ): Promise<Intake> {
   const label = labelSkip(settings, trigger)
   if (label) return label
+  const skipped = pullSkipReason(settings, trigger)
+  if (skipped) return { action: 'skip', reason: skipped, quiet: false }
   if (
     trigger.eventName === 'pull_request_target' &&
     trigger.fromFork &&

@@ -57,8 +57,32 @@ function fromPullRequest(
     fromFork: head === undefined || head !== base,
     authorIsBot: isBot(user),
     ...sha(record(pr.head)?.sha),
-    ...labelOf(event)
+    ...labelOf(event),
+    ...pullState(event, pr)
   }
+}
+
+/** What the skip rules read: the action, draft, state, lock and labels. */
+function pullState(
+  event: Loose<PullRequestEvent> | undefined,
+  pr: Loose<PullRequestEvent['pull_request']>
+): Pick<
+  Extract<Trigger, { kind: 'pull_request' }>,
+  'action' | 'draft' | 'state' | 'locked' | 'labels'
+> {
+  const flag = (v: unknown) => (typeof v === 'boolean' ? v : undefined)
+  const labels = Array.isArray(pr.labels)
+    ? pr.labels
+        .map((l) => record(l)?.name)
+        .filter((n): n is string => typeof n === 'string')
+    : undefined
+  const out: ReturnType<typeof pullState> = {}
+  if (typeof event?.action === 'string') out.action = event.action
+  if (flag(pr.draft) !== undefined) out.draft = flag(pr.draft)
+  if (typeof pr.state === 'string') out.state = pr.state
+  if (flag(pr.locked) !== undefined) out.locked = flag(pr.locked)
+  if (labels) out.labels = labels
+  return out
 }
 
 /** The label a `labeled` event adds; nothing for other actions. */

@@ -3,12 +3,15 @@
 import type { GitHubLog, Octokit } from './client.js'
 import { apiMessage, statusOf, toGitHubError } from './errors.js'
 import { clipBytes } from '../core/text.js'
+import { rebuildDiff, type RebuiltDiff } from './rebuilt-diff.js'
 
 export interface ChangedFile {
   filename: string
   status: string
   additions: number
   deletions: number
+  /** The old name of a renamed file. */
+  previousFilename?: string
 }
 export interface PullRequestContext {
   number: number
@@ -25,6 +28,25 @@ export interface PullRequestContext {
   diff: string
   /** The diff was cut, or GitHub refused to produce it (too large). */
   diffTruncated: boolean
+  /** GitHub refused the diff (406): it was rebuilt from the files list. */
+  diffRebuilt?: boolean
+  /** Changed files GitHub gave no patch for (rebuilt diffs), and why. */
+  withoutPatch?: RebuiltDiff['withoutPatch']
+  /**
+   * How many files GitHub says the pull request changes (`changed_files`):
+   * more than `files` when the files list stopped at its 3,000.
+   */
+  changedFiles?: number
+}
+
+/** GitHub's files list names at most this many files of a pull request. */
+export const FILES_LIST_MAX = 3000
+
+/** Some changed files are not named: the files list stopped at its cap. */
+export function filesIncomplete(
+  pr: Pick<PullRequestContext, 'files' | 'changedFiles'>
+): boolean {
+  return (pr.changedFiles ?? 0) > pr.files.length
 }
 
 /** Cut a diff to maxBytes of UTF-8 at the last whole line. */
@@ -56,21 +78,22 @@ export async function readPullRequestContext(
   try {
     const [pr, files, raw] = await Promise.all([
       octokit.rest.pulls.get(params),
-      octokit.paginate(octokit.rest.pulls.listFiles, {
-        ...params,
-        per_page: 100
-      }),
+      readFilesList(octokit, params),
       octokit.rest.pulls.get({ ...params, mediaType: { format: 'diff' } }).then(
         (r) => r.data as unknown as string,
         (e: unknown) => {
-          // 406: GitHub will not render diffs over 300 files/20k lines.
+          // 406 too_large: GitHub renders no diff over 300 files or 20,000
+          // lines, and points at the files list, which carries the hunks.
           if (statusOf(e) !== 406) throw e
-          log.warning(`${what}: ${apiMessage(e)}; no diff given`)
+          log.warning(
+            `${what}: ${apiMessage(e)}; the diff is rebuilt from the files list's patches`
+          )
           return undefined
         }
       )
     ])
-    const cut = cutDiff(raw ?? '', maxDiffBytes)
+    const rebuilt = raw === undefined ? rebuildDiff(files) : undefined
+    const cut = cutDiff(raw ?? rebuilt?.diff ?? '', maxDiffBytes)
     return {
       number,
       title: pr.data.title,
@@ -84,14 +107,57 @@ export async function readPullRequestContext(
         filename: f.filename,
         status: f.status,
         additions: f.additions,
-        deletions: f.deletions
+        deletions: f.deletions,
+        ...(f.previousFilename ? { previousFilename: f.previousFilename } : {})
       })),
       diff: cut.diff,
-      diffTruncated: raw === undefined || cut.truncated
+      diffTruncated: cut.truncated,
+      diffRebuilt: rebuilt !== undefined,
+      withoutPatch: rebuilt?.withoutPatch ?? [],
+      // Never fewer than listed: a count GitHub lacks cannot hide files.
+      changedFiles: Math.max(pr.data.changed_files ?? 0, files.length)
     }
   } catch (e) {
     throw toGitHubError(e, what)
   }
+}
+
+interface ListedFile {
+  filename: string
+  status: string
+  additions: number
+  deletions: number
+  changes: number
+  previousFilename?: string
+  patch?: string
+}
+
+/** The files list, every page (GitHub stops at FILES_LIST_MAX files). */
+async function readFilesList(
+  octokit: Octokit,
+  params: { owner: string; repo: string; pull_number: number }
+): Promise<ListedFile[]> {
+  const listed: ListedFile[] = []
+  for await (const page of octokit.paginate.iterator(
+    octokit.rest.pulls.listFiles,
+    { ...params, per_page: 100 }
+  )) {
+    for (const f of page.data)
+      listed.push({
+        filename: f.filename,
+        status: f.status,
+        additions: f.additions,
+        deletions: f.deletions,
+        changes: f.changes,
+        ...(f.previous_filename
+          ? { previousFilename: f.previous_filename }
+          : {}),
+        ...(typeof f.patch === 'string' ? { patch: f.patch } : {})
+      })
+    // A server that pages on past the cap is not believed further.
+    if (listed.length >= FILES_LIST_MAX) break
+  }
+  return listed.slice(0, FILES_LIST_MAX)
 }
 
 /** What GitHub says of a pull request's head, for the time-of-check rule. */

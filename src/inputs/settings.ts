@@ -1,4 +1,5 @@
 // Reads every input once into one typed, validated Settings object.
+import { readPullFilters } from './pull-filters.js'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { z } from 'zod'
@@ -279,7 +280,8 @@ export function readSettings(source: InputSource): Settings {
     agentCommands: readAgentCommands(
       check('agentCommands', Inputs.AgentCommands, 'auto')
     ),
-    passEnv: readPassEnv(raw(Inputs.PassEnv), errors)
+    passEnv: readPassEnv(raw(Inputs.PassEnv), errors),
+    ...readPullFilters(raw, errors)
   }
   if (errors.length > 0) throw new InputError(errors.join('\n'))
   return settings

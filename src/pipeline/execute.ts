@@ -17,6 +17,7 @@ import type { RunDecision } from '../event/intake.js'
 import type { AgentSelection } from '../inputs/models.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
 import {
+  agentCommandsOn,
   childEnv,
   planRun,
   withMassgenOnPath,
@@ -49,6 +50,16 @@ import {
   readServerFolders,
   type ReadServerLaunch
 } from '../plan/read-tools.js'
+import {
+  dockerClientEnv,
+  type ReadContainer
+} from '../plan/contained-read-server.js'
+import { findExecutable } from '../process/executable.js'
+import {
+  removeReadContainer,
+  startReadContainer
+} from '../prepare/read-container.js'
+import { randomBytes } from 'node:crypto'
 import { Inputs } from '../core/constants.js'
 import { validateWithMassgen } from '../prepare/validate-config.js'
 
@@ -73,7 +84,7 @@ export async function execute(
     reviewedHead,
     github ?? instructionsGitHub?.()
   )
-  const { plan, configFile, readServer } = writeConfig(
+  const { plan, configFile, readServer, readContainer } = writeConfig(
     settings,
     decision.agents,
     context,
@@ -84,7 +95,8 @@ export async function execute(
     configFile,
     mode: settings.mode,
     ...(settings.personas ? { personas: settings.personas } : {}),
-    ...(context.pullRequest ? { pullRequest: context.pullRequest } : {})
+    ...(context.pullRequest ? { pullRequest: context.pullRequest } : {}),
+    ...(context.pullFacts ? { pullFacts: context.pullFacts } : {})
   }
 
   const publish = async (body: string) => void (await postComment(dest, body))
@@ -102,6 +114,17 @@ export async function execute(
     await firstView
     throw error
   })
+  if (readContainer)
+    await startReadContainer(
+      runner,
+      readServer,
+      readFolders(settings, context),
+      readContainer,
+      core
+    ).catch(async (error: unknown) => {
+      await firstView
+      throw error
+    })
   // Before MassGen first starts (the preflight too): what it loads by itself.
   const guardDir = writeMassgenGuard(workDir)
   if (settings.userConfig) {
@@ -145,6 +168,7 @@ export async function execute(
     tracker
   })
   await tracker.close()
+  if (readContainer) await removeReadContainer(runner, readContainer)
   return {
     ...judgeOutcome(settings, decision.question, plan.agents, outcome, {
       logBase,
@@ -161,9 +185,15 @@ function writeConfig(
   agents: AgentSelection,
   context: RunContext,
   workDir: string
-): { plan: RunPlan; configFile: string; readServer: ReadServerLaunch } {
+): {
+  plan: RunPlan
+  configFile: string
+  readServer: ReadServerLaunch
+  readContainer?: ReadContainer
+} {
   const configFile = path.join(workDir, configRelativePath(new Date()))
   const readServer = bundledReadServer()
+  const readContainer = readContainerFor(settings, workDir)
   const plan = planRun({
     settings,
     question: context.question,
@@ -171,6 +201,7 @@ function writeConfig(
     extraContextPaths: context.extraContextPaths,
     baseEnv: process.env,
     readServer,
+    ...(readContainer ? { readContainer } : {}),
     agents
   })
   plan.warnings.forEach((w) => core.warning(w))
@@ -187,7 +218,39 @@ function writeConfig(
   core.info(
     `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
   )
-  return { plan, configFile, readServer }
+  return {
+    plan,
+    configFile,
+    readServer,
+    ...(readContainer ? { readContainer } : {})
+  }
+}
+
+/**
+ * Docker mode's read tools run in a container of the agents' image, as the
+ * action's own user, when the agents read without commands. A missing
+ * client is prepareDocker's error to give.
+ */
+function readContainerFor(
+  settings: Settings,
+  workDir: string
+): ReadContainer | undefined {
+  if (!settings.docker || agentCommandsOn(settings)) return undefined
+  const marker = path.join(workDir, 'read-container')
+  fs.mkdirSync(marker, { recursive: true, mode: 0o700 })
+  return {
+    docker: findExecutable('docker', process.env) ?? '/usr/bin/docker',
+    name: `massgen-read-${randomBytes(4).toString('hex')}`,
+    image: settings.dockerImage,
+    user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+    env: dockerClientEnv(process.env),
+    marker
+  }
+}
+
+/** The folders the read server serves: those of MassGen's context paths. */
+function readFolders(settings: Settings, context: RunContext): string[] {
+  return [settings.contextPath, ...context.extraContextPaths]
 }
 
 /** Docker first (its checks fail in a second, before a long install), then MassGen. */

@@ -7,6 +7,11 @@ import {
   type ReadServerLaunch
 } from './read-tools.js'
 import {
+  containedReadServerEntry,
+  DOCKER_CLIENT_VARS,
+  type ReadContainer
+} from './contained-read-server.js'
+import {
   BACKENDS,
   type AgentPlan,
   type Backend,
@@ -15,6 +20,31 @@ import {
 } from '../core/types.js'
 
 const permission = z.enum(['read', 'write'])
+
+const readServerSchema = z
+  .object({
+    name: z.literal('filesystem'),
+    type: z.literal('stdio'),
+    command: z.string().startsWith('/'),
+    args: z.array(z.string().startsWith('/')).min(2),
+    allowed_tools: z.array(z.enum(READ_TOOLS))
+  })
+  .strict()
+
+/** contained-read-server.ts: `docker run` of the same server. */
+const containedReadServerSchema = z
+  .object({
+    name: z.literal('filesystem'),
+    type: z.literal('stdio'),
+    command: z.string().regex(/^\/.*\/docker$/),
+    args: z.array(z.string()).min(2),
+    allowed_tools: z.array(z.enum(READ_TOOLS)),
+    env: z.partialRecord(z.enum(DOCKER_CLIENT_VARS), z.string()).optional(),
+    security: z
+      .object({ allowed_executables: z.tuple([z.literal('docker')]) })
+      .strict()
+  })
+  .strict()
 
 const backendSchema = z
   .object({
@@ -36,17 +66,7 @@ const backendSchema = z
     enable_code_based_tools: z.boolean().optional(),
     exclude_file_operation_mcps: z.boolean().optional(),
     mcp_servers: z
-      .array(
-        z
-          .object({
-            name: z.literal('filesystem'),
-            type: z.literal('stdio'),
-            command: z.string().startsWith('/'),
-            args: z.array(z.string().startsWith('/')).min(2),
-            allowed_tools: z.array(z.enum(READ_TOOLS))
-          })
-          .strict()
-      )
+      .array(z.union([readServerSchema, containedReadServerSchema]))
       .optional()
   })
   // `strict` keeps an `api_key` (or any unknown field) from ever being written.
@@ -110,6 +130,8 @@ interface ConfigOptions {
   agentCommands: boolean
   /** The bundled filesystem server the agents read the context paths with. */
   readServer: ReadServerLaunch
+  /** Docker mode: the container that server runs in (contained-read-server.ts). */
+  readContainer?: ReadContainer
 }
 
 /** Folder (relative to MassGen's cwd) each agent works in. */
@@ -118,40 +140,36 @@ function agentWorkspace(agentId: string): string {
 }
 
 export function buildConfig(options: ConfigOptions): MassgenConfig {
-  const agents = options.agents.map((agent) => ({
-    id: agent.id,
-    backend: {
-      type: agent.backend,
-      model: agent.model,
-      ...(ENDPOINT_BACKENDS.includes(agent.backend) && options.baseUrl
-        ? { base_url: options.baseUrl }
-        : {}),
-      cwd: agentWorkspace(agent.id),
-      enable_mcp_command_line: options.agentCommands,
-      ...(!options.agentCommands
-        ? {}
-        : options.docker
-          ? dockerFields(agent, options.dockerImage, options.dockerNetwork)
-          : { command_line_execution_mode: 'local' as const }),
-      // No MassGen file servers (its Python workspace_tools, its npx
-      // filesystem server): the bundled one below reads the context paths.
-      exclude_file_operation_mcps: true,
-      // With commands the agents read through them, and MassGen's setup stays
-      // as it was (its Docker-mode tests). Codex and Claude Code start MCP
-      // servers through their own CLI (in the container in Docker mode, where
-      // the runner's Node is not) and ignore allowed_tools: MassGen's setup.
-      ...(IN_CONTAINER_CLIENTS.includes(agent.backend) || options.agentCommands
-        ? {}
-        : {
-            mcp_servers: [
-              readServerEntry(
-                options.readServer,
-                options.contextPaths.map((c) => c.path)
-              )
-            ]
-          })
+  const agents = options.agents.map((agent) => {
+    const commands = commandsFor(agent, options)
+    return {
+      id: agent.id,
+      backend: {
+        type: agent.backend,
+        model: agent.model,
+        ...(ENDPOINT_BACKENDS.includes(agent.backend) && options.baseUrl
+          ? { base_url: options.baseUrl }
+          : {}),
+        cwd: agentWorkspace(agent.id),
+        enable_mcp_command_line: commands,
+        ...(!commands
+          ? {}
+          : options.docker
+            ? dockerFields(agent, options.dockerImage, options.dockerNetwork)
+            : { command_line_execution_mode: 'local' as const }),
+        // No MassGen file servers (its Python workspace_tools, its npx
+        // filesystem server): the bundled one below reads the context paths.
+        exclude_file_operation_mcps: true,
+        // With commands the agents read through them, and MassGen's setup stays
+        // as it was (its Docker-mode tests). Codex and Claude Code start MCP
+        // servers through their own CLI (in the container in Docker mode, where
+        // the runner's Node is not) and ignore allowed_tools: MassGen's setup.
+        ...(IN_CONTAINER_CLIENTS.includes(agent.backend) || commands
+          ? {}
+          : { mcp_servers: [readServer(options)] })
+      }
     }
-  }))
+  })
   return massgenConfigSchema.parse({
     agents,
     orchestrator: {
@@ -174,6 +192,31 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
     },
     ui: { display_type: 'simple', logging_enabled: true }
   })
+}
+
+/**
+ * Whether an agent gets MassGen's command tool: as asked (plan.ts
+ * agentCommandsOn), and always for the coding agents in Docker mode, whose
+ * CLI runs its own shell tools: in the container only with Docker's fields.
+ */
+function commandsFor(agent: AgentPlan, options: ConfigOptions): boolean {
+  return (
+    options.agentCommands ||
+    (options.docker && IN_CONTAINER_CLIENTS.includes(agent.backend))
+  )
+}
+
+/** The read server on the context paths: in a container in Docker mode. */
+function readServer(options: ConfigOptions) {
+  const folders = options.contextPaths.map((c) => c.path)
+  if (!options.docker) return readServerEntry(options.readServer, folders)
+  if (!options.readContainer)
+    throw new Error('Docker mode: the read tools need their container')
+  return containedReadServerEntry(
+    options.readServer,
+    folders,
+    options.readContainer
+  )
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   withInstructions
 } from '../inputs/user-config.js'
 import type { ReadServerLaunch } from './read-tools.js'
+import type { ReadContainer } from './contained-read-server.js'
 
 export interface RunPlan {
   agents: AgentPlan[]
@@ -48,6 +49,8 @@ interface PlanInput {
   baseEnv: NodeJS.ProcessEnv
   /** The bundled filesystem server the agents read with (read-tools.ts). */
   readServer: ReadServerLaunch
+  /** Docker mode: where that server runs (contained-read-server.ts). */
+  readContainer?: ReadContainer
   /** The agents main chose (planAgents); chosen here when not given. */
   agents?: AgentSelection
 }
@@ -99,6 +102,7 @@ export function planRun(input: PlanInput): RunPlan {
     maxDurationSeconds: settings.maxDurationSeconds,
     agentCommands: agentCommandsOn(settings),
     readServer: input.readServer,
+    ...(input.readContainer ? { readContainer: input.readContainer } : {}),
     contextPaths: [
       { path: settings.contextPath, permission: settings.contextPermission },
       ...input.extraContextPaths.map((path) => ({
@@ -123,16 +127,19 @@ export function planRun(input: PlanInput): RunPlan {
 }
 
 /**
- * `agent-commands: auto`: on where the commands are isolated in a container
- * (Docker mode) or must change files (`context-permission: write`); off in
- * a read-only local-mode review, where MassGen's command server would cost
- * most of the run's time (docs/massgen-time.md).
+ * `agent-commands: auto`: on where the agents must change files
+ * (`context-permission: write`); off in a read-only review, local or
+ * Docker mode, where MassGen's command server would cost most of the run's
+ * time (docs/massgen-time.md) and the read tools serve (in Docker mode from
+ * a container, contained-read-server.ts). Only the workflow's inputs decide:
+ * nothing in a question or a comment turns commands on, and in Docker mode
+ * they always run in the container (config.ts dockerFields).
  */
 export function agentCommandsOn(
-  settings: Pick<Settings, 'agentCommands' | 'docker' | 'contextPermission'>
+  settings: Pick<Settings, 'agentCommands' | 'contextPermission'>
 ): boolean {
   if (settings.agentCommands !== 'auto') return settings.agentCommands
-  return settings.docker || settings.contextPermission === 'write'
+  return settings.contextPermission === 'write'
 }
 
 /**

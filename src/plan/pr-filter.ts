@@ -5,7 +5,11 @@
 // out is listed with the reason, so nothing disappears silently.
 //
 // Glob semantics: globs.ts.
-import type { ChangedFile, PullRequestContext } from '../github/pull.js'
+import {
+  FILES_LIST_MAX,
+  type ChangedFile,
+  type PullRequestContext
+} from '../github/pull.js'
 import { attributesFor, type GitAttributes } from './gitattributes.js'
 import { globMatcher } from '../inputs/globs.js'
 import { unescapeC } from '../core/text.js'
@@ -15,6 +19,8 @@ export interface LeftOut {
   reason: string
   /** The file is still listed as changed; only its diff was left out. */
   diffOnly?: boolean
+  /** Not one file: this many changed files GitHub's files list never named. */
+  unnamed?: number
 }
 
 interface Rule {
@@ -242,5 +248,28 @@ export function narrowPullRequest(
     pathFilter(options),
     maxDiffBytes
   )
-  return { ...pr, files: given.files, diff: given.diff, leftOut: given.leftOut }
+  const named = new Set(given.leftOut.map((l) => l.file))
+  // Files GitHub gave no hunks for (a rebuilt diff): still changed, listed.
+  const noPatch: LeftOut[] = (pr.withoutPatch ?? [])
+    .filter((w) => !named.has(w.file))
+    .map((w) => ({ ...w, diffOnly: true }))
+  const unnamed = (pr.changedFiles ?? 0) - pr.files.length
+  const unlisted: LeftOut[] =
+    unnamed > 0
+      ? [
+          {
+            file: `(${unnamed} more files, not named)`,
+            reason:
+              `GitHub's files list stops at ${FILES_LIST_MAX} files and this pull request ` +
+              `changes ${pr.changedFiles}: the rest are in neither changed-files.tsv nor diff.patch`,
+            unnamed
+          }
+        ]
+      : []
+  return {
+    ...pr,
+    files: given.files,
+    diff: given.diff,
+    leftOut: [...given.leftOut, ...noPatch, ...unlisted]
+  }
 }

@@ -4,6 +4,7 @@
 // Every LLM-written string goes through safeMarkdown (redacted, no pings,
 // code kept but unambiguous, raw HTML shown as text), so an answer holding
 // `</details>` or an unclosed fence cannot break the page around it.
+import { pullFactsSection } from './pull-facts.js'
 import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
 import { redactSecrets } from '../safety/redact.js'
 import {
@@ -283,6 +284,7 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   }
   if (result.outcome !== 'success' && result.phase)
     parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
+  parts.push(pullFactsSection(result.pullFacts, secrets))
   parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
   if (ctx.review)
     parts.push(

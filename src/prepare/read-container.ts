@@ -1,0 +1,68 @@
+// Docker mode's read container (plan/contained-read-server.ts): started once
+// per run before MassGen, checked to run the server's Node, and removed with
+// the run's other containers (docker.ts removeLeftoverContainers).
+import { Inputs } from '../core/constants.js'
+import {
+  CONTAINED_NODE,
+  readContainerRunArgs,
+  type ReadContainer
+} from '../plan/contained-read-server.js'
+import type { ReadServerLaunch } from '../plan/read-tools.js'
+import type { ProcessRunner } from '../core/process.js'
+import { firstLine } from '../core/text.js'
+import { DockerError } from './docker.js'
+
+export async function startReadContainer(
+  runner: ProcessRunner,
+  launch: ReadServerLaunch,
+  folders: string[],
+  container: ReadContainer,
+  log: { info(message: string): void }
+): Promise<void> {
+  const started = Date.now()
+  const run = await runner.exec(
+    container.docker,
+    readContainerRunArgs(launch, folders, container),
+    { timeoutMs: 120_000 }
+  )
+  // The image must run the runner's Node (glibc, libstdc++): MassGen's
+  // images do; a probe says so now rather than an agent reading nothing.
+  const probe =
+    run.exitCode === 0
+      ? await runner.exec(
+          container.docker,
+          ['exec', container.name, CONTAINED_NODE, '-e', '0'],
+          { timeoutMs: 60_000 }
+        )
+      : run
+  if (probe.exitCode !== 0) {
+    await runner.exec(container.docker, ['rm', '--force', container.name], {
+      timeoutMs: 60_000
+    })
+    throw new DockerError(
+      `Docker mode's read tools could not start in the image '${container.image}'` +
+        `${detail(probe.stderr)}: the agents read the repository in a container of ` +
+        "that image with the runner's Node, which needs glibc and libstdc++ there. " +
+        `Use an image that has them, or set '${Inputs.AgentCommands}: true' to have ` +
+        "the agents read through MassGen's command tool in their containers instead."
+    )
+  }
+  log.info(
+    `Docker mode: the agents' read tools run in ${container.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`
+  )
+}
+
+/** After MassGen: no turn is left to serve (a failure here is the run-end sweep's). */
+export async function removeReadContainer(
+  runner: ProcessRunner,
+  container: ReadContainer
+): Promise<void> {
+  await runner.exec(container.docker, ['rm', '--force', container.name], {
+    timeoutMs: 60_000
+  })
+}
+
+function detail(stderr: string): string {
+  const line = firstLine(stderr.trim())
+  return line ? ` (${line.slice(0, 300)})` : ''
+}
