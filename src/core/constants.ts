@@ -85,17 +85,14 @@ export const Outputs = {
   CheckRunUrl: 'check-run-url'
 } as const
 
-/** Saved by the main step for the post step (core.saveState). */
+/** Saved by the main step for the post step, only through core/step-state.ts. */
 export const State = {
   Reported: 'reported',
   IssueNumber: 'issue-number',
   CommentTag: 'comment-tag',
-  RunUrl: 'run-url',
   WorkDir: 'work-dir',
   LogDir: 'log-dir',
-  StatusFile: 'status-file',
   Docker: 'docker',
-  TriggerCommentId: 'trigger-comment-id',
   Started: 'started',
   MassgenPid: 'massgen-pid',
   /** The saved pid's start time and command line, to know it is still MassGen. */
