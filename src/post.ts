@@ -2,7 +2,7 @@
 // job was cancelled, or the step died), stop what is left of the run and
 // make the sticky comment and the summary say so. Never silent. Then it
 // saves a fresh MassGen install to the Actions cache, when the main step
-// left one to save and nothing changed it (install/deferred-save.ts).
+// left one to save and nothing changed it (prepare/install/deferred-save.ts).
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { Defaults, Inputs } from './core/constants.js'

@@ -29,6 +29,8 @@ const NOT_OURS = new Set([
   '.github/copilot-instructions.md', // README.md: a steering file of the user's
   'src/cache.ts', // docs/review-example.md: the reviewed project's files
   'src/parser.ts',
+  'src/limits.ts', // README.md, docs/review-pushes.md: the reviewed project's files
+  'src/retry.ts',
   './x.js', // docs/setup-speed.md: a measured import
   './x.ts',
   'HOME/.massgen/sessions.json' // docs/massgen-0.1.97.md: MassGen's own file

@@ -99,7 +99,7 @@ export const State = {
   MassgenIdentity: 'massgen-identity',
   /** Credentials taken out of the repository's git config, to put back. */
   GitCredentials: 'git-credentials',
-  /** A fresh MassGen install for the post step to save (install/deferred-save.ts). */
+  /** A fresh MassGen install for the post step to save (prepare/install/deferred-save.ts). */
   MassgenCacheSave: 'massgen-cache-save',
   /** Saved first by the main step: the same bundle then runs as the post step. */
   IsPost: 'is-post'

@@ -22,7 +22,7 @@ export interface StepState {
   logDir: string | undefined
   /** Credentials taken out of the repository's git config, to put back. */
   gitCredentials: string
-  /** A fresh MassGen install for the post step to save (install/deferred-save.ts), JSON. */
+  /** A fresh MassGen install for the post step to save (prepare/install/deferred-save.ts), JSON. */
   massgenCacheSave: string
 }
 

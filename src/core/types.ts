@@ -86,7 +86,7 @@ export interface Settings {
    */
   checkoutCheck: 'stop' | 'warn'
   cacheMassgen: boolean
-  /** `cache-save`: when a fresh install is saved (install/deferred-save.ts). */
+  /** `cache-save`: when a fresh install is saved (prepare/install/deferred-save.ts). */
   cacheSave: CacheSavePolicy
   /** Local mode: run MassGen in the namespace sandbox (safety/sandbox.ts). */
   localSandbox: boolean
