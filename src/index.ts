@@ -1,20 +1,23 @@
 // The one entry of the action (runs.main and runs.post): the main step saves
-// State.IsPost before anything else, so the same bundle, started again as the
-// post step, finds it and cleans up instead.
+// isPost before anything else, so the same bundle, started again as the post
+// step, finds it and cleans up instead.
 import * as core from '@actions/core'
-import { State } from './core/constants.js'
-import { run } from './main.js'
+import { readStepState, saveStepState } from './core/step-state.js'
+import { run, failUnexpectedly } from './main.js'
 import { post } from './post.js'
 import { errorText } from './core/text.js'
 
-if (core.getState(State.IsPost) === 'true') {
+if (readStepState().isPost) {
   await post().catch((error: unknown) => {
     // The post step reports problems but never fails the job a second time.
     core.warning(`Post step: ${errorText(error)}`)
   })
 } else {
-  core.saveState(State.IsPost, 'true')
-  await run()
+  saveStepState('isPost', true)
+  // An error outside execute's own try (reading the event, the setup files,
+  // a GitHub call before the run) fails the step with a summary, never as
+  // an unhandled rejection.
+  await run().catch(failUnexpectedly)
   // Everything is reported by now; an abandoned request (a stalled artifact
   // upload past its limit) must not keep the step alive.
   process.exit()

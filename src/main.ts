@@ -4,7 +4,8 @@ import { context } from '@actions/github'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { Inputs, Outputs, State } from './core/constants.js'
+import { Defaults, Inputs, Outputs } from './core/constants.js'
+import { saveStepState } from './core/step-state.js'
 import { uploadLogs } from './report/artifact.js'
 import { revokeContainerWrite } from './prepare/container-write-access.js'
 import { removeLeftoverContainers } from './prepare/docker.js'
@@ -15,7 +16,8 @@ import {
   intake,
   IntakeError,
   type Intake,
-  type RunDecision
+  type RunDecision,
+  type RunIntake
 } from './event/intake.js'
 import { MissingKeysError, ModelsError } from './inputs/models.js'
 import { chooseAgents } from './plan/plan.js'
@@ -45,6 +47,7 @@ import { checkHead, type HeadVerdict } from './event/head-check.js'
 import { checkCheckout } from './event/checkout-check.js'
 import { readCheckedOutCommit } from './safety/checked-out-commit.js'
 import {
+  flagOrDefault,
   InputError,
   readKeys,
   readSettings,
@@ -55,6 +58,7 @@ import { parseCommand } from './event/command.js'
 import { setupSourceFor, type SetupSource } from './event/setup-source.js'
 import { withBaseSetup } from './context/base-setup.js'
 import type { RunResult, Settings, Trigger } from './core/types.js'
+import type { ReviewReport } from './core/review.js'
 import { readConversation } from './context/conversation-read.js'
 import { gateFailure, reviewRun, setReviewOutputs } from './review/review.js'
 import { errorText } from './core/text.js'
@@ -107,37 +111,50 @@ export async function run(
   const dest = destinationFor(settings, decision, gh, secrets)
   const head = await verifyHead(settings, trigger, decision, dest, gh)
   if (head === 'stopped') return
-  if (decision.conversation) {
-    decision.context = await readConversation(
-      settings.githubToken ? gh() : undefined,
-      decision.conversation,
-      settings.commentTag,
-      core
-    )
-  }
+  const decided: RunDecision = decision.conversation
+    ? {
+        ...decision,
+        context: await readConversation(
+          settings.githubToken ? gh() : undefined,
+          decision.conversation,
+          settings.commentTag,
+          core
+        )
+      }
+    : decision
   const workDir = makeWorkDir()
-  saveStateForPost(settings, dest, workDir, decision)
+  saveStateForPost(settings, dest, workDir)
   const started = Date.now()
-  const reactions = reactionsFor(dest.github, decision.commentId)
+  const reactions = reactionsFor(
+    dest.github ? gh() : undefined,
+    decided.commentId
+  )
   await reactions.start()
 
   let result: RunResult
   let credentials: TakenCredentials = NO_CREDENTIALS
+  // The destination again once the checkout's credentials are secrets too.
+  let runDest = dest
   try {
     // Before anything reads, serves, binds, mounts or opens it to agents.
     const confined: Settings = {
       ...settings,
       contextPath: confineToWorkspace(settings.workspace, settings.contextPath)
     }
-    credentials = await takeCredentials(confined.contextPath, secrets)
+    credentials = await takeCredentials(confined.contextPath)
+    runDest = { ...dest, secrets: [...secrets, ...credentials.secrets] }
     result = await execute(
       confined,
-      decision,
-      dest,
+      decided,
+      runDest,
       workDir,
       runner,
       head,
-      settings.review === 'inline' && settings.githubToken ? gh() : undefined,
+      // What the plan reads: the pull request and the conversation, when
+      // the run posts there or reviews it.
+      settings.githubToken && (dest.github || settings.review === 'inline')
+        ? gh()
+        : undefined,
       // A run that posts nowhere still reads the repository's instructions
       // (one try: they are worth a warning, not a wait).
       settings.githubToken
@@ -145,15 +162,15 @@ export async function run(
         : undefined
     )
   } catch (error) {
-    result = failedBefore(decision.question, error, started)
+    result = failedBefore(decided.question, error, started)
   }
-  await cleanUpRun(settings, runner, workDir, credentials, secrets)
-  await finish(result, { settings, dest, workDir, secrets, gh })
+  await cleanUpRun(settings, runner, workDir, credentials, runDest.secrets)
+  const review = await finish(result, { settings, dest: runDest, workDir, gh })
   await reactions.finish(result.outcome)
   if (result.outcome !== 'success')
     core.setFailed(`MassGen run ${result.outcome}: ${result.reason ?? ''}`)
   // The gate: only now, with the report out, the review posted and the outputs set.
-  const gate = gateFailure(result.review, settings)
+  const gate = gateFailure(review, settings)
   if (gate) core.setFailed(gate)
 }
 
@@ -271,7 +288,7 @@ async function decide(
 /** Where the report goes: the sticky comment (or a thread reply) and the summary. */
 function destinationFor(
   settings: Settings,
-  decision: Pick<Extract<Intake, { action: 'run' }>, 'issueNumber' | 'replyTo'>,
+  decision: Pick<RunIntake, 'issueNumber' | 'replyTo'>,
   gh: () => GitHubApi,
   secrets: string[]
 ): Destination {
@@ -303,7 +320,7 @@ function destinationFor(
 async function verifyHead(
   settings: Settings,
   trigger: Trigger,
-  decision: Extract<Intake, { action: 'run' }>,
+  decision: RunIntake,
   dest: Destination,
   gh: () => GitHubApi
   // The literal names the sentinel for readers; to the types it is a string.
@@ -368,20 +385,14 @@ const NO_CREDENTIALS: TakenCredentials = {
 }
 
 /** The checkout's persisted token, out of the agents' reach for the run (masked). */
-async function takeCredentials(
-  contextPath: string,
-  secrets: string[]
-): Promise<TakenCredentials> {
+async function takeCredentials(contextPath: string): Promise<TakenCredentials> {
   const credentials = await takeGitCredentials(
     contextPath,
     core,
     process.env.RUNNER_TEMP
   )
-  for (const value of credentials.secrets) {
-    core.setSecret(value)
-    secrets.push(value)
-  }
-  core.saveState(State.GitCredentials, credentialState(credentials))
+  for (const value of credentials.secrets) core.setSecret(value)
+  saveStepState('gitCredentials', credentialState(credentials))
   return credentials
 }
 
@@ -407,25 +418,32 @@ async function cleanUpRun(
           `Could not put the checkout's credentials back: ${redactSecrets(String(error), secrets)}`
         )
     )
-    core.saveState(State.GitCredentials, '')
+    saveStepState('gitCredentials', '')
   }
 }
 
-/** Logs artifact, review, report and outputs, then no key left on disk. */
+/**
+ * Logs artifact, review, report and outputs, then no key left on disk.
+ * Returns the review, for the gate.
+ */
 async function finish(
   result: RunResult,
   run: {
     settings: Settings
     dest: Destination
     workDir: string
-    secrets: string[]
     gh: () => GitHubApi
   }
-): Promise<void> {
-  const { settings, dest, workDir, secrets } = run
-  if (result.logDir && settings.uploadLogs) {
-    dest.artifactUrl = await attachLogs(result.logDir, result, settings, dest)
-  }
+): Promise<ReviewReport | undefined> {
+  const { settings, workDir } = run
+  const secrets = run.dest.secrets
+  const artifactUrl =
+    result.logDir && settings.uploadLogs
+      ? await attachLogs(result.logDir, result, settings, run.dest)
+      : undefined
+  const dest: Destination = artifactUrl
+    ? { ...run.dest, artifactUrl }
+    : run.dest
   // Before the report, so the sticky comment can link the review.
   const review = await reviewRun(
     result,
@@ -439,10 +457,9 @@ async function finish(
     )
     return undefined
   })
-  if (review) result.review = review
-  await deliverReport(withReportTime(result), dest, workDir)
+  await deliverReport(withReportTime(result), dest, workDir, review)
   await setReviewOutputs(review, workDir, secrets)
-  await publishVerdict(result, {
+  await publishVerdict(result, review, {
     settings,
     workDir,
     secrets,
@@ -450,6 +467,7 @@ async function finish(
     github: settings.githubToken ? run.gh() : undefined
   })
   reportScrub(await scrubSecrets(workDir, secrets))
+  return review
 }
 
 /** The report's share of the time: MassGen's exit to now (report/timings.ts). */
@@ -517,7 +535,7 @@ async function attachLogs(
 async function resolveHead(
   settings: Settings,
   trigger: Trigger,
-  decision: Extract<Intake, { action: 'run' }>,
+  decision: RunIntake,
   gh: () => GitHubApi
 ): Promise<HeadVerdict | undefined> {
   let verdict: HeadVerdict | undefined
@@ -605,17 +623,14 @@ function makeWorkDir(): string {
 function saveStateForPost(
   settings: Settings,
   dest: Destination,
-  workDir: string,
-  decision: Extract<Intake, { action: 'run' }>
+  workDir: string
 ) {
-  core.saveState(State.Started, 'true')
-  core.saveState(State.WorkDir, workDir)
-  core.saveState(State.CommentTag, settings.commentTag)
-  core.saveState(State.Docker, String(settings.docker))
+  saveStepState('started', true)
+  saveStepState('workDir', workDir)
+  saveStepState('commentTag', settings.commentTag)
+  saveStepState('docker', settings.docker)
   if (dest.github && dest.issueNumber)
-    core.saveState(State.IssueNumber, String(dest.issueNumber))
-  if (decision.commentId)
-    core.saveState(State.TriggerCommentId, String(decision.commentId))
+    saveStepState('issueNumber', dest.issueNumber)
 }
 
 /** Quiet skips (a comment not meant for us) leave no trace but a log line. */
@@ -625,7 +640,7 @@ async function skip(
   settings: Settings
 ): Promise<void> {
   core.setOutput(Outputs.Status, 'skipped')
-  core.saveState(State.Reported, 'true')
+  saveStepState('reported', true)
   if (quiet) return core.info(`Nothing to do: ${reason}`)
   core.notice(`MassGen run skipped: ${reason}`)
   const dest: Destination = {
@@ -654,7 +669,7 @@ async function failVisibly(
 ): Promise<void> {
   const shown = redactSecrets(reason, dest.secrets)
   core.setOutput(Outputs.Status, outcome)
-  core.saveState(State.Reported, 'true')
+  saveStepState('reported', true)
   const report = (target: 'comment' | 'summary') =>
     renderReport(
       {
@@ -687,9 +702,49 @@ function failureText(error: unknown): string {
     : `Unexpected error: ${errorText(error)}`
 }
 
+/**
+ * An error no stage caught (index.ts): the step fails with it, and the job
+ * summary says so, as every outcome after valid inputs does.
+ */
+export async function failUnexpectedly(error: unknown): Promise<void> {
+  const source: InputSource = {
+    getInput: (name) => core.getInput(name),
+    env: process.env,
+    workspace: ''
+  }
+  const token = core.getInput(Inputs.GithubToken)
+  const secrets = [...Object.values(readKeys(source)), token].filter(
+    (s): s is string => Boolean(s)
+  )
+  const reason = redactSecrets(`Unexpected error: ${errorText(error)}`, secrets)
+  core.setOutput(Outputs.Status, 'failed')
+  saveStepState('reported', true)
+  const dest: Destination = {
+    github: undefined,
+    issueNumber: undefined,
+    settings: {
+      comment: false,
+      jobSummary: flagOrDefault(core.getInput(Inputs.JobSummary), true),
+      commentTag: core.getInput(Inputs.CommentTag) || Defaults.CommentTag
+    },
+    runUrl: runUrl(process.env),
+    secrets
+  }
+  const failed: RunResult = {
+    outcome: 'failed',
+    reason,
+    question: '',
+    exitCode: null,
+    agents: [],
+    votes: {}
+  }
+  await writeSummary(dest, renderReport(failed, reportContext(dest, 'summary')))
+  core.setFailed(reason)
+}
+
 function failBeforeRun(error: unknown): void {
   const message = failureText(error)
   core.setOutput(Outputs.Status, 'config-error')
-  core.saveState(State.Reported, 'true')
+  saveStepState('reported', true)
   core.setFailed(message)
 }

@@ -2,10 +2,11 @@
 // job was cancelled, or the step died), stop what is left of the run and
 // make the sticky comment and the summary say so. Never silent. Then it
 // saves a fresh MassGen install to the Actions cache, when the main step
-// left one to save and nothing changed it (install/deferred-save.ts).
+// left one to save and nothing changed it (prepare/install/deferred-save.ts).
 import * as core from '@actions/core'
 import * as path from 'node:path'
-import { Defaults, Inputs, State } from './core/constants.js'
+import { Defaults, Inputs } from './core/constants.js'
+import { readStepState, type StepState } from './core/step-state.js'
 import { revokeContainerWrite } from './prepare/container-write-access.js'
 import { removeLeftoverContainers } from './prepare/docker.js'
 import { createGitHub } from './github/api.js'
@@ -26,7 +27,7 @@ import {
   parseCredentialState,
   restoreGitCredentials
 } from './safety/git-credentials.js'
-import { readKeys } from './inputs/settings.js'
+import { flagOrDefault, readKeys } from './inputs/settings.js'
 import type { RunResult } from './core/types.js'
 import { errorText } from './core/text.js'
 import {
@@ -36,48 +37,46 @@ import {
 import { saveDeferredInstall } from './prepare/install/deferred-save.js'
 
 export async function post(): Promise<void> {
-  await recoverUnreported()
+  const state = readStepState()
+  await recoverUnreported(state)
   // Last: MassGen's process group and containers are gone by now.
-  await saveMassgenInstall()
+  await saveMassgenInstall(state)
 }
 
 /** A fresh install, saved here so that the upload never delays MassGen. */
-async function saveMassgenInstall(): Promise<void> {
-  const state = core.getState(State.MassgenCacheSave)
-  if (!state) return
+async function saveMassgenInstall(state: StepState): Promise<void> {
+  if (!state.massgenCacheSave) return
   if (!cacheAvailable(process.env)) {
     core.info(
       'MassGen: the Actions cache is unavailable; the install is not saved'
     )
     return
   }
-  await saveDeferredInstall(state, createActionsCacheStore(), core)
+  await saveDeferredInstall(
+    state.massgenCacheSave,
+    createActionsCacheStore(),
+    core
+  )
 }
 
-async function recoverUnreported(): Promise<void> {
-  if (
-    core.getState(State.Started) !== 'true' ||
-    core.getState(State.Reported) === 'true'
-  ) {
+async function recoverUnreported(state: StepState): Promise<void> {
+  if (!state.started || state.reported) {
     core.debug('The main step reported; nothing to clean up.')
     return
   }
   core.warning(
     'The main step did not finish its report (job cancelled or step stopped).'
   )
-  stopMassgen(
-    Number(core.getState(State.MassgenPid)),
-    core.getState(State.MassgenIdentity)
-  )
-  const workDir = core.getState(State.WorkDir)
+  stopMassgen(state.massgenPid, state.massgenIdentity)
+  const workDir = state.workDir
   const runner = createProcessRunner()
-  if (core.getState(State.Docker) === 'true' && workDir) {
+  if (state.docker && workDir) {
     await removeLeftoverContainers(runner, workDir, core)
     await revokeContainerWrite(runner, workDir, core)
   }
   const token =
     core.getInput(Inputs.GithubToken) || process.env.GITHUB_TOKEN || ''
-  const credentials = parseCredentialState(core.getState(State.GitCredentials))
+  const credentials = parseCredentialState(state.gitCredentials)
   if (credentials.length > 0) {
     await restoreGitCredentials(credentials, core, { token }).catch(
       (error: unknown) =>
@@ -86,8 +85,8 @@ async function recoverUnreported(): Promise<void> {
         )
     )
   }
-  const tag = core.getState(State.CommentTag) || Defaults.CommentTag
-  const issueNumber = Number(core.getState(State.IssueNumber)) || undefined
+  const tag = state.commentTag ?? Defaults.CommentTag
+  const issueNumber = state.issueNumber
   const secrets = [
     ...Object.values(
       readKeys({ getInput: core.getInput, env: process.env, workspace: '' })
@@ -106,13 +105,13 @@ async function recoverUnreported(): Promise<void> {
     issueNumber,
     settings: {
       comment: true,
-      jobSummary: core.getInput(Inputs.JobSummary) !== 'false',
+      jobSummary: flagOrDefault(core.getInput(Inputs.JobSummary), true),
       commentTag: tag
     },
     runUrl: runUrl(process.env),
     secrets
   }
-  const partial = partialResult(workDir)
+  const partial = partialResult(workDir, state.logDir)
   await writeSummary(
     dest,
     renderCancelled(partial, reportContext(dest, 'summary'))
@@ -131,8 +130,8 @@ async function recoverUnreported(): Promise<void> {
  * the pid may since belong to an unrelated process group. A leader that is gone
  * leaves its group alone: its members are not told apart from a newcomer's.
  */
-function stopMassgen(pid: number, identity: string): void {
-  if (!Number.isInteger(pid) || pid <= 1) return
+function stopMassgen(pid: number | undefined, identity: string): void {
+  if (pid === undefined || !Number.isInteger(pid) || pid <= 1) return
   if (!isSameProcess(pid, identity)) {
     core.info(
       `MassGen (pid ${pid}) is no longer running; nothing signalled (the pid may belong to another process now).`
@@ -148,9 +147,12 @@ function stopMassgen(pid: number, identity: string): void {
 }
 
 /** Whatever the interrupted run left: phase, answers and votes so far. */
-function partialResult(workDir: string): Partial<RunResult> {
+function partialResult(
+  workDir: string | undefined,
+  savedLogDir: string | undefined
+): Partial<RunResult> {
   const logDir =
-    core.getState(State.LogDir) ||
+    savedLogDir ||
     (workDir
       ? discoverLogDir(path.join(workDir, '.massgen', 'massgen_logs'))
       : undefined)

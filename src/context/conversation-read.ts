@@ -7,7 +7,7 @@ import { followUpContext, reviewThreadContext } from '../plan/conversation.js'
 import { type ConversationRequest } from '../core/conversation.js'
 import { errorText } from '../core/text.js'
 
-export interface ConversationLog {
+interface ConversationLog {
   info(message: string): void
   warning(message: string): void
 }

@@ -12,7 +12,7 @@ import type { PullRequestContext } from '../github/pull.js'
 import type { LeftOut } from '../plan/pr-filter.js'
 import { steeringLines, type SteeringCheck } from './steering-files.js'
 
-export const PR_CONTEXT_FILES = [
+const PR_CONTEXT_FILES = [
   'pull-request.md',
   'changed-files.tsv',
   'diff.patch',

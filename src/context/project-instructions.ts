@@ -19,12 +19,12 @@ import { clipBytes } from '../core/text.js'
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md'] as const
 
 /** Bytes given at most; a longer file is cut (and the agents told). */
-export const PROJECT_INSTRUCTIONS_MAX_BYTES = 16_000
+const PROJECT_INSTRUCTIONS_MAX_BYTES = 16_000
 
 /** The contents API sends no text over 1 MB: anything larger is not read. */
 const FETCH_MAX_BYTES = 1_000_000
 
-export interface ProjectInstructions {
+interface ProjectInstructions {
   file: string
   ref: string
   text: string

@@ -3,7 +3,7 @@
 // and for `review: inline` the diff the findings must land on.
 import * as core from '@actions/core'
 import * as path from 'node:path'
-import type { Intake } from '../event/intake.js'
+import type { RunIntake } from '../event/intake.js'
 import type { GitHubApi } from '../github/api.js'
 import { cutDiff, type PullRequestContext } from '../github/pull.js'
 import type { PullFacts, ReviewedPull, Settings } from '../core/types.js'
@@ -43,7 +43,7 @@ const RAW_DIFF_MAX_BYTES = 20_000_000
  */
 export async function gatherContext(
   settings: Settings,
-  decision: Extract<Intake, { action: 'run' }>,
+  decision: RunIntake,
   github: GitHubApi | undefined,
   workDir: string,
   /** The head commit checked before the run (head-check.ts), if any. */
@@ -88,7 +88,7 @@ export async function gatherContext(
  */
 async function baseInstructions(
   github: GitHubApi,
-  decision: Extract<Intake, { action: 'run' }>,
+  decision: RunIntake,
   baseSha: string | undefined
 ): Promise<string> {
   let ref = baseSha
@@ -111,7 +111,7 @@ async function baseInstructions(
 /** The pull request's folder and review diff, and the notes that name them. */
 async function pullContext(
   settings: Settings,
-  decision: Extract<Intake, { action: 'run' }>,
+  decision: RunIntake,
   github: GitHubApi | undefined,
   workDir: string,
   reviewedHead: string | undefined

@@ -85,24 +85,21 @@ export const Outputs = {
   CheckRunUrl: 'check-run-url'
 } as const
 
-/** Saved by the main step for the post step (core.saveState). */
+/** Saved by the main step for the post step, only through core/step-state.ts. */
 export const State = {
   Reported: 'reported',
   IssueNumber: 'issue-number',
   CommentTag: 'comment-tag',
-  RunUrl: 'run-url',
   WorkDir: 'work-dir',
   LogDir: 'log-dir',
-  StatusFile: 'status-file',
   Docker: 'docker',
-  TriggerCommentId: 'trigger-comment-id',
   Started: 'started',
   MassgenPid: 'massgen-pid',
   /** The saved pid's start time and command line, to know it is still MassGen. */
   MassgenIdentity: 'massgen-identity',
   /** Credentials taken out of the repository's git config, to put back. */
   GitCredentials: 'git-credentials',
-  /** A fresh MassGen install for the post step to save (install/deferred-save.ts). */
+  /** A fresh MassGen install for the post step to save (prepare/install/deferred-save.ts). */
   MassgenCacheSave: 'massgen-cache-save',
   /** Saved first by the main step: the same bundle then runs as the post step. */
   IsPost: 'is-post'

@@ -17,7 +17,7 @@ const OPENER = openerFor(FINDINGS_FENCE)
 const VOTES_OPENER = openerFor(FINDING_VOTES_FENCE)
 
 /** One block: its lines, opener and closer included, as [first, end). */
-export interface FencedBlock {
+interface FencedBlock {
   first: number
   /** The line after the closer (or after the last line). */
   end: number

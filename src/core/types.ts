@@ -3,7 +3,6 @@
 import type {
   EarlierFinding,
   ResolveThreads,
-  ReviewReport,
   ReviewScope,
   Severity,
   VoteRound
@@ -87,9 +86,9 @@ export interface Settings {
    */
   checkoutCheck: 'stop' | 'warn'
   cacheMassgen: boolean
-  /** `cache-save`: when a fresh install is saved (install/deferred-save.ts). */
+  /** `cache-save`: when a fresh install is saved (prepare/install/deferred-save.ts). */
   cacheSave: CacheSavePolicy
-  /** Local mode: run MassGen in the namespace sandbox (src/sandbox.ts). */
+  /** Local mode: run MassGen in the namespace sandbox (safety/sandbox.ts). */
   localSandbox: boolean
   /** Local mode may run on events that carry other people's text. */
   acceptLocalModeRisk: boolean
@@ -374,8 +373,6 @@ export interface RunResult {
   dockerImage?: string
   /** `review: inline` with `finding-vote`: the vote round on the findings. */
   findingVote?: VoteRound
-  /** `review: inline`: the findings and where they went. */
-  review?: ReviewReport
   /** The pull request the run reviewed, as read before the run. */
   pullRequest?: ReviewedPull
   /** Its size, how its diff was read and its steering files, for the report. */

@@ -6,7 +6,7 @@
 // commits come from the API and from the checkout's `.git`).
 import type { CheckedOut } from '../safety/checked-out-commit.js'
 
-export type CheckoutVerdict =
+type CheckoutVerdict =
   { ok: true; note?: string } | { ok: false; reason: string }
 
 export function checkCheckout(input: {

@@ -1,7 +1,7 @@
 // Parses a comment command such as `/massgen why is this slow?`. Pure, and
 // total: comment bodies are untrusted and any string gives a result.
 
-export type CommandParse =
+type CommandParse =
   | { kind: 'command'; question: string }
   /** The comment does not start with the trigger: not meant for us. */
   | { kind: 'not-command' }

@@ -16,14 +16,14 @@ export type GateResult =
    */
   | { allowed: false; reason: string; checkFailed: true }
 
-export type GatePolicy = Pick<Settings, 'allowedBots' | 'allowedUsers'>
+type GatePolicy = Pick<Settings, 'allowedBots' | 'allowedUsers'>
 
 type PermissionLookup = Pick<GitHubApi, 'getPermission' | 'owner' | 'repo'>
 
 const WRITERS: Permission[] = ['admin', 'maintain', 'write']
 
 /** `dependabot[bot]`, `Dependabot` and `dependabot` name the same bot. */
-export function botName(name: string): string {
+function botName(name: string): string {
   return name
     .trim()
     .toLowerCase()

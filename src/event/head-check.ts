@@ -47,7 +47,7 @@ export type HeadVerdict =
   | { ok: false; sha: string; reason: string }
 
 /** What a pull_request event says of the head (rule 4). */
-export interface EventHead {
+interface EventHead {
   /** The payload's `pull_request.head.sha`; undefined when it has none. */
   sha: string | undefined
   /** A `labeled` event: the maintainer's label named this commit. */

@@ -43,8 +43,11 @@ export type Intake =
       replyTo?: { pullNumber: number; threadId: number }
     }
 
+/** A run the intake allowed. */
+export type RunIntake = Extract<Intake, { action: 'run' }>
+
 /** A run the intake allowed, with the agents main chose for it (chooseAgents). */
-export type RunDecision = Extract<Intake, { action: 'run' }> & {
+export type RunDecision = RunIntake & {
   agents: AgentSelection
 }
 

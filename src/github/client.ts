@@ -63,7 +63,7 @@ const REAL_CLOCK: WriteClock = {
  * large number" of writes. Past the burst, writes are spaced as before, and
  * a secondary rate limit is still honoured through onSecondaryRateLimit.
  */
-export const WRITE_BURST = 8
+const WRITE_BURST = 8
 
 /**
  * Stands in for the plugin's Bottleneck group of writes (it only calls

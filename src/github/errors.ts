@@ -2,7 +2,7 @@
 // tell the user what to do.
 import { GitHubCommentLimit } from '../core/constants.js'
 
-export type GitHubErrorKind =
+type GitHubErrorKind =
   'not-found' | 'forbidden' | 'body-too-long' | 'rate-limited' | 'failed'
 
 /** A failed API call, with a `kind` callers can branch on. */

@@ -61,7 +61,7 @@ export function cutDiff(
   return { diff: nl >= 0 ? head.slice(0, nl + 1) : head, truncated: true }
 }
 
-export interface PullRequestTarget {
+interface PullRequestTarget {
   octokit: Octokit
   owner: string
   repo: string

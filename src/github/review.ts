@@ -1,6 +1,6 @@
 // Pull-request reviews through the GitHub runner: the review comments and
 // reviews already there, a new review, and the deletion of a pending one
-// (how a refused batch is probed, see review-post.ts).
+// (how a refused batch is probed, see review/post.ts).
 import type { GitHubLog, Octokit } from './client.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import type { Authored, Identity } from './identity.js'
@@ -38,7 +38,7 @@ export interface PostedText {
   reviewedCommit?: string
 }
 
-export interface ReviewTarget {
+interface ReviewTarget {
   octokit: Octokit
   owner: string
   repo: string
@@ -163,5 +163,3 @@ export function createReviews(t: ReviewTarget) {
     }
   }
 }
-
-export type Reviews = ReturnType<typeof createReviews>

@@ -37,7 +37,7 @@ interface RawComment extends Authored {
   updated_at?: string
 }
 
-export interface StickyTarget {
+interface StickyTarget {
   octokit: Octokit
   owner: string
   repo: string
@@ -45,7 +45,7 @@ export interface StickyTarget {
   identity: Identity
 }
 
-export interface StickyComments {
+interface StickyComments {
   find(issueNumber: number, tag: string): Promise<StickyComment | undefined>
   /**
    * The sticky comment only when the token is known to have written it

@@ -4,7 +4,7 @@ import type { ThreadComment } from '../core/conversation.js'
 import type { Octokit } from './client.js'
 import { toGitHubError, WRITE_HINT } from './errors.js'
 
-export interface ThreadTarget {
+interface ThreadTarget {
   octokit: Octokit
   owner: string
   repo: string

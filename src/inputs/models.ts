@@ -128,7 +128,7 @@ export interface AgentSelection {
  * key variables each needs. Throws when nothing can run.
  */
 /** Where a first run's missing key is added, said where the user sees the failure. */
-export const WHERE_KEYS_GO =
+const WHERE_KEYS_GO =
   'Add each key as a repository secret (Settings → Secrets and variables → Actions → ' +
   'New repository secret) and pass it to the step, e.g. ' +
   "'openai-api-key: ${{ secrets.OPENAI_API_KEY }}'. Pull requests from forks get no " +

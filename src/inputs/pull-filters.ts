@@ -2,6 +2,7 @@
 // `skip-labels` and `max-changed-files` (event/pull-skips.ts applies them).
 import { Inputs } from '../core/constants.js'
 import { showValue } from '../core/text.js'
+import { parseFlag } from './boolean-rule.js'
 import type { Settings } from '../core/types.js'
 
 export type PullFilters = Pick<
@@ -18,9 +19,9 @@ export function readPullFilters(
   errors: string[]
 ): PullFilters {
   const flag = (name: string, fallback: boolean): boolean => {
-    const value = raw(name).trim().toLowerCase()
-    if (!value) return fallback
-    if (value === 'true' || value === 'false') return value === 'true'
+    if (!raw(name).trim()) return fallback
+    const value = parseFlag(raw(name))
+    if (value !== undefined) return value
     errors.push(
       `Input '${name}': got '${showValue(raw(name))}', expected 'true' or 'false'`
     )

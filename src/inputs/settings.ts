@@ -1,6 +1,7 @@
 // Reads every input once into one typed, validated Settings object.
 import { readReviewInputs } from './review-inputs.js'
 import { readPullFilters } from './pull-filters.js'
+import { bool } from './boolean-rule.js'
 import * as fs from 'node:fs'
 import { CACHE_SAVE_POLICIES } from '../core/types.js'
 import * as path from 'node:path'
@@ -41,12 +42,15 @@ export interface InputSource {
   setupFromBase?: boolean
 }
 
-const bool = z
-  .string()
-  .trim()
-  .transform((v) => v.toLowerCase())
-  .pipe(z.enum(['true', 'false']))
-  .transform((v) => v === 'true')
+
+/**
+ * A boolean input read where no error can be reported any more (the post
+ * step, a failure no stage caught): by the same rule, else its default.
+ */
+export function flagOrDefault(text: string, fallback: boolean): boolean {
+  const parsed = bool.safeParse(text || String(fallback))
+  return parsed.success ? parsed.data : fallback
+}
 
 const wholeNumber = (min: number, max: number) =>
   z
@@ -60,7 +64,7 @@ const MAX_DURATION_LIMIT = 6 * 60 * 60 // GitHub-hosted jobs stop after 6 hours.
 
 /** Each input's schema and the expected form shown when it fails. */
 const rules = {
-  docker: [bool, "'true' or 'false'"],
+  boolean: [bool, "'true' or 'false'"],
   dockerImage: [
     z.string().regex(/^[a-z0-9][a-z0-9._\-/:@]*$/i),
     "a Docker image reference such as 'ghcr.io/massgen/mcp-runtime-sudo:latest'"
@@ -219,7 +223,7 @@ export function readSettings(source: InputSource): Settings {
     return undefined
   }
   const flag = (name: string, fallback: boolean) =>
-    check('docker', name, String(fallback)) ?? fallback
+    check('boolean', name, String(fallback)) ?? fallback
 
   const docker = flag(Inputs.Docker, true)
   const maxDuration = check(

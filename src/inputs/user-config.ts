@@ -164,7 +164,7 @@ export function valuesFoundIn(config: unknown, values: string[]): string[] {
  * Why the action keeps its own value at a path, or undefined when the user's
  * value wins. `agents.N` paths are matched for every agent.
  */
-export function ownedReason(path: readonly string[]): string | undefined {
+function ownedReason(path: readonly string[]): string | undefined {
   const [top, index, section, field] = path
   if (top === 'ui') return "the action reads MassGen's logs and status file"
   if (top === 'timeout_settings' && index === 'orchestrator_timeout_seconds')
@@ -185,7 +185,7 @@ export function ownedReason(path: readonly string[]): string | undefined {
   return undefined
 }
 
-export interface MergeResult {
+interface MergeResult {
   config: Json
   /** `path (why)` for every user value the action replaced or dropped. */
   overridden: string[]
@@ -246,7 +246,7 @@ function mergeAt(
   return over
 }
 
-export interface UserAgentOptions {
+interface UserAgentOptions {
   keys: ApiKeys
   docker: boolean
   baseUrl: string | undefined

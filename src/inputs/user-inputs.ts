@@ -25,9 +25,9 @@ import { isInside } from '../core/paths.js'
 import { showValue } from '../core/text.js'
 
 /** Instructions go into every agent's system prompt on every call. */
-export const MAX_INSTRUCTIONS_BYTES = 64 * 1024
+const MAX_INSTRUCTIONS_BYTES = 64 * 1024
 
-export interface UserInputs {
+interface UserInputs {
   userConfig: UserConfigSource | undefined
   mode: RunMode
   personas: PersonaMode | undefined
@@ -202,7 +202,7 @@ export function instructionsFromText(
 }
 
 /** A file one input names, its size cap, and the name as given. */
-export interface SetupFileRequest {
+interface SetupFileRequest {
   input: string
   file: string
   maxBytes: number

@@ -7,7 +7,8 @@ import * as path from 'node:path'
 import { stringify } from 'yaml'
 import { configRelativePath } from '../plan/config.js'
 import { costLimitReached, estimatedCost } from '../run/cost-cap.js'
-import { Outputs, State } from '../core/constants.js'
+import { Outputs } from '../core/constants.js'
+import { saveStepState } from '../core/step-state.js'
 import { killRunContainers } from '../prepare/docker.js'
 import { describeSetup } from '../prepare/setup.js'
 import { prepareRun } from '../prepare/prepare-run.js'
@@ -74,12 +75,11 @@ export async function execute(
   runner: ProcessRunner,
   /** The head commit checked before the run (head-check.ts), if any. */
   reviewedHead?: string,
-  /** `review: inline` reads the pull request even when no comment is posted. */
-  reviewGitHub?: GitHubApi,
+  /** What the plan reads GitHub with (the pull request, the conversation). */
+  github?: GitHubApi,
   /** Opens GitHub for the repository's instructions when nothing else does. */
   instructionsGitHub?: () => GitHubApi
 ): Promise<RunResult> {
-  const github = dest.github ?? reviewGitHub
   const publish = async (body: string) => void (await postComment(dest, body))
   // The first view is not waited for: it goes out while MassGen is prepared
   // and starts; everything posted later queues behind it, so a late first
@@ -114,10 +114,7 @@ export async function execute(
   core.info(`Setup: ${describeSetup(setup.timings)}`)
   // Fingerprinted before MassGen first starts; saved by the post step.
   if (installation.pendingSave)
-    core.saveState(
-      State.MassgenCacheSave,
-      JSON.stringify(installation.pendingSave)
-    )
+    saveStepState('massgenCacheSave', JSON.stringify(installation.pendingSave))
   const ran = {
     question: decision.question,
     configFile,
@@ -390,8 +387,8 @@ async function watchMassgen(
     log: (message) => core.info(message),
     onStart: (pid) => {
       spawnedAt = performance.now()
-      core.saveState(State.MassgenPid, String(pid))
-      core.saveState(State.MassgenIdentity, processIdentity(pid) ?? '')
+      saveStepState('massgenPid', pid)
+      saveStepState('massgenIdentity', processIdentity(pid) ?? '')
     },
     onLine: (line) => {
       core.info(inertLine(line))
@@ -459,7 +456,7 @@ function judgeOutcome(
         votes: {},
         answersTruncated: false
       }
-  if (logDir) core.saveState(State.LogDir, logDir)
+  if (logDir) saveStepState('logDir', logDir)
   return judgeRun({
     question,
     agents,

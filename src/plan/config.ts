@@ -72,7 +72,7 @@ const backendSchema = z
   // `strict` keeps an `api_key` (or any unknown field) from ever being written.
   .strict()
 
-export const massgenConfigSchema = z
+const massgenConfigSchema = z
   .object({
     agents: z
       .array(
@@ -116,9 +116,9 @@ export const massgenConfigSchema = z
   })
   .strict()
 
-export type MassgenConfig = z.infer<typeof massgenConfigSchema>
+type MassgenConfig = z.infer<typeof massgenConfigSchema>
 
-export interface ConfigOptions {
+interface ConfigOptions {
   agents: AgentPlan[]
   docker: boolean
   dockerImage: string
@@ -135,7 +135,7 @@ export interface ConfigOptions {
 }
 
 /** Folder (relative to MassGen's cwd) each agent works in. */
-export function agentWorkspace(agentId: string): string {
+function agentWorkspace(agentId: string): string {
   return `workspaces/${agentId}`
 }
 
@@ -224,9 +224,9 @@ function readServer(options: ConfigOptions) {
  * need their key there, and a network to reach their API. The others' model
  * calls are MassGen's, on the runner; their containers get neither.
  */
-export const IN_CONTAINER_CLIENTS: readonly Backend[] = ['codex', 'claude_code']
+const IN_CONTAINER_CLIENTS: readonly Backend[] = ['codex', 'claude_code']
 
-export function containerNetwork(
+function containerNetwork(
   backend: Backend,
   network: DockerNetwork
 ): Exclude<DockerNetwork, 'auto'> {
@@ -256,7 +256,7 @@ export function configRelativePath(now: Date): string {
   return `.massgen-quality/sessions/run_${ts}/configs/run_${ts}.yaml`
 }
 
-export function timestamp(now: Date): string {
+function timestamp(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0')
   return (
     `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}_` +

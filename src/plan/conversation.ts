@@ -16,10 +16,10 @@ import type {
 
 /** Bytes the whole context may take (the question may take 100,000). */
 export const MAX_CONTEXT_BYTES = 24_000
-export const MAX_PREVIOUS_BYTES = 12_000
-export const MAX_COMMENTS_BYTES = 8_000
-export const MAX_COMMENT_BYTES = 2_000
-export const MAX_HUNK_BYTES = 3_000
+const MAX_PREVIOUS_BYTES = 12_000
+const MAX_COMMENTS_BYTES = 8_000
+const MAX_COMMENT_BYTES = 2_000
+const MAX_HUNK_BYTES = 3_000
 const MAX_PATH_BYTES = 300
 
 /**

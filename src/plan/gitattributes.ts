@@ -19,7 +19,7 @@ export interface GitAttributes {
   lines: AttributeLine[]
 }
 
-export interface FileAttributes {
+interface FileAttributes {
   generated: boolean
   noDiff: boolean
 }

@@ -39,7 +39,7 @@ export interface RunPlan {
   env: NodeJS.ProcessEnv
 }
 
-export interface PlanInput {
+interface PlanInput {
   settings: Settings
   question: string
   configFile: string
@@ -62,7 +62,7 @@ export { KEY_ENV_VARS }
  * `models` (or the defaults) whose key is present. Pure; throws a
  * ModelsError (a config error) when nothing can run.
  */
-export function planAgents(settings: Settings): AgentSelection {
+function planAgents(settings: Settings): AgentSelection {
   const own = settings.userConfig
     ? userAgentPlans(settings.userConfig.config, {
         keys: settings.keys,

@@ -58,7 +58,7 @@ const LOCKFILES = [
 ]
 
 /** The built-in rules, in order, as `[glob, reason]`. */
-export const DEFAULT_EXCLUDES: ReadonlyArray<readonly [string, string]> = [
+const DEFAULT_EXCLUDES: ReadonlyArray<readonly [string, string]> = [
   ...LOCKFILES.map((f) => [f, 'lockfile'] as const),
   ['dist/', 'build output'],
   ['build/', 'build output'],
@@ -76,14 +76,14 @@ const NO_DIFF_REASON =
   "no diff (-diff or binary in the base branch's .gitattributes)"
 const NOT_INCLUDED_REASON = 'not matched by include'
 
-export interface FilterOptions {
+interface FilterOptions {
   include: string[]
   exclude: string[]
   /** The base branch's .gitattributes, parsed; undefined when it has none. */
   attributes?: GitAttributes
 }
 
-export interface PathFilter {
+interface PathFilter {
   /** Undefined when the file is given, else why it is left out. */
   reasonFor(file: string): string | undefined
 }
@@ -128,7 +128,7 @@ export function pathFilter(options: FilterOptions): PathFilter {
   }
 }
 
-export interface DiffSection {
+interface DiffSection {
   /** The file the section is about (its new name), as best known. */
   file: string
   text: string
@@ -181,7 +181,7 @@ export function splitDiff(
   return { preamble, sections }
 }
 
-export interface FilteredContext {
+interface FilteredContext {
   files: ChangedFile[]
   diff: string
   leftOut: LeftOut[]

@@ -36,7 +36,7 @@ export interface ReadServerLaunch {
   script: string
 }
 
-export interface McpServerEntry {
+interface McpServerEntry {
   name: 'filesystem'
   type: 'stdio'
   command: string

@@ -14,18 +14,18 @@ import { errorText, unescapeC } from '../core/text.js'
 
 export class ContainerWriteError extends Error {}
 
-export interface WriteAccessLog {
+interface WriteAccessLog {
   info(message: string): void
   warning(message: string): void
 }
 
-export interface ContainerWriteAccess {
+interface ContainerWriteAccess {
   /** Takes the ACLs back; a second call does nothing. */
   revoke(): Promise<void>
 }
 
 /** What revoking needs; kept in the run's folder (0700), never elsewhere. */
-export interface GrantRecord {
+interface GrantRecord {
   /** The image's uid, the one the ACL entries name. */
   uid: number
   /** Who granted: unless root, only files it owns were (and are) touched. */
@@ -417,7 +417,7 @@ export interface PathProbe {
   realPath: string
 }
 
-export interface AclBlock {
+interface AclBlock {
   /** As getfacl wrote it (octal escapes). */
   rawPath: string
   path: string

@@ -12,9 +12,9 @@ export class DockerError extends Error {}
  * exists (filesystem_manager/_filesystem_manager.py): inside a container
  * job, the agents would share the job's container, token included.
  */
-export const CONTAINER_MARKER = '/.dockerenv'
+const CONTAINER_MARKER = '/.dockerenv'
 
-export function insideContainerError(): DockerError {
+function insideContainerError(): DockerError {
   return new DockerError(
     `This job runs inside a container (${CONTAINER_MARKER} exists), and MassGen then runs ` +
       "Docker mode's commands in the job's own container instead of one per agent, " +

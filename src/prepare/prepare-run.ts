@@ -2,7 +2,7 @@
 // reads and the config (handed in, already started), the Docker image (and
 // the context opened to its user), and MassGen restored or installed. A
 // fresh install is fingerprinted here, before MassGen first starts, and left
-// for the post step to save (install/deferred-save.ts).
+// for the post step to save (prepare/install/deferred-save.ts).
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { grantContainerWrite } from './container-write-access.js'

@@ -4,7 +4,7 @@
 // as JSON: {valid, errors: [{message, location, suggestion}], warnings}.
 import type { ProcessRunner } from '../core/process.js'
 
-export interface ValidationOutcome {
+interface ValidationOutcome {
   valid: boolean
   /** `[location] message (suggestion)`, as MassGen words them. */
   errors: string[]
@@ -18,7 +18,7 @@ interface Issue {
 }
 
 /** The flags that ask MassGen to validate a file and print JSON. */
-export function validateArgs(configFile: string): string[] {
+function validateArgs(configFile: string): string[] {
   return ['--validate', configFile, '--json']
 }
 
@@ -26,7 +26,7 @@ export function validateArgs(configFile: string): string[] {
  * Reads MassGen's JSON answer; undefined when the output is not one (a
  * MassGen without `--validate`): the run then validates the file itself.
  */
-export function parseValidation(stdout: string): ValidationOutcome | undefined {
+function parseValidation(stdout: string): ValidationOutcome | undefined {
   const start = stdout.indexOf('{')
   const end = stdout.lastIndexOf('}')
   if (start < 0 || end <= start) return undefined

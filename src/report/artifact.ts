@@ -15,7 +15,7 @@ import {
 import { redactingStream, redactSecrets } from '../safety/redact.js'
 import { errorText } from '../core/text.js'
 
-export interface ArtifactLog {
+interface ArtifactLog {
   info(message: string): void
   warning(message: string): void
 }
@@ -30,7 +30,7 @@ export interface ArtifactUploader {
   ): Promise<{ id?: number; size?: number }>
 }
 
-export interface UploadLogsOptions {
+interface UploadLogsOptions {
   /** Artifact name; characters GitHub refuses become `_`. */
   name: string
   retentionDays?: number
@@ -51,7 +51,7 @@ export interface UploadLogsOptions {
   scope?: LogScope
 }
 
-export interface StagedLogs {
+interface StagedLogs {
   /** Absolute paths of the staged files, for the upload. */
   files: string[]
   bytes: number
@@ -84,7 +84,7 @@ const CHUNK = 64 * 1024
 const ANSWER_FILES = new Set(['status.json', 'answer.txt', 'vote.json'])
 
 /** `all` log files, or `answers-only` (status, answers, votes). */
-export type LogScope = 'all' | 'answers-only'
+type LogScope = 'all' | 'answers-only'
 
 /**
  * Log-relative paths (with `/`) of the files to upload, sorted. Only regular

@@ -24,7 +24,7 @@ export function formatDuration(seconds: number): string {
   return `${s}s`
 }
 
-export function formatCost(usd: number): string {
+function formatCost(usd: number): string {
   if (usd > 0 && usd < 0.0001) return '<$0.0001'
   return `$${usd.toFixed(4)}`
 }
@@ -83,7 +83,7 @@ export function votesLine(
     .join(' · ')
 }
 
-export interface FooterContext {
+interface FooterContext {
   secrets: string[]
   runUrl?: string
   artifactUrl?: string

@@ -24,6 +24,7 @@ import type { AgentResult, RunResult } from '../core/types.js'
 import { defuseMarkers, findingsSection } from '../review/render.js'
 import { clip } from '../core/text.js'
 import type { ProgressSnapshot } from '../run/progress.js'
+import type { ReviewReport } from '../core/review.js'
 import { withoutFindingsBlocks } from '../core/findings-fence.js'
 import { timingsSection } from './timings.js'
 
@@ -39,14 +40,16 @@ export interface ReportContext {
   maxChars: number
   /** Where the full text is, for truncation notes (markdown, trusted). */
   fullTextHint?: string
+  /** `review: inline`: the findings and where they went. */
+  review?: ReviewReport
 }
 
-export type ProgressContext = Pick<
+type ProgressContext = Pick<
   ReportContext,
   'tag' | 'runUrl' | 'secrets' | 'maxChars'
 >
 
-export const CANCELLED_REASON =
+const CANCELLED_REASON =
   'The job was cancelled, or the step stopped before it could report.'
 
 /** Answers shorter than this are dropped rather than cut. */
@@ -291,11 +294,11 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
     parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
   parts.push(pullFactsSection(result.pullFacts, secrets))
   parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
-  if (result.review)
+  if (ctx.review)
     parts.push(
-      findingsSection(result.review, {
+      findingsSection(ctx.review, {
         tag: ctx.tag,
-        agentCount: result.review.agentCount,
+        agentCount: ctx.review.agentCount,
         secrets,
         runUrl: ctx.runUrl
       })

@@ -3,7 +3,9 @@
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { writeAgentFile } from '../safety/agent-files.js'
-import { GitHubCommentLimit, Outputs, State } from '../core/constants.js'
+import { GitHubCommentLimit, Outputs } from '../core/constants.js'
+import { saveStepState } from '../core/step-state.js'
+import type { ReviewReport } from '../core/review.js'
 import { type GitHubApi } from '../github/api.js'
 import { GitHubError } from '../github/errors.js'
 import { stickyMarker } from '../github/sticky-marker.js'
@@ -14,8 +16,15 @@ import type { RunResult } from '../core/types.js'
 /** GitHub's job summary upload limit per step. */
 const SUMMARY_LIMIT = 1024 * 1024 - 1024
 
+/** The part of the GitHub door a report needs: its comment, or its reply. */
+export type CommentPoster = Pick<
+  GitHubApi,
+  'upsertStickyComment' | 'replyToReviewThread'
+>
+
+/** Where a report goes. Built once per run; never written to after. */
 export interface Destination {
-  github: GitHubApi | undefined
+  github: CommentPoster | undefined
   issueNumber: number | undefined
   /**
    * A review-comment thread whose command this run answers: the report is
@@ -25,8 +34,8 @@ export interface Destination {
   reply?: { pullNumber: number; threadId: number }
   settings: { comment: boolean; jobSummary: boolean; commentTag: string }
   runUrl: string | undefined
-  artifactUrl?: string
-  secrets: string[]
+  readonly artifactUrl?: string
+  readonly secrets: string[]
 }
 
 /** Comment budget: GitHub's limit less the hidden marker and its newline. */
@@ -118,9 +127,13 @@ export async function writeSummary(
 export async function deliverReport(
   result: RunResult,
   dest: Destination,
-  workDir: string | undefined
+  workDir: string | undefined,
+  review?: ReviewReport
 ): Promise<void> {
-  const ctx = (target: 'comment' | 'summary') => reportContext(dest, target)
+  const ctx = (target: 'comment' | 'summary') => ({
+    ...reportContext(dest, target),
+    ...(review ? { review } : {})
+  })
   await writeSummary(dest, renderReport(result, ctx('summary')))
   const commentUrl = await (dest.reply ? postReply : postComment)(
     dest,
@@ -128,7 +141,7 @@ export async function deliverReport(
   )
   await setOutputs(result, dest.secrets, workDir, commentUrl)
   core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '')
-  core.saveState(State.Reported, 'true')
+  saveStepState('reported', true)
 }
 
 async function setOutputs(

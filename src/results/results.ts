@@ -30,7 +30,7 @@ export interface RunFacts {
   wallSeconds: number
 }
 
-export interface CostLimitStop {
+interface CostLimitStop {
   maxCost: number
   /** The estimate that reached the cap, as read while the run went. */
   seenCost?: number

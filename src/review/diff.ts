@@ -2,14 +2,14 @@
 // takes a comment only on a line shown in one of the file's hunks, on the
 // side it names; a range must stay inside one hunk. Pure and linear.
 
-export interface FileLines {
+interface FileLines {
   /** New-side line -> index of its hunk (added and context lines). */
   right: Map<number, number>
   /** Old-side line -> index of its hunk (removed and context lines). */
   left: Map<number, number>
 }
 
-export interface DiffLines {
+interface DiffLines {
   files: Map<string, FileLines>
   /** The diff was cut: files past the cut, and the cut file's rest, are unknown. */
   truncated: boolean
@@ -67,7 +67,7 @@ export function parseDiffLines(diff: string, truncated = false): DiffLines {
   return { files, truncated, ...(lastFile ? { lastFile } : {}) }
 }
 
-export type Placement =
+type Placement =
   | { where: 'inline'; line: number; startLine?: number }
   | { where: 'body'; reason: string }
   /** Not in the parsed diff, which was cut: let GitHub judge. */

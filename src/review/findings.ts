@@ -14,14 +14,14 @@ import { SEVERITIES, type Finding } from '../core/review.js'
 
 /** A larger block is ignored whole: no answer needs 64 KiB of findings. */
 export const MAX_BLOCK_CHARS = 64 * 1024
-export const MAX_TITLE_CHARS = 200
-export const MAX_EXPLANATION_CHARS = 4000
-export const MAX_SUGGESTION_CHARS = 4000
-export const MAX_SUGGESTION_LINES = 60
+const MAX_TITLE_CHARS = 200
+const MAX_EXPLANATION_CHARS = 4000
+const MAX_SUGGESTION_CHARS = 4000
+const MAX_SUGGESTION_LINES = 60
 /** A longer range is cut to its last line: GitHub shows ranges in full. */
-export const MAX_RANGE_LINES = 100
+const MAX_RANGE_LINES = 100
 
-export type BlockState = 'found' | 'missing' | 'invalid' | 'too-large'
+type BlockState = 'found' | 'missing' | 'invalid' | 'too-large'
 
 export interface AgentFindings {
   agent: string
@@ -122,7 +122,7 @@ function codePoints(chars: string[]): string {
  * undefined: a look-alike letter inside an ASCII word (`v\u0430lue`, with
  * a Cyrillic a, names another variable) or a space that is not one.
  */
-export function lookAlikeProblem(body: string): string | undefined {
+function lookAlikeProblem(body: string): string | undefined {
   const spaces = body.match(new RegExp(ODD_SPACE.source, 'gu')) ?? []
   if (spaces.length > 0)
     return `it holds a space that is not an ASCII space (${codePoints(spaces)})`
@@ -165,7 +165,7 @@ function explained(explanation: string, withheld: string | undefined): string {
 }
 
 /** One finding, or undefined when it breaks the schema or names no changed file. */
-export function checkFinding(
+function checkFinding(
   agent: string,
   raw: unknown,
   changed: ReadonlySet<string>

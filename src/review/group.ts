@@ -71,7 +71,7 @@ function rangeOf(f: Finding): [number, number] {
   return [f.startLine ?? f.line, f.line]
 }
 
-export function overlaps(a: Finding, b: Finding): boolean {
+function overlaps(a: Finding, b: Finding): boolean {
   const [a1, a2] = rangeOf(a)
   const [b1, b2] = rangeOf(b)
   return a1 - LINE_SLACK <= b2 && b1 - LINE_SLACK <= a2
@@ -91,7 +91,7 @@ export const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
  * The severity most raisers gave; a tie goes to the more severe one, so a
  * split between `blocker` and `nit` is not quietly a nit.
  */
-export function groupSeverity(members: Finding[]): Severity {
+function groupSeverity(members: Finding[]): Severity {
   const counts = new Map<Severity, number>()
   for (const m of members)
     counts.set(m.severity, (counts.get(m.severity) ?? 0) + 1)
@@ -156,7 +156,7 @@ export function groupFindings(
 }
 
 /** Most agents first, then most severe, then by place. */
-export function byImportance(a: FindingGroup, b: FindingGroup): number {
+function byImportance(a: FindingGroup, b: FindingGroup): number {
   return (
     b.agents.length - a.agents.length ||
     RANK[b.severity] - RANK[a.severity] ||

@@ -50,16 +50,16 @@ import type {
 import { redactSecrets } from '../safety/redact.js'
 
 /** Pending-review probes spent at most on one refused batch. */
-export const MAX_PROBES = 12
+const MAX_PROBES = 12
 /** The most inline comments `max-inline-comments` may ask for. */
-export const MAX_INLINE_COMMENTS = 50
+const MAX_INLINE_COMMENTS = 50
 
 export type ReviewPoster = Pick<
   GitHubApi,
   'listReviewTexts' | 'createReview' | 'deletePendingReview'
 >
 
-export interface ReviewLog {
+interface ReviewLog {
   info(message: string): void
   warning(message: string): void
 }
@@ -185,7 +185,7 @@ function heldOut(
  * (the rest held back), or in the body when their line is not in the diff.
  * Pure.
  */
-export function planReview(
+function planReview(
   input: ReviewInput,
   parsed: AgentFindings[],
   alreadyPosted: ReadonlySet<string>,

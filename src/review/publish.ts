@@ -172,6 +172,8 @@ async function writeSarif(
 /** Check run and SARIF, with their outputs; only with review inline on a pull request. */
 export async function publishVerdict(
   result: RunResult,
+  /** The review as posted (review/review.ts), when there was one. */
+  report: ReviewReport | undefined,
   run: {
     settings: Settings
     workDir: string
@@ -181,7 +183,6 @@ export async function publishVerdict(
   }
 ): Promise<void> {
   const { settings, secrets } = run
-  const report = result.review
   core.setOutput(
     Outputs.SarifFile,
     report

@@ -29,7 +29,7 @@ export {
 } from '../plan/review-markers.js'
 import { clip } from '../core/text.js'
 
-export const SEVERITY_LABEL: Record<Severity, string> = {
+const SEVERITY_LABEL: Record<Severity, string> = {
   blocker: '🔴 Blocker',
   concern: '🟠 Concern',
   nit: '🟡 Nit'

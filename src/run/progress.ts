@@ -64,7 +64,7 @@ export function progressLine(snapshot: ProgressSnapshot): string {
   )
 }
 
-export interface ProgressTrackerOptions {
+interface ProgressTrackerOptions {
   /** An update already on its way (the first view): later ones go after it. */
   after?: Promise<void>
   /** Shortest time between two comment updates (phase changes excepted). */

@@ -5,7 +5,7 @@ import type { Exit, ProcessRunner } from '../core/process.js'
 import type { MassgenStatus } from './status-file.js'
 import { readStatusFile } from './status-file.js'
 
-export interface MassgenRunRequest {
+interface MassgenRunRequest {
   command: string
   args: string[]
   cwd: string

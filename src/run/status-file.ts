@@ -47,7 +47,7 @@ const agentStatusSchema = z
   })
   .catch({})
 
-export const statusSchema = z.object({
+const statusSchema = z.object({
   is_complete: z.boolean().optional().catch(undefined),
   finish_reason: str,
   finish_reason_details: z.string().nullish().catch(undefined),

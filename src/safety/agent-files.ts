@@ -163,7 +163,7 @@ export async function inFolderOf<T>(
   }
 }
 
-export interface OpenedFile {
+interface OpenedFile {
   handle: fs.promises.FileHandle
   stat: fs.Stats
 }
@@ -402,7 +402,7 @@ export async function removeAgentFile(
   })
 }
 
-export interface WalkedFile {
+interface WalkedFile {
   /** Absolute path, for messages. */
   full: string
   /** Path relative to the walked folder, with `/`. */

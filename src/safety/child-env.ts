@@ -9,7 +9,7 @@
  * certificates, how to reach the Docker engine, and what actions/setup-python
  * exports so its Python starts. README "Environment" lists the same names.
  */
-export const ALLOWED_NAMES: readonly string[] = [
+const ALLOWED_NAMES: readonly string[] = [
   'PATH',
   'HOME',
   'USER',
@@ -118,7 +118,7 @@ function forbiddenReason(
   return undefined
 }
 
-export const PASS_ENV_EXPECTED =
+const PASS_ENV_EXPECTED =
   "variable names separated by newlines or commas, e.g. 'JAVA_HOME, MY_TOOL_HOME'"
 
 /**

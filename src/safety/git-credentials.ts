@@ -38,7 +38,7 @@ const HEADER_LINE = /^\s*extraheader\s*=.*\bauthorization\s*:/i
 const CREDENTIAL = /(\bauthorization\s*:\s*[A-Za-z]+\s+)([^\s"]+)/i
 const PLACEHOLDER = '\u0000credential\u0000'
 
-export interface CredentialLog {
+interface CredentialLog {
   info(message: string): void
   warning(message: string): void
 }
@@ -53,7 +53,7 @@ interface RemovedLine {
 }
 
 /** One config file the headers were taken from; what the state keeps. */
-export interface TakenFile {
+interface TakenFile {
   /** The git folder (real path) and the config's path inside it. */
   root: string
   /** The git folder's device and inode: restored only into that folder. */
@@ -77,7 +77,7 @@ const sha256 = (data: string | Buffer) =>
   createHash('sha256').update(data).digest('hex')
 
 /** The git folder of the repository holding `contextPath`, if any. */
-export function findGitDir(contextPath: string): string | undefined {
+function findGitDir(contextPath: string): string | undefined {
   let dir = contextPath
   try {
     if (!fs.statSync(dir).isDirectory()) dir = path.dirname(dir)
@@ -109,7 +109,7 @@ const CONFIG_FILE =
   /^(config|config\.worktree|worktrees\/[^/]+\/config\.worktree|modules\/.+\/config)$/
 
 /** Config files of the repository: [git folder, path inside it]. */
-export function configFiles(gitDir: string): Array<[string, string]> {
+function configFiles(gitDir: string): Array<[string, string]> {
   const roots = new Set([gitDir])
   try {
     const common = fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8')
@@ -134,7 +134,7 @@ const INCLUDED_CREDENTIALS =
  * [RUNNER_TEMP's real path, file name]: only files directly in RUNNER_TEMP
  * (where checkout writes them), never a path a config could aim elsewhere.
  */
-export async function includedCredentialFiles(
+async function includedCredentialFiles(
   configs: Array<[string, string]>,
   runnerTemp: string | undefined
 ): Promise<Array<[string, string]>> {
@@ -167,7 +167,7 @@ function sameFolder(a: string, b: string): boolean {
 }
 
 /** Splits a config's lines into the kept ones and the removed header lines. */
-export function withoutHeaders(text: string): {
+function withoutHeaders(text: string): {
   kept: string[]
   removed: Array<{ index: number; line: string; credential: string }>
 } {

@@ -4,7 +4,7 @@
 // input: the sanitiser (markdown.ts) rewrites text so that what this reader
 // calls code is what GitHub calls code, and treats everything else as prose.
 
-export interface Fence {
+interface Fence {
   char: '`' | '~'
   length: number
   /** Spaces before the opener (0-3). */
@@ -36,7 +36,7 @@ export function fenceOpener(line: string): Fence | undefined {
   }
 }
 
-export function closesFence(line: string, fence: Fence): boolean {
+function closesFence(line: string, fence: Fence): boolean {
   const m = CLOSER.exec(line)
   const run = m?.[1]
   return !!run && run[0] === fence.char && run.length >= fence.length
@@ -221,7 +221,7 @@ function withoutCodeSpans(line: string): string {
 }
 
 /** Replacement text and the number of characters it replaces. */
-export type Rewrite = (c: string, at: number) => [string, number] | undefined
+type Rewrite = (c: string, at: number) => [string, number] | undefined
 
 /**
  * Rewrites the prose of one line; code spans and backslash escapes stay as

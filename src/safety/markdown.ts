@@ -183,7 +183,7 @@ function urlRanges(line: string): UrlCursor {
  * with blanks on both sides of the break would read a long run of spaces
  * once per space.)
  */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   if (!/[\r\n]/.test(text)) return text
   return text.replace(/\s+/g, (run) => (/[\r\n]/.test(run) ? ' ' : run))
 }

@@ -32,7 +32,7 @@ import { MARKER_CLOSE, MARKER_OPEN, MARKER_PATTERN } from './massgen-markers.js'
 export const GUARD_ACTIVE_LINE =
   'massgen-action guard: project instruction files off, answer markers neutralised'
 
-export function guardSource(): string {
+function guardSource(): string {
   return `# Written by massgen-action for one run (src/safety/massgen-guard.ts).
 import importlib.abc
 import inspect

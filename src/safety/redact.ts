@@ -156,10 +156,7 @@ function isHex(needle: string): boolean {
 }
 
 /** Every span where a needle occurs: as written, wrapped or spaced, or in a dump. */
-export function findSpans(
-  text: string,
-  needles: string[]
-): Array<[number, number]> {
+function findSpans(text: string, needles: string[]): Array<[number, number]> {
   const spans = matchSpans(text, needles)
   const long = needles.filter((n) => n.length >= MIN_SQUEEZED)
   if (long.length === 0 || !/\s/.test(text)) return spans

@@ -16,14 +16,14 @@ import * as path from 'node:path'
 import { isInside } from '../core/paths.js'
 import type { ProcessRunner } from '../core/process.js'
 
-export type Privilege = 'root' | 'sudo' | 'none'
+type Privilege = 'root' | 'sudo' | 'none'
 
-export interface BoundPath {
+interface BoundPath {
   path: string
   writable: boolean
 }
 
-export interface SandboxSpec {
+interface SandboxSpec {
   uid: number
   gid: number
   /** Folders replaced by an empty tmpfs inside the sandbox. */
@@ -38,7 +38,7 @@ export interface SandboxSpec {
 /** The unprivileged user agents run as when the action itself is root. */
 export const NOBODY = 65534
 
-export interface SandboxInput {
+interface SandboxInput {
   /** The action's own uid and gid. */
   uid: number
   gid: number
@@ -57,7 +57,7 @@ export interface SandboxInput {
   canEnter: (folder: string, uid: number, gid: number) => boolean
 }
 
-export class SandboxError extends Error {}
+class SandboxError extends Error {}
 
 export function planSandbox(input: SandboxInput): SandboxSpec {
   const asRoot = input.uid === 0
@@ -134,7 +134,7 @@ function dedupe(paths: BoundPath[]): BoundPath[] {
  * (PATH travels as an argument because sudo replaces it with its secure_path.)
  * Paths travel as arguments, never through the shell's parser.
  */
-export const SANDBOX_SCRIPT = `set -eu
+const SANDBOX_SCRIPT = `set -eu
 uid=$1 gid=$2 path=$3 home=$4 workdir=$5; shift 5
 stage=$(mktemp -d /tmp/.massgen-sandbox.XXXXXX)
 mount -t tmpfs -o mode=0700,size=64k massgen-stage "$stage"
@@ -221,7 +221,7 @@ export function sandboxedCommand(
 }
 
 /** Root, passwordless sudo, or neither. */
-export async function detectPrivilege(
+async function detectPrivilege(
   runner: ProcessRunner,
   uid: number
 ): Promise<Privilege> {
@@ -233,7 +233,7 @@ export async function detectPrivilege(
 }
 
 /** Search permission on a folder for uid/gid, by its mode bits (no ACLs). */
-export function canEnterFolder(folder: string, uid: number, gid: number) {
+function canEnterFolder(folder: string, uid: number, gid: number) {
   try {
     const st = fs.statSync(folder)
     if (uid === 0) return true
@@ -250,7 +250,7 @@ export function canEnterFolder(folder: string, uid: number, gid: number) {
  * Python it links to, and PATH's folders that exist (node and npx for the
  * filesystem MCP server, git), all read-only.
  */
-export function toolPathsFor(
+function toolPathsFor(
   massgenExecutable: string,
   pathVar: string | undefined
 ): string[] {
@@ -287,7 +287,7 @@ export interface Launch {
   env: NodeJS.ProcessEnv
 }
 
-export interface SandboxRequest {
+interface SandboxRequest {
   workDir: string
   contextPaths: BoundPath[]
   /** More installed tools MassGen starts (the agents' read server, its Node). */

@@ -23,7 +23,7 @@ import { byteNeedles, holdsSecret, redactingStream } from './redact.js'
 
 const CHUNK = 1024 * 1024
 
-export interface ScrubLimits {
+interface ScrubLimits {
   /** A larger file is removed unread. */
   fileBytes: number
   /** Bytes read and rewritten in all, before the scrub stops. */

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs'
 import { Folder, READ_FLAGS } from './agent-files.js'
 
-export type WorkspaceRead =
+type WorkspaceRead =
   | { ok: true; text: string }
   | {
       ok: false

@@ -191,7 +191,7 @@ function moveIntoPlace(
   }
 }
 
-/** Removes what MassGen never uses in the action's runs (install-prune.ts). */
+/** Removes what MassGen never uses in the action's runs (prune.ts). */
 async function prune(
   layout: VenvLayout,
   log: InstallLog,
