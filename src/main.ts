@@ -63,6 +63,7 @@ import { readConversation } from './context/conversation-read.js'
 import { gateFailure, reviewRun, setReviewOutputs } from './review/review.js'
 import { errorText } from './core/text.js'
 import { publishVerdict } from './review/publish.js'
+import { runRole } from './shards/roles.js'
 
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
 const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
@@ -81,6 +82,8 @@ function withinSeconds<T>(
 export async function run(
   runner: ProcessRunner = createProcessRunner()
 ): Promise<void> {
+  // A matrix review's roles (src/shards/); role 'run' goes on below.
+  if (await runRole(runner)) return
   const trigger = readTrigger(
     context.eventName,
     context.payload,

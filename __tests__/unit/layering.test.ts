@@ -25,6 +25,7 @@ const STAGE_ORDER: string[][] = [
   ['review'], // `review: inline`: findings into a pull-request review
   ['report'], // the comment, the job summary, the outputs, the logs artifact
   ['pipeline'], // decide, execute, finish: the steps in order
+  ['shards'], // a review fanned out over a job matrix: the roles around the pipeline
   ['.'] // the entry points
 ]
 

@@ -60,7 +60,12 @@ export const Inputs = {
   SkipDrafts: 'skip-drafts',
   SkipBots: 'skip-bots',
   SkipLabels: 'skip-labels',
-  MaxChangedFiles: 'max-changed-files'
+  MaxChangedFiles: 'max-changed-files',
+  Role: 'role',
+  Shard: 'shard',
+  ShardQuestions: 'shard-questions',
+  MaxShards: 'max-shards',
+  ShardResults: 'shard-results'
 } as const
 
 export const Outputs = {
@@ -82,7 +87,9 @@ export const Outputs = {
   Findings: 'findings',
   FindingsFile: 'findings-file',
   SarifFile: 'sarif-file',
-  CheckRunUrl: 'check-run-url'
+  CheckRunUrl: 'check-run-url',
+  Matrix: 'matrix',
+  ShardFile: 'shard-file'
 } as const
 
 /** Saved by the main step for the post step, only through core/step-state.ts. */
@@ -112,6 +119,20 @@ export const Defaults = {
   CommentTag: 'massgen',
   Trigger: '/massgen',
   PrDiffMaxBytes: 200_000
+} as const
+
+/**
+ * A review fanned out over a job matrix (src/shards/, docs/matrix-review.md):
+ * 4 shards by default, since a free plan runs 20 jobs at once and a
+ * provider's rate limit is shared by every shard's agents; 64 at most.
+ */
+export const ShardDefaults = {
+  maxShards: 4,
+  maxShardsCap: 64,
+  /** Artifacts the shards upload and the aggregate downloads, by prefix. */
+  resultsPattern: 'massgen-shard-*',
+  /** The matrix job's plan for the shards (no shard id can make this name). */
+  planArtifact: 'massgen-shards-plan'
 } as const
 
 /**

@@ -1,0 +1,283 @@
+// The shards of a matrix review (src/shards/): the plan, the inputs that
+// shape it, and the zip reader that reads a shard's hostile artifact.
+import { describe, expect, it } from '@jest/globals'
+import * as fs from 'node:fs'
+import { parse } from 'yaml'
+import { Inputs, ShardDefaults } from '../../src/core/constants.js'
+import { readShardInputs } from '../../src/inputs/shard-inputs.js'
+import {
+  planShards,
+  weightOf,
+  type PlannedFile
+} from '../../src/shards/plan-shards.js'
+import { readOnlyFile } from '../../src/shards/download.js'
+import { makeZip } from '../../test-support/zip.js'
+
+const file = (filename: string, changed = 10): PlannedFile => ({
+  filename,
+  additions: changed,
+  deletions: 0
+})
+const weight = (files: string[], all: PlannedFile[]) =>
+  files.reduce(
+    (sum, f) =>
+      sum + weightOf(all.find((a) => a.filename === f) as PlannedFile),
+    0
+  )
+
+describe('planShards', () => {
+  it('keeps a folder together when the folders balance', () => {
+    const files = [
+      file('api/a.ts'),
+      file('api/b.ts'),
+      file('web/a.ts'),
+      file('web/b.ts')
+    ]
+    const plan = planShards(files, [], 2)
+    expect(plan.shards.map((s) => s.files)).toEqual([
+      ['api/a.ts', 'api/b.ts'],
+      ['web/a.ts', 'web/b.ts']
+    ])
+    expect(plan.shards.map((s) => s.id)).toEqual(['s1', 's2'])
+  })
+
+  it('splits one huge folder (1,000 files) into max-shards balanced groups', () => {
+    const files = Array.from({ length: 1000 }, (_, i) =>
+      file(`src/gen/f${String(i).padStart(4, '0')}.ts`, 1 + (i % 7))
+    )
+    const plan = planShards(files, [], 4)
+    expect(plan.shards).toHaveLength(4)
+    const all = plan.shards.flatMap((s) => s.files)
+    expect(new Set(all).size).toBe(1000)
+    const weights = plan.shards.map((s) => weight(s.files, files))
+    const total = weights.reduce((a, b) => a + b, 0)
+    for (const w of weights)
+      expect(Math.abs(w - total / 4)).toBeLessThan(total * 0.05)
+  })
+
+  it('balances by diff size: a heavy folder is split, light ones kept whole', () => {
+    const files = [
+      ...Array.from({ length: 6 }, (_, i) => file(`core/f${i}.ts`, 100)),
+      file('docs/a.md', 5),
+      file('docs/b.md', 5)
+    ]
+    const plan = planShards(files, [], 3)
+    const weights = plan.shards.map((s) => weight(s.files, files))
+    expect(Math.max(...weights)).toBeLessThanOrEqual(210)
+    expect(
+      plan.shards.some(
+        (s) =>
+          s.files.join() === 'docs/a.md,docs/b.md' ||
+          (s.files.includes('docs/a.md') && s.files.includes('docs/b.md'))
+      )
+    ).toBe(true)
+  })
+
+  it('crosses the path groups with the questions, within max-shards', () => {
+    const files = Array.from({ length: 10 }, (_, i) => file(`d${i}/x.ts`))
+    const questions = [
+      { name: 'security', text: 'Find injection bugs.' },
+      { name: 'tests', text: 'Is it tested?' }
+    ]
+    const plan = planShards(files, questions, 5)
+    expect(plan.pathGroups).toBe(2)
+    expect(plan.shards.map((s) => s.id)).toEqual([
+      's1-security',
+      's1-tests',
+      's2-security',
+      's2-tests'
+    ])
+    expect(plan.shards[1]).toMatchObject({
+      question: 'tests',
+      ask: 'Is it tested?'
+    })
+  })
+
+  it('never makes more shards than files, and none for no files', () => {
+    expect(planShards([file('a.ts')], [], 8).shards).toHaveLength(1)
+    expect(planShards([], [], 8).shards).toEqual([])
+  })
+
+  it('refuses more questions than max-shards instead of dropping some', () => {
+    const qs = ['a', 'b', 'c'].map((name) => ({ name, text: 'q' }))
+    expect(() => planShards([file('a.ts')], qs, 2)).toThrow(/max-shards is 2/)
+  })
+
+  it('gives the same plan for the same files in any order (the aggregate re-plans)', () => {
+    const files = Array.from({ length: 50 }, (_, i) =>
+      file(`p${i % 5}/f${i}.ts`, i + 1)
+    )
+    const shuffled = [...files].reverse()
+    expect(planShards(shuffled, [], 4)).toEqual(planShards(files, [], 4))
+  })
+})
+
+describe('the shard inputs', () => {
+  const action = parse(fs.readFileSync('action.yml', 'utf8')) as {
+    inputs: Record<string, { default?: string }>
+  }
+  const read = (inputs: Record<string, string>) =>
+    readShardInputs((name) => inputs[name] ?? '')
+
+  it("read empty as action.yml's defaults", () => {
+    const names = [
+      Inputs.Role,
+      Inputs.Shard,
+      Inputs.ShardQuestions,
+      Inputs.MaxShards,
+      Inputs.ShardResults
+    ]
+    const defaults = Object.fromEntries(
+      names.map((n) => [n, String(action.inputs[n]?.default ?? '')])
+    )
+    expect(read({})).toEqual(read(defaults))
+    expect(read({})).toEqual({
+      role: 'run',
+      questions: [],
+      maxShards: ShardDefaults.maxShards,
+      resultsPrefix: 'massgen-shard-'
+    })
+  })
+
+  it('read named questions, one a line', () => {
+    expect(
+      read({
+        'shard-questions':
+          'Security: Find injection bugs.\n# none\n\ntests: Is it tested: really?'
+      }).questions
+    ).toEqual([
+      { name: 'security', text: 'Find injection bugs.' },
+      { name: 'tests', text: 'Is it tested: really?' }
+    ])
+  })
+
+  it('read a matrix entry for role shard', () => {
+    const shard = {
+      id: 's1-security',
+      files: ['a.ts'],
+      question: 'security',
+      ask: 'Why?'
+    }
+    expect(read({ role: 'shard', shard: JSON.stringify(shard) }).shard).toEqual(
+      shard
+    )
+  })
+
+  it.each([
+    [
+      { role: 'fan-out' },
+      /Input 'role': got 'fan-out', expected 'run', 'matrix', 'shard' or 'aggregate'/
+    ],
+    [
+      { 'max-shards': '0' },
+      /Input 'max-shards': got '0', expected a whole number from 1 to 64/
+    ],
+    [{ 'max-shards': '65' }, /Input 'max-shards'.*1 to 64/],
+    [{ 'max-shards': 'four' }, /Input 'max-shards'/],
+    [
+      { 'shard-questions': 'no colon here' },
+      /Input 'shard-questions': got 'no colon here', expected 'name: question'/
+    ],
+    [{ 'shard-questions': 'a: x\nA: y' }, /the name 'a' is given twice/],
+    [
+      { 'shard-results': 'massgen-shard' },
+      /Input 'shard-results': .*ending in '\*'/
+    ],
+    [{ 'shard-results': '../x*' }, /Input 'shard-results'/],
+    [{ role: 'shard' }, /Input 'shard' is empty, but role 'shard' needs/],
+    [{ role: 'shard', shard: '{' }, /Input 'shard': got '\{', not JSON/],
+    [
+      {
+        role: 'shard',
+        shard: '{"id":"../x","files":["a"],"question":"","ask":""}'
+      },
+      /Input 'shard': id is not valid/
+    ],
+    [
+      { role: 'shard', shard: '{"id":"s1","files":[],"question":"","ask":""}' },
+      /Input 'shard': files is not valid/
+    ]
+  ])('refuse %j naming the input and the form', (inputs, message) => {
+    expect(() => read(inputs)).toThrow(message)
+  })
+})
+
+describe('readOnlyFile (a shard artifact, hostile)', () => {
+  const json = Buffer.from('{"ok":true}')
+  it('reads the one file', () => {
+    expect(
+      readOnlyFile(
+        makeZip([{ name: 'record.json', data: json }]),
+        'record.json',
+        100
+      )
+    ).toBe('{"ok":true}')
+  })
+  it('refuses a zip bomb that claims a small size', () => {
+    const bomb = makeZip([
+      { name: 'record.json', data: Buffer.alloc(50_000_000), claimedSize: 10 }
+    ])
+    expect(bomb.length).toBeLessThan(100_000)
+    expect(() => readOnlyFile(bomb, 'record.json', 2_000_000)).toThrow(
+      /inflates past the 2000000-byte cap/
+    )
+  })
+  it('refuses a file over the cap by its header', () => {
+    const big = makeZip([
+      { name: 'record.json', data: Buffer.alloc(3_000_000) }
+    ])
+    expect(() => readOnlyFile(big, 'record.json', 2_000_000)).toThrow(
+      /over the 2000000-byte cap/
+    )
+  })
+  it('refuses links, FIFOs, second files and other names', () => {
+    expect(() =>
+      readOnlyFile(
+        makeZip([
+          {
+            name: 'record.json',
+            data: Buffer.from('/etc/passwd'),
+            mode: 0o120777
+          }
+        ]),
+        'record.json',
+        100
+      )
+    ).toThrow(/not a regular file/)
+    expect(() =>
+      readOnlyFile(
+        makeZip([
+          { name: 'record.json', data: Buffer.alloc(0), mode: 0o010644 }
+        ]),
+        'record.json',
+        100
+      )
+    ).toThrow(/not a regular file/)
+    expect(() =>
+      readOnlyFile(
+        makeZip([
+          { name: 'record.json', data: json },
+          { name: 'x', data: json }
+        ]),
+        'record.json',
+        100
+      )
+    ).toThrow(/found 2 file/)
+    expect(() =>
+      readOnlyFile(
+        makeZip([{ name: '../record.json', data: json }]),
+        'record.json',
+        100
+      )
+    ).toThrow(/expected the one file/)
+  })
+  it('refuses what is not a zip', () => {
+    expect(() =>
+      readOnlyFile(
+        Buffer.from('not a zip at all, nothing here'),
+        'record.json',
+        100
+      )
+    ).toThrow(/not a readable zip/)
+  })
+})

@@ -1,0 +1,167 @@
+// The inputs of a review fanned out over a job matrix (docs/matrix-review.md):
+// `role`, `shard`, `shard-questions`, `max-shards` and `shard-results`, read
+// and checked once. Each bad value is an error naming the input and the form
+// it expects.
+import { z } from 'zod'
+import { Inputs, ShardDefaults } from '../core/constants.js'
+import { showValue } from '../core/text.js'
+import { InputError } from './settings.js'
+
+export const ROLES = ['run', 'matrix', 'shard', 'aggregate'] as const
+export type Role = (typeof ROLES)[number]
+
+/** A shard id: also part of its artifact's name, so plain. */
+export const SHARD_ID = /^[a-z0-9][a-z0-9-]{0,63}$/
+const QUESTION_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/
+export const MAX_QUESTIONS = 16
+const MAX_QUESTION_CHARS = 4000
+/** GitHub's files list names at most 3,000 files; so does one shard. */
+export const MAX_SHARD_FILES = 3000
+
+/** A named review question of `shard-questions`. */
+export interface NamedQuestion {
+  name: string
+  text: string
+}
+
+/** One entry of the matrix: what one shard job reviews. */
+export interface ShardEntry {
+  id: string
+  /** The changed files it reviews, as GitHub names them. */
+  files: string[]
+  /** The question's name ('' when the query alone is asked). */
+  question: string
+  /** The question's text ('' when the query alone is asked). */
+  ask: string
+}
+
+export interface ShardInputs {
+  role: Role
+  /** With role 'shard': this job's entry. */
+  shard?: ShardEntry
+  questions: NamedQuestion[]
+  maxShards: number
+  /** The shards' artifact names: this prefix, then the shard id. */
+  resultsPrefix: string
+}
+
+export const shardEntrySchema = z
+  .object({
+    id: z.string().regex(SHARD_ID),
+    files: z.array(z.string().min(1).max(1000)).min(1).max(MAX_SHARD_FILES),
+    question: z.string().regex(QUESTION_NAME).or(z.literal('')),
+    ask: z.string().max(MAX_QUESTION_CHARS)
+  })
+  .strict()
+
+function readRole(value: string, errors: string[]): Role {
+  const v = (value || 'run').trim().toLowerCase()
+  if ((ROLES as readonly string[]).includes(v)) return v as Role
+  errors.push(
+    `Input '${Inputs.Role}': got '${showValue(value)}', expected 'run', 'matrix', 'shard' or 'aggregate'`
+  )
+  return 'run'
+}
+
+function readShard(value: string, errors: string[]): ShardEntry | undefined {
+  const expected =
+    `expected this job's matrix entry as JSON (toJSON(matrix) of the matrix role's output): ` +
+    `{"id": "s1", "files": ["src/a.ts"], "question": "", "ask": ""}`
+  let json: unknown
+  try {
+    json = JSON.parse(value)
+  } catch {
+    errors.push(
+      `Input '${Inputs.Shard}': got '${showValue(value)}', not JSON; ${expected}`
+    )
+    return undefined
+  }
+  const parsed = shardEntrySchema.safeParse(json)
+  if (parsed.success) return parsed.data
+  const where = parsed.error.issues[0]?.path.join('.') || 'the entry'
+  errors.push(`Input '${Inputs.Shard}': ${where} is not valid; ${expected}`)
+  return undefined
+}
+
+/** `name: question`, one a line; blank lines and `#` comments skipped. */
+export function parseQuestions(
+  value: string,
+  errors: string[]
+): NamedQuestion[] {
+  const out: NamedQuestion[] = []
+  for (const raw of value.split('\n')) {
+    const line = raw.trim()
+    if (!line || line.startsWith('#')) continue
+    const colon = line.indexOf(':')
+    const name = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : ''
+    const text = colon > 0 ? line.slice(colon + 1).trim() : ''
+    if (!QUESTION_NAME.test(name) || !text) {
+      errors.push(
+        `Input '${Inputs.ShardQuestions}': got '${showValue(line)}', expected 'name: question' ` +
+          '(a name of letters, digits and dashes, e.g. "security: Find injection bugs.")'
+      )
+      continue
+    }
+    if (text.length > MAX_QUESTION_CHARS) {
+      errors.push(
+        `Input '${Inputs.ShardQuestions}': question '${name}' is ${text.length} characters, at most ${MAX_QUESTION_CHARS}`
+      )
+      continue
+    }
+    if (out.some((q) => q.name === name)) {
+      errors.push(
+        `Input '${Inputs.ShardQuestions}': the name '${name}' is given twice`
+      )
+      continue
+    }
+    out.push({ name, text })
+  }
+  if (out.length > MAX_QUESTIONS)
+    errors.push(
+      `Input '${Inputs.ShardQuestions}': ${out.length} questions, at most ${MAX_QUESTIONS}`
+    )
+  return out
+}
+
+function readMaxShards(value: string, errors: string[]): number {
+  const text = value.trim() || String(ShardDefaults.maxShards)
+  const n = /^\d+$/.test(text) ? Number(text) : NaN
+  if (n >= 1 && n <= ShardDefaults.maxShardsCap) return n
+  errors.push(
+    `Input '${Inputs.MaxShards}': got '${showValue(value)}', expected a whole number from 1 to ${ShardDefaults.maxShardsCap}`
+  )
+  return ShardDefaults.maxShards
+}
+
+function readResultsPrefix(value: string, errors: string[]): string {
+  const text = value.trim() || ShardDefaults.resultsPattern
+  const m = /^([A-Za-z0-9][A-Za-z0-9._-]{0,99})\*$/.exec(text)
+  if (m?.[1]) return m[1]
+  errors.push(
+    `Input '${Inputs.ShardResults}': got '${showValue(value)}', expected an artifact name ending in '*' ` +
+      `(letters, digits, '.', '_', '-'), e.g. '${ShardDefaults.resultsPattern}'`
+  )
+  return ShardDefaults.resultsPattern.slice(0, -1)
+}
+
+export function readShardInputs(raw: (name: string) => string): ShardInputs {
+  const errors: string[] = []
+  const role = readRole(raw(Inputs.Role), errors)
+  const shardText = raw(Inputs.Shard).trim()
+  let shard: ShardEntry | undefined
+  if (role === 'shard' && !shardText)
+    errors.push(
+      `Input '${Inputs.Shard}' is empty, but role 'shard' needs this job's matrix entry: ` +
+        "shard: '${{ toJSON(matrix) }}'"
+    )
+  else if (role === 'shard') shard = readShard(shardText, errors)
+  const inputs: ShardInputs = {
+    role,
+    ...(shard ? { shard } : {}),
+    questions: parseQuestions(raw(Inputs.ShardQuestions), errors),
+    maxShards: readMaxShards(raw(Inputs.MaxShards), errors),
+    resultsPrefix: readResultsPrefix(raw(Inputs.ShardResults), errors)
+  }
+  if (errors.length > 0) throw new InputError(errors.join('\n'))
+  return inputs
+}

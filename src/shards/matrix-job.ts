@@ -1,0 +1,62 @@
+// role 'matrix': reads the pull request through the GitHub door, plans its
+// shards, uploads the plan (the pull request's files and diff, which the
+// shards cannot read without a token) and sets the `matrix` output.
+import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { Inputs, Outputs, ShardDefaults } from '../core/constants.js'
+import type { GitHubApi } from '../github/api.js'
+import type { PullRequestContext } from '../github/pull.js'
+import type { ShardEntry, ShardInputs } from '../inputs/shard-inputs.js'
+import type { Settings } from '../core/types.js'
+import { matrixOf } from './plan-shards.js'
+import { readPullPlan } from './pull-plan.js'
+import { uploadFile, type ArtifactDoor } from './download.js'
+
+export const PLAN_FILE = 'plan.json'
+
+/** What the shards read of the pull request, written by the matrix job. */
+export interface PlanFile {
+  version: 1
+  pull: PullRequestContext
+  shards: ShardEntry[]
+}
+
+export function planArtifactName(tag: string): string {
+  return `${ShardDefaults.planArtifact}-${tag}`
+}
+
+export async function matrixJob(job: {
+  inputs: ShardInputs
+  settings: Settings
+  pullNumber: number | undefined
+  github: () => GitHubApi
+  artifacts: () => Promise<ArtifactDoor>
+  workDir: string
+}): Promise<void> {
+  if (!job.pullNumber)
+    throw new Error(
+      `Role 'matrix' plans a pull request's review: run it on pull_request events, or set '${Inputs.IssueNumber}'.`
+    )
+  const { pull, plan } = await readPullPlan(
+    job.github(),
+    job.pullNumber,
+    job.inputs,
+    job.settings
+  )
+  const file = path.join(job.workDir, PLAN_FILE)
+  const written: PlanFile = { version: 1, pull, shards: plan.shards }
+  fs.writeFileSync(file, JSON.stringify(written), { mode: 0o600 })
+  if (plan.shards.length > 0)
+    await uploadFile(
+      await job.artifacts(),
+      planArtifactName(job.settings.commentTag),
+      file
+    )
+  core.setOutput(Outputs.Matrix, JSON.stringify(matrixOf(plan)))
+  core.info(
+    `Matrix: ${plan.shards.length} shard(s) for #${pull.number} ` +
+      `(${plan.pathGroups} path group(s) x ${Math.max(1, job.inputs.questions.length)} question(s), ` +
+      `${pull.files.length} changed file(s))`
+  )
+}

@@ -1,0 +1,110 @@
+// The action's roles in a review fanned out over a job matrix
+// (docs/matrix-review.md): main.ts hands every run here first, and only
+// role 'run' goes on to the one-runner pipeline.
+import * as core from '@actions/core'
+import { context } from '@actions/github'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { Inputs, Outputs } from '../core/constants.js'
+import type { ProcessRunner } from '../core/process.js'
+import type { Settings } from '../core/types.js'
+import { errorText } from '../core/text.js'
+import { saveStepState } from '../core/step-state.js'
+import { createGitHub, type GitHubApi } from '../github/api.js'
+import { readKeys, readSettings } from '../inputs/settings.js'
+import { readShardInputs, type ShardInputs } from '../inputs/shard-inputs.js'
+import { artifactDoor } from './download.js'
+import { matrixJob } from './matrix-job.js'
+import { shardJob } from './shard-job.js'
+import { aggregateJob } from './aggregate-job.js'
+
+/** True when a role other than 'run' took the step (it is done then). */
+export async function runRole(runner: ProcessRunner): Promise<boolean> {
+  let inputs: ShardInputs
+  try {
+    inputs = readShardInputs((name) => core.getInput(name))
+  } catch (error) {
+    refuse(errorText(error))
+    return true
+  }
+  if (inputs.role === 'run') return false
+  saveStepState('reported', true)
+  const settings = readRoleSettings()
+  if (!settings) return true
+  const workDir = makeWorkDir(inputs.role)
+  const job = {
+    inputs,
+    settings,
+    pullNumber: pullNumberOf(settings),
+    github: () => openGitHub(settings),
+    artifacts: artifactDoor,
+    workDir
+  }
+  try {
+    if (inputs.role === 'matrix') await matrixJob(job)
+    else if (inputs.role === 'shard') await shardJob({ ...job, runner })
+    else await aggregateJob(job)
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true })
+  }
+  return true
+}
+
+function refuse(message: string): void {
+  saveStepState('reported', true)
+  core.setOutput(Outputs.Status, 'config-error')
+  core.setFailed(message)
+}
+
+/**
+ * The settings as the run reads them; setup files are never read from the
+ * checkout here (a shard has no token to read them from the base commit).
+ */
+function readRoleSettings(): Settings | undefined {
+  const source = {
+    getInput: (name: string) => core.getInput(name),
+    env: process.env,
+    workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+    setupFromBase: true
+  }
+  for (const key of Object.values(readKeys(source)))
+    if (key) core.setSecret(key)
+  try {
+    const settings = readSettings(source)
+    if (settings.githubToken) core.setSecret(settings.githubToken)
+    return settings
+  } catch (error) {
+    refuse(errorText(error))
+    return undefined
+  }
+}
+
+function pullNumberOf(settings: Settings): number | undefined {
+  const pr = (context.payload as { pull_request?: { number?: unknown } })
+    .pull_request?.number
+  if (typeof pr === 'number') return pr
+  const issue = (
+    context.payload as { issue?: { number?: unknown; pull_request?: unknown } }
+  ).issue
+  if (issue?.pull_request && typeof issue.number === 'number')
+    return issue.number
+  return settings.issueNumber
+}
+
+function openGitHub(settings: Settings): GitHubApi {
+  if (!settings.githubToken)
+    throw new Error(
+      `Input '${Inputs.GithubToken}' is empty: the matrix and aggregate roles read the pull request with it.`
+    )
+  const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '/').split(
+    '/'
+  )
+  return createGitHub({ token: settings.githubToken, owner, repo, log: core })
+}
+
+function makeWorkDir(role: string): string {
+  const root = process.env.RUNNER_TEMP || os.tmpdir()
+  fs.mkdirSync(root, { recursive: true })
+  return fs.mkdtempSync(path.join(root, `massgen-${role}-`))
+}
