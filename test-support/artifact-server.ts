@@ -4,7 +4,10 @@
 // makes, `.../ArtifactService/CreateArtifact` and `FinalizeArtifact`, and
 // plays the Azure blob behind the `signed_upload_url` CreateArtifact returns:
 // `PUT ?comp=block&blockid=...` per block, then `PUT ?comp=blocklist`, or one
-// `PUT` of the whole blob. Erasable TypeScript (no enums, no parameter
+// `PUT` of the whole blob. For downloads (@actions/artifact's listArtifacts
+// and downloadArtifact, a matrix review's jobs): `ListArtifacts` (this run's
+// finalized artifacts, by name or id), `GetSignedArtifactURL` and a `GET` of
+// the blob behind it. Erasable TypeScript (no enums, no parameter
 // properties) so Node 24 runs it directly. Also a small zip reader, to look
 // inside what was uploaded.
 import { createHash, randomBytes } from 'node:crypto'
@@ -13,6 +16,12 @@ import { inflateRawSync } from 'node:zlib'
 import { trackServer } from './live.ts'
 
 const SERVICE = '/twirp/github.actions.results.api.v1.ArtifactService/'
+const TWIRP_CALLS = [
+  'CreateArtifact',
+  'FinalizeArtifact',
+  'ListArtifacts',
+  'GetSignedArtifactURL'
+]
 
 export interface StoredArtifact {
   id: number
@@ -59,6 +68,11 @@ export interface ArtifactServer {
   requests: ArtifactRequest[]
   /** Faults by call: `CreateArtifact`, `FinalizeArtifact` or `blob`. */
   faults: Record<string, ArtifactFault>
+  /**
+   * Stores a finalized artifact as if a job of the run had uploaded it (a
+   * taken-over shard's crafted zip, say); replaces one of the same name.
+   */
+  put(name: string, bytes: Buffer, runBackendId?: string): StoredArtifact
   close(): Promise<void>
 }
 
@@ -78,8 +92,10 @@ const b64url = (value: unknown): string =>
  * claim carries `Actions.Results:<run backend id>:<job backend id>`, which is
  * all @actions/artifact reads from it (it never checks the signature).
  */
+export const DEFAULT_RUN_BACKEND_ID = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004242'
+
 export function fakeRuntimeToken(
-  runBackendId = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004242',
+  runBackendId = DEFAULT_RUN_BACKEND_ID,
   jobBackendId = 'a1b2c3d4-0000-4000-8000-000000000001'
 ): string {
   const now = Math.floor(Date.now() / 1000)
@@ -133,6 +149,46 @@ export async function startArtifactServer(
     const runId = scalar(body.workflow_run_backend_id)
     const jobId = scalar(body.workflow_job_run_backend_id)
     const name = scalar(body.name)
+    if (kind === 'ListArtifacts') {
+      if (!runId || !jobId)
+        return twirpError(400, 'invalid_argument', 'missing backend ids')
+      const byName = scalar(body.name_filter)
+      const byId = scalar(body.id_filter)
+      return {
+        status: 200,
+        data: {
+          artifacts: artifacts
+            .filter(
+              (a) =>
+                a.finalized &&
+                a.workflowRunBackendId === runId &&
+                (!byName || a.name === byName) &&
+                (!byId || String(a.id) === byId)
+            )
+            .map((a) => ({
+              workflow_run_backend_id: a.workflowRunBackendId,
+              workflow_job_run_backend_id: a.workflowJobRunBackendId,
+              database_id: String(a.id),
+              name: a.name,
+              size: String(a.bytes.length),
+              created_at: new Date().toISOString()
+            }))
+        }
+      }
+    }
+    if (kind === 'GetSignedArtifactURL') {
+      const artifact = artifacts.find(
+        (a) =>
+          a.finalized && a.workflowRunBackendId === runId && a.name === name
+      )
+      if (!artifact) return twirpError(404, 'not_found', 'artifact not found')
+      return {
+        status: 200,
+        data: {
+          signed_url: `${base}/blobs/actions-results/${artifact.id}/${encodeURIComponent(name)}.zip?sp=r&sig=${sigs.get(artifact.id) ?? ''}`
+        }
+      }
+    }
     if (!runId || !jobId || !name)
       return twirpError(400, 'invalid_argument', 'missing backend ids or name')
     const same = (a: StoredArtifact) =>
@@ -200,7 +256,12 @@ export async function startArtifactServer(
     req: http.IncomingMessage,
     url: URL,
     raw: Buffer
-  ): { status: number; text?: string; headers?: Record<string, string> } => {
+  ): {
+    status: number
+    text?: string
+    bytes?: Buffer
+    headers?: Record<string, string>
+  } => {
     const id = Number(
       /^\/blobs\/actions-results\/(\d+)\//.exec(url.pathname)?.[1]
     )
@@ -212,6 +273,15 @@ export async function startArtifactServer(
     })
     if (!artifact || url.searchParams.get('sig') !== sigs.get(id))
       return storageError(403, 'AuthenticationFailed')
+    if (req.method === 'GET' && artifact.finalized)
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'application/zip',
+          'content-length': String(artifact.bytes.length)
+        },
+        bytes: artifact.bytes
+      }
     if (req.method !== 'PUT') return storageError(405, 'UnsupportedHttpVerb')
     const comp = url.searchParams.get('comp')
     const staged = blocks.get(id) ?? new Map<string, Buffer>()
@@ -308,7 +378,7 @@ export async function startArtifactServer(
       if (isTwirp) {
         if (!token || (options.token !== undefined && token !== options.token))
           return json(401, { code: 'unauthenticated', msg: 'bad token' })
-        if (kind !== 'CreateArtifact' && kind !== 'FinalizeArtifact')
+        if (!TWIRP_CALLS.includes(kind))
           return json(404, { code: 'bad_route', msg: `no ${kind} here` })
         if (typeof body !== 'object' || body === null)
           return json(400, { code: 'malformed', msg: 'not JSON' })
@@ -318,7 +388,9 @@ export async function startArtifactServer(
       if (kind === 'blob') {
         const reply = blob(req, url, raw)
         record.status = reply.status
-        res.writeHead(reply.status, reply.headers).end(reply.text)
+        res
+          .writeHead(reply.status, reply.headers)
+          .end(reply.bytes ?? reply.text)
         return
       }
       json(404, { code: 'bad_route', msg: 'not found' })
@@ -335,6 +407,25 @@ export async function startArtifactServer(
     artifacts,
     requests,
     faults,
+    put(name, bytes, runBackendId = DEFAULT_RUN_BACKEND_ID) {
+      const kept = artifacts.findIndex(
+        (a) => a.name === name && a.workflowRunBackendId === runBackendId
+      )
+      if (kept >= 0) artifacts.splice(kept, 1)
+      const id = nextId++
+      sigs.set(id, randomBytes(18).toString('base64url'))
+      const artifact: StoredArtifact = {
+        id,
+        name,
+        workflowRunBackendId: runBackendId,
+        workflowJobRunBackendId: 'a1b2c3d4-0000-4000-8000-0000000000ff',
+        bytes,
+        finalized: true,
+        size: bytes.length
+      }
+      artifacts.push(artifact)
+      return artifact
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

@@ -28,7 +28,13 @@ if (process.env.FAKE_MASSGEN_RECORD) {
     JSON.stringify({
       args,
       cwd: process.cwd(),
-      keys: keyVars.filter((k) => process.env[k])
+      keys: keyVars.filter((k) => process.env[k]),
+      // Names of variables that are or hold a token (matrix-review.test.ts).
+      tokenVars: Object.keys(process.env).filter(
+        (k) =>
+          /TOKEN|^GH_/.test(k) ||
+          /(gh[pousr]_|github_pat_)[A-Za-z0-9_]{20,}/.test(process.env[k] ?? '')
+      )
     })
   )
 }

@@ -11,6 +11,7 @@ import {
   type PlannedFile
 } from '../../src/shards/plan-shards.js'
 import { readOnlyFile } from '../../src/shards/download.js'
+import { checkRecord, MAX_RECORD_BYTES } from '../../src/shards/record.js'
 import { makeZip } from '../../test-support/zip.js'
 
 const file = (filename: string, changed = 10): PlannedFile => ({
@@ -53,6 +54,17 @@ describe('planShards', () => {
     const total = weights.reduce((a, b) => a + b, 0)
     for (const w of weights)
       expect(Math.abs(w - total / 4)).toBeLessThan(total * 0.05)
+  })
+
+  it('cuts one folder into three equal shares, not halves of halves', () => {
+    const files = Array.from({ length: 1000 }, (_, i) =>
+      file(`g/f${String(i).padStart(4, '0')}.ts`, 2)
+    )
+    expect(
+      planShards(files, [], 3)
+        .shards.map((s) => s.files.length)
+        .sort()
+    ).toEqual([333, 333, 334])
   })
 
   it('balances by diff size: a heavy folder is split, light ones kept whole', () => {
@@ -279,5 +291,95 @@ describe('readOnlyFile (a shard artifact, hostile)', () => {
         100
       )
     ).toThrow(/not a readable zip/)
+  })
+})
+
+describe('checkRecord (a shard record, hostile)', () => {
+  const entry = { id: 's1', files: ['a.ts'], question: '', ask: '' }
+  const head = 'b'.repeat(40)
+  const pullFiles = new Set(['a.ts', 'b.ts'])
+  const block = (items: unknown[]) =>
+    `Prose <ORIGINAL MESSAGE>\n\`\`\`massgen-findings\n${JSON.stringify(items)}\n\`\`\``
+  const record = (
+    answers: Array<{ agent: string; text: string }>,
+    extra = {}
+  ) =>
+    JSON.stringify({
+      version: 1,
+      shard: 's1',
+      status: 'success',
+      headSha: head,
+      answers,
+      votes: [],
+      ...extra
+    })
+  const check = (text: string) =>
+    checkRecord(text, { entry, headSha: head, pullFiles })
+
+  it("keeps only findings on the shard's own files, rebuilt with markers inert", () => {
+    const got = check(
+      record([
+        {
+          agent: 'agent_a',
+          text: block([
+            {
+              file: 'a.ts',
+              line: 1,
+              severity: 'blocker',
+              title: 'Bad <agent1.1> thing'
+            },
+            {
+              file: 'b.ts',
+              line: 1,
+              severity: 'blocker',
+              title: 'Other shard'
+            },
+            {
+              file: '/etc/passwd',
+              line: 1,
+              severity: 'blocker',
+              title: 'Escape'
+            }
+          ])
+        }
+      ])
+    )
+    if (!got.ok) throw new Error(got.reason)
+    expect(got.accepted.dropped).toBe(2)
+    expect(got.accepted.outside).toBe(1)
+    const [answer] = got.accepted.answers
+    expect(answer?.agent).toBe('s1/agent_a')
+    expect(answer?.text).not.toMatch(
+      /<agent1\.1>|ORIGINAL MESSAGE|Other shard|passwd/
+    )
+    expect(answer?.text).toContain('Bad ‹agent1.1› thing')
+  })
+
+  it.each([
+    ['not JSON', '{', /not JSON/],
+    ['an unknown field', record([], { extra: 1 }), /wrong shape/],
+    [
+      'a bad agent id',
+      record([{ agent: '../x', text: '' }]),
+      /wrong shape \(at answers\.0\.agent\)/
+    ],
+    [
+      'an agent twice',
+      record([
+        { agent: 'a', text: '' },
+        { agent: 'a', text: '' }
+      ]),
+      /agent 'a' twice/
+    ],
+    [
+      'another shard',
+      record([], { shard: 's2' }),
+      /names shard 's2', not 's1'/
+    ],
+    ['over the cap', ' '.repeat(MAX_RECORD_BYTES + 1), /over 2097152 bytes/]
+  ])('refuses %s', (_what, text, reason) => {
+    const got = check(text)
+    expect(got.ok).toBe(false)
+    if (!got.ok) expect(got.reason).toMatch(reason)
   })
 })

@@ -1,8 +1,42 @@
-// role 'aggregate': the shards' records, checked, merged into one report.
+// role 'aggregate': the one job of a matrix review that posts, with the
+// token. It plans the pull request again itself (pull-plan.ts), so it knows
+// which shards to expect; downloads each shard's record through the artifact
+// service and checks it as hostile input (download.ts, record.ts); merges the
+// findings with the very grouping one run uses (review/post.ts runReview:
+// group.ts, counted.ts) and posts one sticky report, one review and one
+// check run. A shard that is missing, failed or refused is said in the
+// comment, the summary and the step's failure, never dropped silently.
+import * as core from '@actions/core'
+import * as path from 'node:path'
+import { Inputs, Outputs } from '../core/constants.js'
+import type { RunResult, Settings } from '../core/types.js'
 import type { GitHubApi } from '../github/api.js'
-import type { Settings } from '../core/types.js'
+import { runUrl } from '../github/run-url.js'
+import { cutDiff } from '../github/pull.js'
 import type { ShardInputs } from '../inputs/shard-inputs.js'
-import type { ArtifactDoor } from './download.js'
+import { runReview } from '../review/post.js'
+import { gateFailure, setReviewOutputs } from '../review/review.js'
+import { publishVerdict } from '../review/publish.js'
+import type { ReviewReport } from '../core/review.js'
+import {
+  postComment,
+  reportContext,
+  writeSummary,
+  type Destination
+} from '../report/report.js'
+import {
+  artifactsNamed,
+  fetchArtifactFile,
+  type ArtifactDoor
+} from './download.js'
+import { planArtifactName } from './matrix-job.js'
+import { PLAN_DIFF_MAX_BYTES, readPullPlan } from './pull-plan.js'
+import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
+import {
+  renderAggregate,
+  totalsOf,
+  type ShardOutcome
+} from './aggregate-report.js'
 
 export async function aggregateJob(job: {
   inputs: ShardInputs
@@ -12,6 +46,158 @@ export async function aggregateJob(job: {
   artifacts: () => Promise<ArtifactDoor>
   workDir: string
 }): Promise<void> {
-  await Promise.resolve(job)
-  throw new Error("Role 'aggregate' is not available in this build yet.")
+  const { settings, inputs } = job
+  if (!job.pullNumber)
+    throw new Error(
+      `Role 'aggregate' reports on a pull request: run it on pull_request events, or set '${Inputs.IssueNumber}'.`
+    )
+  const github = job.github()
+  const secrets = [settings.githubToken].filter(Boolean)
+  const { pull, plan } = await readPullPlan(
+    github,
+    job.pullNumber,
+    inputs,
+    settings
+  )
+  const door = await job.artifacts()
+  const found = await artifactsNamed(door, inputs.resultsPrefix)
+  const pullFiles = new Set(pull.files.map((f) => f.filename))
+  const outcomes: ShardOutcome[] = []
+  for (const entry of plan.shards) {
+    const name = `${inputs.resultsPrefix}${entry.id}`
+    const artifact = found.find((a) => a.name === name)
+    if (!artifact) {
+      outcomes.push({
+        entry,
+        state: 'missing',
+        reason: `No artifact '${name}': the shard job failed before its upload, was cancelled or did not run.`
+      })
+      continue
+    }
+    const fetched = await fetchArtifactFile(
+      door,
+      artifact,
+      path.join(job.workDir, `shard-${entry.id}`),
+      RECORD_FILE,
+      MAX_RECORD_BYTES
+    )
+    const checked = fetched.ok
+      ? checkRecord(fetched.text, { entry, headSha: pull.headSha, pullFiles })
+      : { ok: false as const, reason: fetched.reason }
+    if (!checked.ok) {
+      core.warning(
+        `Shard '${entry.id}': its artifact was refused: ${checked.reason}`
+      )
+      outcomes.push({
+        entry,
+        state: 'refused',
+        reason: `Its artifact was refused: ${checked.reason}.`
+      })
+    } else
+      outcomes.push({
+        entry,
+        state: checked.accepted.record.status === 'success' ? 'ok' : 'failed',
+        accepted: checked.accepted
+      })
+  }
+  const planned = new Set(
+    plan.shards.map((s) => `${inputs.resultsPrefix}${s.id}`)
+  )
+  const unplanned = found
+    .map((a) => a.name)
+    .filter(
+      (n) => !planned.has(n) && n !== planArtifactName(settings.commentTag)
+    )
+  const reviewed = outcomes.flatMap((o) =>
+    o.state === 'ok' ? [o.accepted] : []
+  )
+  const url = runUrl(process.env)
+  const diff = cutDiff(pull.diff, PLAN_DIFF_MAX_BYTES)
+  const review: ReviewReport | undefined =
+    reviewed.length > 0
+      ? await runReview(
+          {
+            pullNumber: pull.number,
+            headSha: pull.headSha,
+            diff: diff.diff,
+            diffTruncated: pull.diffTruncated || diff.truncated,
+            changedFiles: [...new Set(reviewed.flatMap((r) => r.entry.files))],
+            answers: reviewed.flatMap((r) => r.answers),
+            winner: undefined,
+            tag: settings.commentTag,
+            minAgreement: settings.minAgreement,
+            minSeverity: settings.minSeverity,
+            maxInlineComments: settings.maxInlineComments,
+            checkout: undefined,
+            prTexts: [pull.title, pull.body].filter(Boolean),
+            secrets,
+            runUrl: url
+          },
+          github,
+          core
+        )
+      : undefined
+  const dest: Destination = {
+    github,
+    issueNumber: pull.number,
+    settings,
+    runUrl: url,
+    secrets
+  }
+  const render = (target: 'comment' | 'summary') =>
+    renderAggregate({
+      pullNumber: pull.number,
+      headSha: pull.headSha,
+      outcomes,
+      unplanned,
+      review,
+      tag: settings.commentTag,
+      secrets,
+      runUrl: url,
+      maxChars: reportContext(dest, target).maxChars
+    })
+  const commentUrl = await postComment(dest, render('comment'))
+  await writeSummary(dest, render('summary'))
+  const missing = outcomes.filter((o) => o.state !== 'ok')
+  const totals = totalsOf(outcomes)
+  const result: RunResult = {
+    outcome: missing.length === 0 ? 'success' : 'failed',
+    ...(missing.length
+      ? {
+          reason:
+            `${missing.length} of ${outcomes.length} shard(s) did not report findings: ` +
+            missing.map((o) => `${o.entry.id} (${o.state})`).join(', ')
+        }
+      : {}),
+    question: '',
+    exitCode: null,
+    agents: [],
+    votes: {},
+    cost: totals.cost,
+    elapsedSeconds: totals.slowestSeconds,
+    pullRequest: {
+      number: pull.number,
+      headSha: pull.headSha,
+      diff: diff.diff,
+      diffTruncated: diff.truncated,
+      files: pull.files.map((f) => f.filename),
+      ownTexts: []
+    }
+  }
+  await setReviewOutputs(review, job.workDir, secrets)
+  // A verdict on part of the pull request is no verdict: the check says which shards are missing.
+  await publishVerdict(result, missing.length ? undefined : review, {
+    settings: { ...settings, review: 'inline' },
+    workDir: job.workDir,
+    secrets,
+    runUrl: url,
+    github
+  })
+  core.setOutput(Outputs.Status, result.outcome)
+  core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
+  core.setOutput(Outputs.Cost, totals.cost.toFixed(4))
+  core.setOutput(Outputs.DurationSeconds, String(totals.slowestSeconds))
+  if (result.reason) core.setFailed(`Matrix review: ${result.reason}.`)
+  const gate = gateFailure(review, settings)
+  if (gate) core.setFailed(gate)
 }

@@ -53,34 +53,48 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** Halves a unit by weight, keeping its files in order. */
-function split(unit: Unit): [Unit, Unit] {
+/** Cuts a unit into `parts` runs of about equal weight, files in order. */
+function cut(unit: Unit, parts: number): Unit[] {
+  const target = unit.weight / parts
+  const pieces: PlannedFile[][] = [[]]
   let acc = 0
-  let at = 1
-  for (let i = 0; i < unit.files.length - 1; i++) {
-    acc += weightOf(unit.files[i] as PlannedFile)
-    at = i + 1
-    if (acc * 2 >= unit.weight) break
+  for (const f of unit.files) {
+    const piece = pieces[pieces.length - 1] as PlannedFile[]
+    // A new piece once this one holds its share, while pieces are left.
+    if (
+      piece.length > 0 &&
+      pieces.length < parts &&
+      acc + weightOf(f) / 2 > target * pieces.length
+    )
+      pieces.push([f])
+    else piece.push(f)
+    acc += weightOf(f)
   }
-  return [unitOf(unit.files.slice(0, at)), unitOf(unit.files.slice(at))]
+  return pieces.filter((p) => p.length > 0).map(unitOf)
 }
 
 /**
- * Folders, split while there are fewer units than groups or one unit
- * outweighs a group's fair share (a monorepo's one huge folder), then
- * placed heaviest first into the lightest group.
+ * Folders, a folder heavier than a group's fair share (a monorepo's one
+ * huge folder) cut into shares, more cut while there are fewer units than
+ * groups, then placed heaviest first into the lightest group.
  */
 function pathGroups(files: PlannedFile[], wanted: number): PlannedFile[][] {
   let units = byFolder(files)
   const total = units.reduce((sum, u) => sum + u.weight, 0)
   const share = total / wanted
+  // A folder heavier than a group's share is cut into shares.
+  units = units.flatMap((u) =>
+    u.files.length > 1 && u.weight > share * 1.000001
+      ? cut(u, Math.ceil(u.weight / share - 1e-9))
+      : [u]
+  )
+  // Fewer units than groups: the heaviest is halved until there are enough.
   for (;;) {
     const heaviest = units
       .filter((u) => u.files.length > 1)
       .sort((a, b) => b.weight - a.weight)[0]
-    if (!heaviest) break
-    if (units.length >= wanted && heaviest.weight <= share) break
-    units = [...units.filter((u) => u !== heaviest), ...split(heaviest)]
+    if (!heaviest || units.length >= wanted) break
+    units = [...units.filter((u) => u !== heaviest), ...cut(heaviest, 2)]
   }
   const count = Math.min(wanted, units.length)
   const groups = Array.from({ length: count }, () => unitOf([]))

@@ -46,7 +46,9 @@ export async function runRole(runner: ProcessRunner): Promise<boolean> {
     else if (inputs.role === 'shard') await shardJob({ ...job, runner })
     else await aggregateJob(job)
   } finally {
-    fs.rmSync(workDir, { recursive: true, force: true })
+    // The aggregate's folder holds its findings and SARIF files (outputs).
+    if (inputs.role !== 'aggregate')
+      fs.rmSync(workDir, { recursive: true, force: true })
   }
   return true
 }

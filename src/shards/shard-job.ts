@@ -1,8 +1,196 @@
 // role 'shard': one shard's review, on a runner that holds no GitHub token.
+// It refuses to start while a token is within reach (an input, the
+// environment, the checkout's git config); reads its files and their diff
+// from the plan the matrix job uploaded; runs MassGen on them through the
+// run pipeline (execute.ts); and uploads one record (record.ts) as an
+// artifact. It posts nothing: the aggregate job does, after checking it.
+import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { z } from 'zod'
+import { Inputs, Outputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
-import type { Settings } from '../core/types.js'
-import type { ShardInputs } from '../inputs/shard-inputs.js'
-import type { ArtifactDoor } from './download.js'
+import type { RunResult, Settings } from '../core/types.js'
+import { errorText } from '../core/text.js'
+import type { GitHubApi } from '../github/api.js'
+import type { PullRequestContext } from '../github/pull.js'
+import {
+  shardEntrySchema,
+  type ShardEntry,
+  type ShardInputs
+} from '../inputs/shard-inputs.js'
+import { chooseAgents } from '../plan/plan.js'
+import { onlyFiles } from '../context/review-scope.js'
+import { removeLeftoverContainers } from '../prepare/docker.js'
+import { revokeContainerWrite } from '../prepare/container-write-access.js'
+import { execute } from '../pipeline/execute.js'
+import { runUrl } from '../github/run-url.js'
+import { confineToWorkspace } from '../safety/context-path.js'
+import { redactSecrets } from '../safety/redact.js'
+import { scrubSecrets } from '../safety/scrub.js'
+import type { Destination } from '../report/report.js'
+import {
+  artifactsNamed,
+  fetchArtifactFile,
+  uploadFile,
+  type ArtifactDoor
+} from './download.js'
+import { PLAN_FILE, planArtifactName, type PlanFile } from './matrix-job.js'
+import { RECORD_FILE, recordOf } from './record.js'
+
+/** The plan holds the whole diff the matrix job read (pull-plan.ts). */
+const MAX_PLAN_BYTES = 64 * 1024 * 1024
+
+/** Variables that hold a GitHub token on a runner when a workflow sets them. */
+const TOKEN_VARS = [
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'GITHUB_PAT'
+]
+/** What GitHub's tokens look like (classic, fine-grained, app, OAuth). */
+const TOKEN_SHAPE =
+  /\b(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b/
+
+/**
+ * Why this shard job holds a GitHub token, or undefined when it holds none.
+ * ACTIONS_RUNTIME_TOKEN is the runner's own, for the artifact service: it
+ * reads and writes this run's artifacts and nothing of the repository.
+ */
+export function tokenInReach(
+  token: string,
+  env: NodeJS.ProcessEnv,
+  checkout: string
+): string | undefined {
+  if (token)
+    return `input '${Inputs.GithubToken}' is set (its default is the job's token): give it '' on shard jobs`
+  for (const name of TOKEN_VARS)
+    if (env[name])
+      return `the environment holds ${name}: do not set it on shard jobs`
+  for (const [name, value] of Object.entries(env))
+    if (name !== 'ACTIONS_RUNTIME_TOKEN' && value && TOKEN_SHAPE.test(value))
+      return `the environment variable ${name} holds a GitHub token`
+  const config = path.join(checkout, '.git', 'config')
+  let text = ''
+  try {
+    if (fs.lstatSync(config).isFile()) text = fs.readFileSync(config, 'utf8')
+  } catch {
+    // No git config: nothing persisted.
+  }
+  if (/extraheader/i.test(text) || TOKEN_SHAPE.test(text))
+    return "the checkout's .git/config holds a token (actions/checkout's persist-credentials): set persist-credentials: false"
+  return undefined
+}
+
+const planSchema = z.object({
+  version: z.literal(1),
+  pull: z
+    .object({
+      number: z.number().int().positive(),
+      title: z.string(),
+      body: z.string(),
+      baseRef: z.string(),
+      baseSha: z.string(),
+      headRef: z.string(),
+      headSha: z.string().regex(/^[0-9a-fA-F]{40}$/),
+      files: z.array(
+        z
+          .object({
+            filename: z.string(),
+            status: z.string(),
+            additions: z.number(),
+            deletions: z.number()
+          })
+          .passthrough()
+      ),
+      diff: z.string(),
+      diffTruncated: z.boolean()
+    })
+    .passthrough(),
+  shards: z.array(shardEntrySchema)
+})
+
+/** The plan's pull request narrowed to this shard's files. */
+function shardPull(plan: PlanFile, entry: ShardEntry): PullRequestContext {
+  const own = new Set(entry.files)
+  return {
+    ...plan.pull,
+    files: plan.pull.files.filter((f) => own.has(f.filename)),
+    diff: onlyFiles(plan.pull.diff, own)
+  }
+}
+
+/**
+ * The GitHub door of a shard: the plan's pull request, and nothing else.
+ * Every other call fails, so a code path that would need a token says so.
+ */
+function planDoor(pull: PullRequestContext): GitHubApi {
+  const served: Partial<GitHubApi> = {
+    owner: '',
+    repo: '',
+    getPullRequestContext: () => Promise.resolve(pull),
+    getFileAtRef: () => Promise.resolve(undefined),
+    getRegularFileAtRef: () => Promise.resolve({ kind: 'absent' }),
+    listReviewThreads: () => Promise.resolve([]),
+    listReviewTexts: () => Promise.resolve([])
+  }
+  return new Proxy(served, {
+    get(target, name) {
+      if (name in target) return target[name as keyof GitHubApi]
+      return () =>
+        Promise.reject(
+          new Error(
+            `A shard job holds no GitHub token: '${String(name)}' is not available`
+          )
+        )
+    }
+  }) as GitHubApi
+}
+
+async function readPlan(
+  door: ArtifactDoor,
+  tag: string,
+  dir: string
+): Promise<PlanFile> {
+  const name = planArtifactName(tag)
+  const found = (await artifactsNamed(door, name)).find((a) => a.name === name)
+  if (!found)
+    throw new Error(
+      `No artifact '${name}' in this run: the matrix job (role 'matrix', same comment-tag) uploads it; add it to this job's needs:`
+    )
+  const fetched = await fetchArtifactFile(
+    door,
+    found,
+    dir,
+    PLAN_FILE,
+    MAX_PLAN_BYTES
+  )
+  if (!fetched.ok)
+    throw new Error(
+      `The plan artifact '${name}' could not be read: ${fetched.reason}`
+    )
+  const parsed = planSchema.safeParse(JSON.parse(fetched.text))
+  if (!parsed.success)
+    throw new Error(`The plan artifact '${name}' has the wrong shape`)
+  // Written by the matrix job of this run; the fields read here are checked.
+  return parsed.data as unknown as PlanFile
+}
+
+/** The settings of a shard's run: no token, a review of its files, nothing posted. */
+function shardSettings(settings: Settings, entry: ShardEntry): Settings {
+  return {
+    ...settings,
+    query: entry.ask || settings.query,
+    githubToken: '',
+    comment: false,
+    review: 'inline',
+    reviewScope: 'full',
+    checkRun: false,
+    // The aggregate merges the shards' findings by their raisers (docs/matrix-review.md).
+    findingVote: false,
+    contextPath: confineToWorkspace(settings.workspace, settings.contextPath)
+  }
+}
 
 export async function shardJob(job: {
   inputs: ShardInputs
@@ -11,6 +199,130 @@ export async function shardJob(job: {
   workDir: string
   runner: ProcessRunner
 }): Promise<void> {
-  await Promise.resolve(job)
-  throw new Error("Role 'shard' is not available in this build yet.")
+  const entry = job.inputs.shard as ShardEntry
+  const refusal = tokenInReach(
+    job.settings.githubToken,
+    process.env,
+    path.resolve(job.settings.workspace, job.settings.contextPath)
+  )
+  if (refusal) {
+    core.setOutput(Outputs.Status, 'config-error')
+    core.setFailed(
+      `Shard '${entry.id}' did not run: ${refusal}. A shard job runs the agents with no GitHub token.`
+    )
+    return
+  }
+  if (job.settings.baseSetup.length > 0 || job.settings.setupFiles.length > 0) {
+    core.setOutput(Outputs.Status, 'config-error')
+    core.setFailed(
+      `Shard '${entry.id}' did not run: '${Inputs.Config}', '${Inputs.InstructionsFile}' and '${Inputs.QueryFile}' ` +
+        'name files, which a shard cannot read from the base commit without a token; give them inline.'
+    )
+    return
+  }
+  const door = await job.artifacts()
+  const secrets = Object.values(job.settings.keys).filter((k): k is string =>
+    Boolean(k)
+  )
+  const started = Date.now()
+  let head = ''
+  let result: RunResult
+  try {
+    const plan = await readPlan(
+      door,
+      job.settings.commentTag,
+      path.join(job.workDir, 'plan')
+    )
+    head = plan.pull.headSha.toLowerCase()
+    const planned = plan.shards.find((s) => s.id === entry.id)
+    if (!planned || JSON.stringify(planned) !== JSON.stringify(entry))
+      throw new Error(
+        `Shard '${entry.id}' is not in the matrix job's plan as given to this job`
+      )
+    result = await runShard(job, entry, plan, secrets)
+  } catch (error) {
+    result = {
+      outcome: 'failed',
+      reason: redactSecrets(errorText(error), secrets),
+      question: entry.ask,
+      exitCode: null,
+      agents: [],
+      votes: {},
+      elapsedSeconds: Math.round((Date.now() - started) / 100) / 10
+    }
+  }
+  const file = path.join(job.workDir, 'record', RECORD_FILE)
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const record = recordOf(entry, head || '0'.repeat(40), result, secrets)
+  fs.writeFileSync(file, JSON.stringify(record), { mode: 0o600 })
+  const kept = path.join(
+    process.env.RUNNER_TEMP || job.workDir,
+    `massgen-shard-${entry.id}.json`
+  )
+  fs.copyFileSync(file, kept)
+  await uploadFile(door, `${job.inputs.resultsPrefix}${entry.id}`, file)
+  core.setOutput(Outputs.ShardFile, kept)
+  core.setOutput(Outputs.Status, result.outcome)
+  core.info(
+    `Shard '${entry.id}': ${result.outcome}, ${entry.files.length} file(s); record uploaded.`
+  )
+  reportScrub(await scrubSecrets(job.workDir, secrets))
+  if (result.outcome !== 'success')
+    core.setFailed(
+      `Shard '${entry.id}' ${result.outcome}: ${result.reason ?? ''}`
+    )
+}
+
+async function runShard(
+  job: { settings: Settings; workDir: string; runner: ProcessRunner },
+  entry: ShardEntry,
+  plan: PlanFile,
+  secrets: string[]
+): Promise<RunResult> {
+  const settings = shardSettings(job.settings, entry)
+  if (!settings.query)
+    throw new Error(
+      `Shard '${entry.id}' has no question: set '${Inputs.Query}' or name questions in '${Inputs.ShardQuestions}'`
+    )
+  const agents = chooseAgents(settings)
+  if ('error' in agents) throw agents.error
+  const pull = shardPull(plan, entry)
+  const dest: Destination = {
+    github: undefined,
+    issueNumber: undefined,
+    settings,
+    runUrl: runUrl(process.env),
+    secrets
+  }
+  const runDir = fs.mkdtempSync(path.join(job.workDir, 'run-'))
+  try {
+    return await execute(
+      settings,
+      {
+        action: 'run',
+        question: settings.query,
+        issueNumber: undefined,
+        pullRequest: pull.number,
+        commentId: undefined,
+        agents: agents.selection
+      },
+      dest,
+      runDir,
+      job.runner,
+      pull.headSha.toLowerCase(),
+      planDoor(pull)
+    )
+  } finally {
+    if (settings.docker) {
+      await removeLeftoverContainers(job.runner, runDir, core)
+      await revokeContainerWrite(job.runner, runDir, core)
+    }
+  }
+}
+
+function reportScrub(scrub: { scrubbed: string[]; removed: string[] }): void {
+  if (scrub.scrubbed.length + scrub.removed.length > 0)
+    core.warning(
+      `${scrub.scrubbed.length + scrub.removed.length} file(s) of the shard's run held an API key or were too large to check; they were redacted or removed.`
+    )
 }

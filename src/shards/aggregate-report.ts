@@ -1,0 +1,164 @@
+// The one report of a matrix review: a section per planned shard (what it
+// reviewed, how it ended, what it cost), every shard that did not report
+// said so, the merged findings, and the summed cost and time. Pure; every
+// text a shard gave is redacted and escaped where it is placed.
+import type { ReviewReport } from '../core/review.js'
+import type { ShardEntry } from '../inputs/shard-inputs.js'
+import { cell, codeBlock, link } from '../safety/markdown-parts.js'
+import { truncateMarkdown } from '../safety/markdown.js'
+import { findingsSection } from '../review/render.js'
+import type { AcceptedRecord } from './record.js'
+
+/** What became of one planned shard. */
+export type ShardOutcome =
+  | { entry: ShardEntry; state: 'ok'; accepted: AcceptedRecord }
+  /** It ran and said it did not finish (its record is valid). */
+  | { entry: ShardEntry; state: 'failed'; accepted: AcceptedRecord }
+  /** No artifact: the job failed before uploading, was cancelled or never ran. */
+  | { entry: ShardEntry; state: 'missing'; reason: string }
+  /** Its artifact was refused (size, shape, id, head, zip). */
+  | { entry: ShardEntry; state: 'refused'; reason: string }
+
+export interface AggregateTotals {
+  cost: number
+  /** The slowest shard: the matrix's wall time, roughly. */
+  slowestSeconds: number
+  /** Every shard's time: the runner minutes, roughly. */
+  sumSeconds: number
+}
+
+export function totalsOf(outcomes: ShardOutcome[]): AggregateTotals {
+  const records = outcomes.flatMap((o) =>
+    'accepted' in o ? [o.accepted.record] : []
+  )
+  const times = records.map((r) => r.elapsedSeconds ?? 0)
+  return {
+    cost: records.reduce((sum, r) => sum + (r.cost ?? 0), 0),
+    slowestSeconds: Math.max(0, ...times),
+    sumSeconds: Math.round(times.reduce((a, b) => a + b, 0) * 10) / 10
+  }
+}
+
+const STATE_LABEL: Record<ShardOutcome['state'], string> = {
+  ok: '✅ reviewed',
+  failed: '❌ failed',
+  missing: '⚠️ missing',
+  refused: '🛑 refused'
+}
+
+function money(n: number): string {
+  return `$${n.toFixed(n < 1 ? 4 : 2)}`
+}
+
+function shardSection(
+  o: ShardOutcome,
+  review: ReviewReport | undefined,
+  secrets: string[]
+): string {
+  const { entry } = o
+  const title =
+    `#### Shard \`${entry.id}\`` +
+    (entry.question ? ` · ${cell(entry.question, secrets, 40)}` : '') +
+    ` · ${STATE_LABEL[o.state]}`
+  const files =
+    `${entry.files.length} file${entry.files.length === 1 ? '' : 's'}: ` +
+    entry.files
+      .slice(0, 5)
+      .map((f) => `\`${cell(f, secrets, 100).replace(/`/g, "'")}\``)
+      .join(', ') +
+    (entry.files.length > 5 ? `, …and ${entry.files.length - 5} more` : '')
+  const lines = [title, '', files]
+  if ('accepted' in o) {
+    const r = o.accepted.record
+    const found = review
+      ? review.groups.filter((g) =>
+          g.members.some((m) => m.agent.startsWith(`${entry.id}/`))
+        ).length
+      : 0
+    lines.push(
+      '',
+      `${r.answers.length} agent(s), ${found} finding(s)` +
+        (o.accepted.dropped ? `, ${o.accepted.dropped} dropped` : '') +
+        (o.accepted.outside
+          ? ` (${o.accepted.outside} on files outside this shard: not taken)`
+          : '') +
+        ` · ${r.elapsedSeconds ?? 0} s` +
+        (r.cost !== undefined ? ` · ${money(r.cost)}` : '')
+    )
+    if (o.state === 'failed')
+      lines.push(
+        '',
+        `It ended \`${r.status}\`:`,
+        '',
+        codeBlock(r.reason ?? '(no reason given)', secrets, 600)
+      )
+  } else {
+    lines.push('', codeBlock(o.reason, secrets, 600))
+  }
+  return lines.join('\n')
+}
+
+export function renderAggregate(input: {
+  pullNumber: number
+  headSha: string
+  outcomes: ShardOutcome[]
+  /** Artifacts under the results prefix that the plan did not ask for. */
+  unplanned: string[]
+  review: ReviewReport | undefined
+  tag: string
+  secrets: string[]
+  runUrl: string | undefined
+  maxChars: number
+}): string {
+  const { outcomes, secrets } = input
+  const ok = outcomes.filter((o) => o.state === 'ok').length
+  const totals = totalsOf(outcomes)
+  const complete = ok === outcomes.length
+  const head =
+    `### ${complete ? '✅' : '⚠️'} MassGen matrix review: ` +
+    `${ok} of ${outcomes.length} shard${outcomes.length === 1 ? '' : 's'} reviewed` +
+    (complete ? '' : ', the report is incomplete')
+  const summary =
+    `Pull request #${input.pullNumber} at \`${input.headSha.slice(0, 12)}\` · ` +
+    `cost ${money(totals.cost)} (summed, MassGen's estimate) · ` +
+    `slowest shard ${totals.slowestSeconds} s · all shards ${totals.sumSeconds} s` +
+    (link('run', input.runUrl) ? ` · ${link('run', input.runUrl)}` : '')
+  const problems = outcomes.filter((o) => o.state !== 'ok')
+  const warn = problems.length
+    ? `> [!WARNING]\n> ${problems.length} shard(s) did not report findings: ` +
+      problems.map((o) => `\`${o.entry.id}\` (${o.state})`).join(', ') +
+      '. Their files were not reviewed.'
+    : ''
+  const unplanned = input.unplanned.length
+    ? `_${input.unplanned.length} artifact(s) that this review did not plan were ignored: ` +
+      input.unplanned
+        .slice(0, 10)
+        .map((n) => `\`${cell(n, secrets, 80).replace(/`/g, "'")}\``)
+        .join(', ') +
+      '._'
+    : ''
+  const findings = input.review
+    ? findingsSection(input.review, {
+        tag: input.tag,
+        agentCount: input.review.agentCount,
+        secrets,
+        runUrl: input.runUrl
+      })
+    : '_No shard reported findings, so there is no review._'
+  const body = [
+    head,
+    summary,
+    warn,
+    unplanned,
+    findings,
+    '---',
+    ...outcomes.map((o) => shardSection(o, input.review, secrets))
+  ]
+    .filter(Boolean)
+    .join('\n\n')
+  return truncateMarkdown(
+    body,
+    input.maxChars,
+    '_…cut at the comment size limit; the job summary has the rest._'
+  )
+}
