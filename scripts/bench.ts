@@ -17,7 +17,10 @@
 //   npm run bench -- --only vote
 //                              the review with the vote on every finding and
 //                              without it: the vote round's tokens and MassGen time
-//   --only real|configs|setup|scale|docker|vote|pushes runs one part (a development aid;
+//   npm run bench -- --only shards
+//                              a matrix review of a 1,000-file pull request by 1, 2
+//                              and 4 shards run in parallel: slowest shard + aggregate
+//   --only real|configs|setup|scale|docker|vote|pushes|shards runs one part (a development aid;
 //                              pushes: prompt bytes per push, incremental vs full review);
 //   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
 //
@@ -50,9 +53,17 @@ import {
 } from './bench/sections.ts'
 import { voteCost, voteCostRows } from './bench/vote.ts'
 import { pushesRows } from './bench/pushes.ts'
+import { shardsRows } from './bench/shards.ts'
 
 type Part =
-  'real' | 'configs' | 'setup' | 'scale' | 'docker' | 'vote' | 'pushes'
+  | 'real'
+  | 'configs'
+  | 'setup'
+  | 'scale'
+  | 'docker'
+  | 'vote'
+  | 'pushes'
+  | 'shards'
 
 interface Flags {
   cold: boolean
@@ -110,6 +121,7 @@ async function measureAll(
   const vote = want('vote') ? await voteCost(flags.runs, say) : undefined
   const cold = flags.cold ? coldInstalls(work, say) : undefined
   const pushes = want('pushes') ? await pushesRows(say) : []
+  const shards = want('shards') ? await shardsRows(say) : []
   return [
     startupRow(bare, bundle),
     ...realRows(real, flags.runs),
@@ -119,7 +131,8 @@ async function measureAll(
     ...(docker ? dockerVsLocalRows(docker) : []),
     ...(vote ? voteCostRows(vote, flags.runs) : []),
     ...coldRows(cold),
-    ...pushes
+    ...pushes,
+    ...shards
   ]
 }
 
