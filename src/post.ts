@@ -34,7 +34,10 @@ import {
   cacheAvailable,
   createActionsCacheStore
 } from './prepare/install/cache.js'
-import { saveDeferredInstall } from './prepare/install/deferred-save.js'
+import {
+  discardDeferredInstall,
+  saveDeferredInstall
+} from './prepare/install/deferred-save.js'
 
 export async function post(): Promise<void> {
   const state = readStepState()
@@ -50,6 +53,7 @@ async function saveMassgenInstall(state: StepState): Promise<void> {
     core.info(
       'MassGen: the Actions cache is unavailable; the install is not saved'
     )
+    discardDeferredInstall(state.massgenCacheSave)
     return
   }
   await saveDeferredInstall(

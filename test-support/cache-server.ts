@@ -45,6 +45,8 @@ export async function startCacheServer(
 ): Promise<CacheServer> {
   const dir =
     options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cache-server-'))
+  // A folder handed in may not exist yet: every reserve would answer 500.
+  fs.mkdirSync(dir, { recursive: true })
   const entries: CacheEntry[] = []
   const requests: CacheRequest[] = []
   let url = ''

@@ -297,17 +297,23 @@ describe('fresh install', () => {
     const opts = options({ docker: true, cache })
     const result = await prepareMassgen(runner, opts)
     const dir = venvDir('docker')
+    // It runs from a linked copy, so the install stays as installed for the save.
+    const runCopy = result.pendingSave?.runCopy ?? ''
+    expect(path.basename(runCopy)).toMatch(
+      new RegExp(`^\\.run-${path.basename(dir)}-`)
+    )
     expect(result).toMatchObject({
-      command: path.join(dir, 'bin', 'massgen'),
+      command: path.join(runCopy, 'bin', 'massgen'),
       source: 'installed',
       version: '0.1.97'
     })
     const marker = fs.readFileSync(path.join(dir, MARKER_FILE), 'utf8')
     expect(marker).toContain('massgen=0.1.97\nextras=docker\n')
     expect(marker).toContain('complete=true')
-    // Nothing temporary left behind.
+    // Nothing temporary left behind but the copy the post step removes.
     const root = path.join(toolCache, 'massgen')
     expect(fs.readdirSync(root).sort()).toEqual([
+      path.basename(runCopy),
       path.basename(dir),
       `uv-${UV_VERSION}`
     ])

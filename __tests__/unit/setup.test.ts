@@ -21,6 +21,10 @@ import {
 } from '../../src/prepare/install/layout.js'
 import { pythonClass } from '../../src/prepare/install/lock.js'
 import { relinkInterpreter } from '../../src/prepare/install/relink.js'
+import {
+  makeRunCopy,
+  removeRunCopy
+} from '../../src/prepare/install/run-copy.js'
 import { prepareMassgen } from '../../src/prepare/massgen.js'
 import type { CacheStore } from '../../src/prepare/install/cache.js'
 import { readSettings } from '../../src/inputs/settings.js'
@@ -173,6 +177,45 @@ describe('the setup runs its parts at once', () => {
     ])
   })
 
+  it("Docker mode's read container starts once the image and the config are there, while MassGen still installs", async () => {
+    const events: string[] = []
+    const { runner, pull, install } = gatedRunner(events)
+    const reads = deferred<string>()
+    const done = prepareRun(
+      settingsFor({ docker: 'true' }),
+      runner,
+      temp,
+      reads.promise,
+      {
+        env: {
+          PATH: '/usr/bin:/bin',
+          RUNNER_TOOL_CACHE: path.join(temp, 'tc')
+        },
+        log: quiet,
+        insideContainer: () => false,
+        withImage: async (config) => {
+          events.push(`start read container for ${config}`)
+        }
+      }
+    )
+    await settle()
+    pull.resolve()
+    await settle()
+    // The image is there, the config is not yet: nothing to mount.
+    expect(events.some((e) => e.startsWith('start read container'))).toBe(false)
+    reads.resolve('config')
+    await settle()
+    expect(events).toContain('start read container for config')
+    expect(events).not.toContain('end MassGen install')
+    install.resolve()
+    const prepared = await done
+    expect(prepared.timings.phases.map((p) => p.name).sort()).toEqual([
+      'Docker image',
+      'MassGen',
+      'pull request and config'
+    ])
+  })
+
   it('local mode has no image phase', async () => {
     const events: string[] = []
     const { runner, install } = gatedRunner(events)
@@ -285,12 +328,22 @@ describe('cache policy', () => {
     expect(main.calls[0]).toMatch(/^restore /)
     const key = first.pendingSave?.key
     expect(key).toBeDefined()
+    // MassGen runs from the linked copy; the install is what is saved.
+    expect(first.command).toBe(
+      path.join(first.pendingSave!.runCopy, 'bin', 'massgen')
+    )
+    expect(path.dirname(first.pendingSave!.runCopy)).toBe(
+      path.dirname(first.pendingSave!.dir)
+    )
     // A pull request on the same runner image and Python minor: the same key.
     fs.rmSync(path.join(temp, 'tc'), { recursive: true })
     const pr = fakeCache()
     const second = await prepare(pr.cache, false)
     expect(pr.calls).toEqual([`restore ${key}`])
     expect(second.pendingSave).toBeUndefined()
+    expect(second.command).toBe(
+      path.join(first.pendingSave!.dir, 'bin', 'massgen')
+    )
   })
 
   it("keys a locked install by Python minor and the lock's patch splits, not the patch", () => {
@@ -365,8 +418,15 @@ describe("the post step's save", () => {
       path.join(layout.dir, MARKER_FILE),
       markerText('0.1.97', 'base', 'uv')
     )
-    return { layout, state: JSON.stringify(pendingSaveFor(layout)) }
+    const runCopy = makeRunCopy(layout)
+    return {
+      layout,
+      runCopy,
+      state: JSON.stringify(pendingSaveFor(layout, runCopy))
+    }
   }
+  const site = (dir: string, ...rest: string[]) =>
+    path.join(dir, 'lib', 'python3.11', 'site-packages', ...rest)
 
   function recordingCache() {
     const saved: string[] = []
@@ -393,6 +453,88 @@ describe("the post step's save", () => {
     const { cache, saved } = recordingCache()
     expect(await saveDeferredInstall(state, cache, log)).toBe('saved')
     expect(saved).toEqual([`${layout.cacheKey} ${layout.dir}`])
+  })
+
+  it('saves the install without what MassGen wrote at its start into the copy it ran from, then removes the copy', async () => {
+    const { layout, runCopy, state } = installed()
+    // What MassGen 0.1.97 does at its first start in Docker mode: beartype
+    // caches the modules it rewrote as new bytecode files.
+    touch(
+      site(
+        runCopy,
+        'massgen',
+        '__pycache__',
+        '__init__.cpython-311.opt-beartype0v23v1.pyc'
+      ),
+      'bytecode'
+    )
+    const { cache, saved } = recordingCache()
+    expect(await saveDeferredInstall(state, cache, log)).toBe('saved')
+    expect(saved).toEqual([`${layout.cacheKey} ${layout.dir}`])
+    expect(fs.existsSync(site(layout.dir, 'massgen', '__pycache__'))).toBe(
+      false
+    )
+    expect(fs.existsSync(runCopy)).toBe(false)
+    expect(fs.existsSync(path.join(layout.dir, 'bin', 'massgen'))).toBe(true)
+  })
+
+  it('attack: an agent that wrote into a file of the copy MassGen ran from (the install shares it) is not saved', async () => {
+    const { runCopy, state } = installed()
+    const shared = site(runCopy, 'massgen', '__init__.py')
+    // In place, through the link: the inode the install holds too.
+    const fd = fs.openSync(shared, 'r+')
+    fs.writeSync(fd, 'import os;')
+    fs.closeSync(fd)
+    const { cache, saved } = recordingCache()
+    expect(await saveDeferredInstall(state, cache, log)).toBe('refused')
+    expect(saved).toEqual([])
+    expect(fs.existsSync(runCopy)).toBe(false)
+  })
+
+  it('attack: an agent that added a file to the install itself, beside the copy, is not saved', async () => {
+    const { layout, state } = installed()
+    touch(
+      site(layout.dir, 'massgen', '__pycache__', '__init__.cpython-311.pyc'),
+      'evil bytecode'
+    )
+    const { cache, saved } = recordingCache()
+    expect(await saveDeferredInstall(state, cache, log)).toBe('refused')
+    expect(saved).toEqual([])
+  })
+
+  it('the copy removed after the save is only ever a copy beside the install', () => {
+    const { layout, runCopy } = installed()
+    const other = path.join(temp, 'keep')
+    fs.mkdirSync(other)
+    removeRunCopy(other, layout.dir)
+    removeRunCopy(layout.dir, layout.dir)
+    removeRunCopy(path.join(runCopy, '..', '..', 'keep'), layout.dir)
+    expect(fs.existsSync(other)).toBe(true)
+    expect(fs.existsSync(layout.dir)).toBe(true)
+    removeRunCopy(runCopy, layout.dir)
+    expect(fs.existsSync(runCopy)).toBe(false)
+  })
+
+  it("a pip install's scripts, which name the install's folder, name the copy's in the copy", () => {
+    const { layout } = installed()
+    const pipScript = path.join(layout.dir, 'bin', 'fastmcp')
+    touch(pipScript, `#!${layout.dir}/bin/python\nimport sys\n`)
+    const runCopy = makeRunCopy(layout)
+    expect(fs.readFileSync(path.join(runCopy, 'bin', 'fastmcp'), 'utf8')).toBe(
+      `#!${runCopy}/bin/python\nimport sys\n`
+    )
+    expect(fs.readFileSync(pipScript, 'utf8')).toBe(
+      `#!${layout.dir}/bin/python\nimport sys\n`
+    )
+    // Everything else is the install's own file, linked.
+    expect(fs.statSync(site(runCopy, 'massgen', '__init__.py')).ino).toBe(
+      fs.statSync(site(layout.dir, 'massgen', '__init__.py')).ino
+    )
+    expect(
+      (fs.statSync(path.join(runCopy, 'bin', 'fastmcp')).mode & 0o777).toString(
+        8
+      )
+    ).toBe('755')
   })
 
   it('attack: an agent that rewrote a file of the install, size and mtime kept, is not saved', async () => {

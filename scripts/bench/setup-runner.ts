@@ -7,10 +7,11 @@
 //          test-support/cache-server.ts, so @actions/cache really tars,
 //          uploads, downloads and extracts), and the image pulled from a
 //          loopback registry (distribution's `registry`, built with Go from
-//          the module proxy); MassGen installed from PyPI. Its post step
-//          saves the install (ref refs/heads/main).
-//   warm   a pull request's run (refs/pull/1/merge): an empty tool cache,
-//          the entry the cold run saved, the image absent, then present.
+//          the module proxy); MassGen installed from PyPI with an empty uv
+//          cache. Its post step saves the install (ref refs/heads/main).
+//   warm   a pull request's run (refs/pull/1/merge): an empty tool cache
+//          (the same path: the cache's version hashes it), the entry the
+//          cold run saved, the image absent, then present.
 //
 // The image the registry serves is a copy of the runtime image with one
 // extra file, so its single layer is new to the daemon and a pull really
@@ -153,6 +154,8 @@ async function oneRun(
     toolCache: string
     cacheUrl: string
     ref: string
+    /** uv's own cache, empty for a cold run. */
+    uvCache: string
   }
 ): Promise<SetupRun> {
   const llm = await startLlmServer({
@@ -180,6 +183,7 @@ async function oneRun(
       ACTIONS_CACHE_URL: `${with_.cacheUrl}/`,
       ACTIONS_RUNTIME_TOKEN: 'bench-runtime-token',
       GITHUB_REF: with_.ref,
+      UV_CACHE_DIR: with_.uvCache,
       // PyPI for a cold install: the runner imitation's proxies point nowhere.
       HTTP_PROXY: undefined,
       HTTPS_PROXY: undefined,
@@ -238,18 +242,28 @@ export async function setupOnRunner(
     say('pushing a copy of the runtime image to the loopback registry')
     image = pushFreshCopy(registry.host)
     const fresh = (label: string) => {
-      const dir = path.join(work, `tool-cache-${label}`)
+      const dir = path.join(work, label)
       fs.mkdirSync(dir)
       return dir
+    }
+    // One path for every run, emptied before each, as a runner's
+    // /opt/hostedtoolcache: @actions/cache's version hashes the paths, so
+    // an entry saved from one folder is never restored into another.
+    const toolCache = path.join(work, 'tool-cache')
+    const emptyToolCache = () => {
+      fs.rmSync(toolCache, { recursive: true, force: true })
+      fs.mkdirSync(toolCache)
+      return toolCache
     }
     removeImage(image)
     say('cold run (PyPI install, image pull, empty cache)')
     runs.push(
       await oneRun('cold', {
         image,
-        toolCache: fresh('cold'),
+        toolCache: emptyToolCache(),
         cacheUrl: cache.url,
-        ref: 'refs/heads/main'
+        ref: 'refs/heads/main',
+        uvCache: fresh(`uv-cache-${runs.length}`)
       })
     )
     removeImage(image)
@@ -257,18 +271,20 @@ export async function setupOnRunner(
     runs.push(
       await oneRun('warm, image absent', {
         image,
-        toolCache: fresh('warm1'),
+        toolCache: emptyToolCache(),
         cacheUrl: cache.url,
-        ref: 'refs/pull/1/merge'
+        ref: 'refs/pull/1/merge',
+        uvCache: fresh(`uv-cache-${runs.length}`)
       })
     )
     say('warm run, image present (cache restore)')
     runs.push(
       await oneRun('warm, image present', {
         image,
-        toolCache: fresh('warm2'),
+        toolCache: emptyToolCache(),
         cacheUrl: cache.url,
-        ref: 'refs/pull/1/merge'
+        ref: 'refs/pull/1/merge',
+        uvCache: fresh(`uv-cache-${runs.length}`)
       })
     )
     // Before the clean-up, which takes minutes on a loaded disk.

@@ -102,7 +102,18 @@ export async function execute(
   })()
   const setup = await prepareRun(settings, runner, workDir, configured, {
     env: process.env,
-    log: core
+    log: core,
+    // While MassGen is restored or installed, not after.
+    withImage: async (config) => {
+      if (config.readContainer)
+        await startReadContainer(
+          runner,
+          config.readServer,
+          readFolders(settings, config.context),
+          config.readContainer,
+          core
+        )
+    }
   }).catch(async (error: unknown) => {
     // A failure report must come after the first view, never before it.
     await configured.catch(() => undefined)
@@ -124,18 +135,6 @@ export async function execute(
     ...(context.pullFacts ? { pullFacts: context.pullFacts } : {})
   }
 
-  // After the setup: the container mounts the context path only after its last check.
-  if (readContainer)
-    await startReadContainer(
-      runner,
-      readServer,
-      readFolders(settings, context),
-      readContainer,
-      core
-    ).catch(async (error: unknown) => {
-      await firstView
-      throw error
-    })
   // Before MassGen first starts (the preflight too): what it loads by itself.
   const guardDir = writeMassgenGuard(workDir)
   if (settings.userConfig) {

@@ -25,6 +25,7 @@ import { MassgenInstallError, type InstallLog } from './install/output.js'
 import { installerEnv, probePython, type PythonInfo } from './install/python.js'
 import { pendingSaveFor, type PendingSave } from './install/deferred-save.js'
 import { relinkInterpreter } from './install/relink.js'
+import { makeRunCopy, removeStaleRunCopies } from './install/run-copy.js'
 import { Inputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
 import { errorText } from '../core/text.js'
@@ -102,16 +103,44 @@ export async function prepareMassgen(
     cache && (await restoreFromCache(cache, layout, python, options.log))
   if (hit) return done(result('cache'), `restored from cache key ${hit}`)
   const installer = await installFresh(runner, layout, python, env, options.log)
-  const pendingSave =
-    cache && options.saveCache ? pendingSaveFor(layout) : undefined
+  const how = `installed ${layout.requirement} with ${installer} into ${layout.dir}`
   if (cache && !options.saveCache)
     options.log.info(
       `MassGen: this run does not save its install to the Actions cache (${Inputs.CacheSave}; a pull request restores what the default branch saved)`
     )
+  const kept =
+    cache && options.saveCache ? keepForSave(layout, options.log) : undefined
+  if (!kept) return done(result('installed'), how)
   return done(
-    { ...result('installed'), ...(pendingSave ? { pendingSave } : {}) },
-    `installed ${layout.requirement} with ${installer} into ${layout.dir}`
+    {
+      ...result('installed'),
+      command: path.join(kept.runCopy, 'bin', 'massgen'),
+      pendingSave: kept
+    },
+    `${how}; runs from ${kept.runCopy}, so the install is saved as it was installed`
   )
+}
+
+/**
+ * MassGen runs from a linked copy (install/run-copy.ts): what it writes at
+ * its start stays out of the install the post step saves. The fingerprint
+ * comes after the copy, whose links change the files' change times.
+ */
+function keepForSave(
+  layout: VenvLayout,
+  log: InstallLog
+): PendingSave | undefined {
+  removeStaleRunCopies(layout.root, log)
+  let runCopy: string
+  try {
+    runCopy = makeRunCopy(layout)
+  } catch (error) {
+    log.warning(
+      `MassGen: could not link a copy of ${layout.dir} to run from (${errorText(error)}); this run does not save its install to the Actions cache`
+    )
+    return undefined
+  }
+  return pendingSaveFor(layout, runCopy)
 }
 
 /** `massgen-command`: used as given (resolved once by the settings). */

@@ -1,6 +1,7 @@
 // The run's setup, its three parts at once (setup.ts): the pull request's
-// reads and the config (handed in, already started), the Docker image (and
-// the context opened to its user), and MassGen restored or installed. A
+// reads and the config (handed in, already started), the Docker image (then
+// the context opened to its user, or the read container started once the
+// config is there too), and MassGen restored or installed. A
 // fresh install is fingerprinted here, before MassGen first starts, and left
 // for the post step to save (prepare/install/deferred-save.ts).
 import * as os from 'node:os'
@@ -33,6 +34,12 @@ export async function prepareRun<C>(
     log: InstallLog
     /** Whether this job runs in a container (docker.ts; tests hand in an answer). */
     insideContainer?: () => boolean
+    /**
+     * Docker mode: what starts once the image is there and the config is
+     * written (the read container, read-container.ts), inside the image's
+     * phase, so that it too runs while MassGen is restored or installed.
+     */
+    withImage?: (config: C) => Promise<void>
   }
 ): Promise<PreparedRun<C>> {
   const { results, timings } = await concurrently({
@@ -40,7 +47,17 @@ export async function prepareRun<C>(
     image: {
       name: 'Docker image',
       run: settings.docker
-        ? () => prepareImage(settings, runner, workDir, where)
+        ? async () => {
+            const image = await prepareImage(settings, runner, workDir, where)
+            const { withImage } = where
+            if (withImage) {
+              const config = await configured
+              // It mounts the context path: only the very folder confined.
+              recheckConfined(settings.workspace, settings.contextPath)
+              await withImage(config)
+            }
+            return image
+          }
         : undefined
     },
     massgen: {

@@ -14,7 +14,12 @@ export function createActionsCacheStore(): CacheStore {
     restore: async (paths, key) =>
       (await import('@actions/cache')).restoreCache(paths, key),
     async save(paths, key) {
-      await (await import('@actions/cache')).saveCache(paths, key)
+      // saveCache logs its own failures and returns -1 instead of throwing.
+      const id = await (await import('@actions/cache')).saveCache(paths, key)
+      if (id === -1)
+        throw new Error(
+          '@actions/cache saved nothing (its own line above says why)'
+        )
     }
   }
 }

@@ -2,10 +2,13 @@
 // main step records where the install is, its key and its fingerprint
 // (fingerprint.ts) before MassGen first starts; the post step, once MassGen
 // and its containers are gone, saves it only when the marker is complete and
-// the fingerprint is unchanged. So what is saved is the install as it was
-// before any agent ran, and the upload (~330 MB) never delays MassGen.
+// the fingerprint is unchanged. MassGen runs from a linked copy of the
+// install (run-copy.ts), so its own writes at start-up never touch what is
+// saved. So what is saved is the install as it was before any agent ran,
+// and the upload (~360 MB) never delays MassGen.
 import { fingerprintTree, type VenvFingerprint } from './fingerprint.js'
 import { isComplete, type VenvLayout } from './layout.js'
+import { removeRunCopy } from './run-copy.js'
 import type { CacheStore } from './cache.js'
 import type { InstallLog } from './output.js'
 import { errorText } from '../../core/text.js'
@@ -33,16 +36,22 @@ export interface PendingSave {
   requirement: string
   extras: string
   fingerprint: VenvFingerprint
+  /** The linked copy MassGen ran from (run-copy.ts), removed after the save. */
+  runCopy: string
 }
 
-/** Taken right after the install, before MassGen first starts. */
-export function pendingSaveFor(layout: VenvLayout): PendingSave {
+/** Taken right after the install and its run copy, before MassGen first starts. */
+export function pendingSaveFor(
+  layout: VenvLayout,
+  runCopy: string
+): PendingSave {
   return {
     dir: layout.dir,
     key: layout.cacheKey,
     requirement: layout.requirement,
     extras: layout.extras,
-    fingerprint: fingerprintTree(layout.dir)
+    fingerprint: fingerprintTree(layout.dir),
+    runCopy
   }
 }
 
@@ -60,6 +69,25 @@ export async function saveDeferredInstall(
 ): Promise<SaveOutcome> {
   const pending = parsePending(state)
   if (!pending) return 'none'
+  try {
+    return await saveUnchanged(pending, cache, log)
+  } finally {
+    // After the save: unlinking changes the install's change times.
+    removeRunCopy(pending.runCopy, pending.dir)
+  }
+}
+
+/** No save after all (no cache service in the post step): the copy goes. */
+export function discardDeferredInstall(state: string): void {
+  const pending = parsePending(state)
+  if (pending) removeRunCopy(pending.runCopy, pending.dir)
+}
+
+async function saveUnchanged(
+  pending: PendingSave,
+  cache: CacheStore,
+  log: InstallLog
+): Promise<SaveOutcome> {
   if (!isComplete(pending)) {
     log.warning(
       `MassGen: not saved to the Actions cache: ${pending.dir} is no longer a complete install`
@@ -107,6 +135,7 @@ function parsePending(state: string): PendingSave | undefined {
       typeof value.key === 'string' &&
       typeof value.requirement === 'string' &&
       typeof value.extras === 'string' &&
+      typeof value.runCopy === 'string' &&
       typeof value.fingerprint?.hash === 'string'
     )
       return value as PendingSave
