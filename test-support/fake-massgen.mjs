@@ -4,7 +4,8 @@
 // status.json). Its output lines, log folder and status.json copy the shapes
 // MassGen 0.1.97 really writes (see __fixtures__/massgen/). The scenario comes
 // from FAKE_MASSGEN_SCENARIO; FAKE_MASSGEN_RECORD names a file that receives
-// the argument array and the NAMES (never values) of the key variables seen.
+// the argument array, the config file's text (the action removes the file
+// when the run ends) and the NAMES (never values) of the key variables seen.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -27,6 +28,7 @@ if (process.env.FAKE_MASSGEN_RECORD) {
     process.env.FAKE_MASSGEN_RECORD,
     JSON.stringify({
       args,
+      config: fs.readFileSync(configFile, 'utf8'),
       cwd: process.cwd(),
       keys: keyVars.filter((k) => process.env[k]),
       // Names of variables that are or hold a token (matrix-review.test.ts).

@@ -7,7 +7,10 @@
 // and was skipped or blind four ways; the setup now comes from the base
 // commit through the contents API on every event with someone else's code.
 // Where MassGen's behaviour is the attack (the MCP server start), the real
-// MassGen 0.1.97 runs against the scripted LLM server.
+// MassGen 0.1.97 runs once against the scripted LLM server; the other ways
+// past the old check differ only in the config the action hands MassGen,
+// which the stand-in records (three live runs of the same MassGen fact were
+// 4 minutes of a loaded suite).
 import { describe, expect, it, jest } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -106,7 +109,10 @@ async function scriptedLlm() {
 async function review(
   workspace: string,
   inputs: Record<string, string>,
-  llmUrl: string
+  llmUrl: string,
+  massgen: { command: string; env?: Record<string, string> } = {
+    command: massgenBinary()
+  }
 ): Promise<ActionRun> {
   return runAction({
     eventName: 'pull_request',
@@ -119,11 +125,50 @@ async function review(
       'base-url': llmUrl,
       'openai-api-key': KEYS.openai,
       'anthropic-api-key': KEYS.anthropic,
-      'massgen-command': massgenBinary(),
+      'massgen-command': massgen.command,
       'max-duration': '300',
       ...inputs
-    }
+    },
+    env: massgen.env ?? {}
   })
+}
+
+/**
+ * The same review with the MassGen stand-in, which records the config file
+ * it is handed. Whether a config's MCP server starts is MassGen's part, shown
+ * once by the live run above; which config MassGen is handed is the action's
+ * choice, and that is all the other ways past the old check differ in.
+ */
+async function standInReview(
+  workspace: string,
+  inputs: Record<string, string>
+): Promise<{ run: ActionRun; config: string }> {
+  const record = path.join(openTempDir('base-setup-rec-'), 'record.json')
+  const run = await review(workspace, inputs, 'http://127.0.0.1:9/v1', {
+    command: `node ${FAKE_MASSGEN}`,
+    env: { FAKE_MASSGEN_SCENARIO: 'success', FAKE_MASSGEN_RECORD: record }
+  })
+  const { config } = JSON.parse(fs.readFileSync(record, 'utf8')) as {
+    config: string
+  }
+  return { run, config }
+}
+
+/** MassGen was handed the base commit's config alone, and no secret escaped. */
+function expectBaseConfigGiven(
+  run: ActionRun,
+  config: string,
+  marker: string
+): void {
+  expect(fs.existsSync(marker)).toBe(false)
+  expect(findKeyLeaks(run, github(), [...Object.values(KEYS), TOKEN])).toEqual(
+    []
+  )
+  expect(run.stdout).not.toContain('PLANTED-CONFIG')
+  expect(run.outputs.status).toBe('success')
+  expect(config).toContain('BASE-CONFIG')
+  expect(config).not.toContain('PLANTED-CONFIG')
+  expect(config).not.toContain('name: planted')
 }
 
 /** The planted server never ran, no secret escaped, and the base's agents ran. */
@@ -163,13 +208,11 @@ describe('a pull request cannot set up its own review: the setup comes from the 
   it("attack: the pull request changes the config and the workflow sets comment false — the base commit's config runs, the planted MCP server never starts", async () => {
     const marker = markerPath()
     serve([CONFIG], { [CONFIG]: baseConfig() })
-    const llm = await scriptedLlm()
-    const run = await review(
+    const { run, config } = await standInReview(
       checkout({ [CONFIG]: plantedConfig(marker) }),
-      { comment: 'false', 'comment-tag': 'base-setup-2' },
-      llm.url
+      { comment: 'false', 'comment-tag': 'base-setup-2' }
     )
-    expectBaseSetupRan(run, marker)
+    expectBaseConfigGiven(run, config, marker)
   })
 
   it("attack: the config is the 3,001st file of the pull request, past the 3,000 GitHub lists — the base commit's config runs, the planted MCP server never starts", async () => {
@@ -179,28 +222,24 @@ describe('a pull request cannot set up its own review: the setup comes from the 
       (_, i) => `gen/file-${String(i).padStart(4, '0')}.txt`
     )
     serve([...many, CONFIG], { [CONFIG]: baseConfig() })
-    const llm = await scriptedLlm()
-    const run = await review(
+    const { run, config } = await standInReview(
       checkout({ [CONFIG]: plantedConfig(marker) }),
-      { 'comment-tag': 'base-setup-3' },
-      llm.url
+      { 'comment-tag': 'base-setup-3' }
     )
-    expectBaseSetupRan(run, marker)
+    expectBaseConfigGiven(run, config, marker)
   })
 
   it("attack: the config in the checkout is a link into a submodule the pull request adds (the config path itself is not among the changed files) — the base commit's config runs, the planted MCP server never starts", async () => {
     const marker = markerPath()
     serve(['.gitmodules', 'vendor/tools'], { [CONFIG]: baseConfig() })
-    const llm = await scriptedLlm()
-    const run = await review(
+    const { run, config } = await standInReview(
       checkout({
         'vendor/tools/agents.yaml': plantedConfig(marker),
         [CONFIG]: { link: '../vendor/tools/agents.yaml' }
       }),
-      { 'comment-tag': 'base-setup-4' },
-      llm.url
+      { 'comment-tag': 'base-setup-4' }
     )
-    expectBaseSetupRan(run, marker)
+    expectBaseConfigGiven(run, config, marker)
   })
 
   it("attack: the base commit's config is a link (to a file in the repository, or elsewhere) — refused with an error naming 'config', nothing runs", async () => {
