@@ -6,17 +6,13 @@ import type { GitHubApi } from '../github/api.js'
 import { followUpContext, reviewThreadContext } from '../plan/conversation.js'
 import { type ConversationRequest } from '../core/conversation.js'
 import { errorText } from '../core/text.js'
-
-interface ConversationLog {
-  info(message: string): void
-  warning(message: string): void
-}
+import type { StageLog } from '../core/log.js'
 
 export async function readConversation(
   github: GitHubApi | undefined,
   request: ConversationRequest,
   tag: string,
-  log: ConversationLog
+  log: StageLog
 ): Promise<string> {
   try {
     if (request.kind === 'review-thread') {

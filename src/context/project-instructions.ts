@@ -14,6 +14,7 @@ import type { GitHubApi } from '../github/api.js'
 import { Inputs } from '../core/constants.js'
 import { fenceFor } from '../safety/markdown.js'
 import { clipBytes } from '../core/text.js'
+import type { StageLog } from '../core/log.js'
 
 /** Tried in this order; the first regular file wins. */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md'] as const
@@ -32,8 +33,6 @@ interface ProjectInstructions {
   cutFrom?: number
 }
 
-type Log = Pick<typeof core, 'info' | 'warning'>
-
 /**
  * The first of INSTRUCTION_FILES that is a regular file at `ref`; a link or
  * anything else is skipped with a warning. Unreadable: none, and a warning.
@@ -41,7 +40,7 @@ type Log = Pick<typeof core, 'info' | 'warning'>
 export async function readProjectInstructions(
   github: GitHubApi,
   ref: string,
-  log: Log = core
+  log: StageLog = core
 ): Promise<ProjectInstructions | undefined> {
   const at = `at ${ref.slice(0, 12)}`
   try {

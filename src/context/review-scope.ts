@@ -20,11 +20,7 @@ import type { EarlierFinding } from '../core/review.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import { stripInvisible } from '../event/command.js'
 import { errorText } from '../core/text.js'
-
-export interface ScopeLog {
-  info(message: string): void
-  warning(message: string): void
-}
+import type { StageLog } from '../core/log.js'
 
 export interface ScopedReview {
   across: AcrossPushes
@@ -38,7 +34,7 @@ export async function scopeReview(
   settings: Settings,
   request: { question: string; fromComment: boolean },
   pr: PullRequestContext,
-  log: ScopeLog
+  log: StageLog
 ): Promise<ScopedReview> {
   const earlier = await github
     .listReviewThreads(pr.number)

@@ -3,7 +3,7 @@
 // The parts live beside it (github-*.ts); everything they export is
 // re-exported here, so importers need only this module.
 import * as core from '@actions/core'
-import { createOctokit, type GitHubLog, type GitHubOptions } from './client.js'
+import { createOctokit, type GitHubOptions } from './client.js'
 import {
   readPullBase,
   readRegularFileAtRef,
@@ -39,6 +39,7 @@ import {
   type ReviewThread
 } from './review-threads.js'
 import { compareCommits, type Comparison } from './compare.js'
+import type { Log } from '../core/log.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
@@ -149,7 +150,7 @@ function toPermission(role: unknown, legacy: unknown): Permission {
 
 export function createGitHub(options: GitHubOptions): GitHubApi {
   const { owner, repo } = options
-  const log: GitHubLog = options.log ?? core
+  const log: Log = options.log ?? core
   const octokit = createOctokit(options, log)
   // One identity: what the sticky comments learn of it, the reviews use.
   const identity = createIdentity(octokit, options.botLogin)

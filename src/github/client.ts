@@ -5,14 +5,9 @@ import { randomUUID } from 'node:crypto'
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
+import type { Log } from '../core/log.js'
 
 export type Octokit = ReturnType<typeof getOctokit>
-
-export interface GitHubLog {
-  info(message: string): void
-  warning(message: string): void
-  debug(message: string): void
-}
 
 export interface GitHubOptions {
   token: string
@@ -20,7 +15,7 @@ export interface GitHubOptions {
   repo: string
   /** Defaults to GITHUB_API_URL, then https://api.github.com. */
   apiUrl?: string
-  log?: GitHubLog
+  log?: Log
   /**
    * Login the token writes as when `GET /user` is refused (installation
    * tokens). Defaults to `github-actions[bot]`, the GITHUB_TOKEN's author.
@@ -90,7 +85,7 @@ function writeLimiter(burst: number, spacingMs: number, clock: WriteClock) {
   return { key: () => limiter }
 }
 
-export function createOctokit(options: GitHubOptions, log: GitHubLog): Octokit {
+export function createOctokit(options: GitHubOptions, log: Log): Octokit {
   const baseMs = options.timing?.retryAfterBaseMs ?? 1000
   const retries = options.timing?.retries ?? 3
   const maxWait = options.timing?.maxWaitSeconds ?? 120

@@ -1,14 +1,15 @@
 // One file of the repository at a commit, read through the API (no checkout
 // needed): the base branch's .gitattributes, which decides what the agents'
 // context leaves out (pr-filter.ts).
-import type { GitHubLog, Octokit } from './client.js'
+import type { Octokit } from './client.js'
 import { statusOf, toGitHubError } from './errors.js'
+import type { Log } from '../core/log.js'
 
 /** Larger files are not read: the contents API sends no text over 1 MB anyway. */
 const MAX_BYTES = 1_000_000
 
 export async function readFileAtRef(
-  target: { octokit: Octokit; owner: string; repo: string; log: GitHubLog },
+  target: { octokit: Octokit; owner: string; repo: string; log: Log },
   file: string,
   ref: string
 ): Promise<string | undefined> {
@@ -48,7 +49,7 @@ export type BaseFile =
  * type, a folder with a list, and a file over 1 MB with no content.
  */
 export async function readBaseFile(
-  target: { octokit: Octokit; owner: string; repo: string; log: GitHubLog },
+  target: { octokit: Octokit; owner: string; repo: string; log: Log },
   file: string,
   ref: string,
   maxBytes: number

@@ -1,9 +1,10 @@
 // A pull request as the prompt needs it: title, body, refs, changed files
 // and the diff, cut to a size the agents can read.
-import type { GitHubLog, Octokit } from './client.js'
+import type { Octokit } from './client.js'
 import { apiMessage, statusOf, toGitHubError } from './errors.js'
 import { clipBytes } from '../core/text.js'
 import { rebuildDiff, type RebuiltDiff } from './rebuilt-diff.js'
+import type { Log } from '../core/log.js'
 
 export interface ChangedFile {
   filename: string
@@ -65,7 +66,7 @@ interface PullRequestTarget {
   octokit: Octokit
   owner: string
   repo: string
-  log: GitHubLog
+  log: Log
 }
 
 export async function readPullRequestContext(

@@ -6,8 +6,9 @@
 // its target is outside the repository, and with the TARGET's content (and
 // the target's path) when the target is a file inside it. Either way the
 // file asked for is not a regular file: refused, whatever the target holds.
-import type { GitHubLog, Octokit } from './client.js'
+import type { Octokit } from './client.js'
 import { statusOf, toGitHubError } from './errors.js'
+import type { Log } from '../core/log.js'
 
 export type RepoFile =
   | { kind: 'file'; text: string; bytes: number }
@@ -17,7 +18,7 @@ export type RepoFile =
   | { kind: 'too-large'; bytes: number }
 
 export async function readRegularFileAtRef(
-  target: { octokit: Octokit; owner: string; repo: string; log: GitHubLog },
+  target: { octokit: Octokit; owner: string; repo: string; log: Log },
   file: string,
   ref: string,
   maxBytes: number

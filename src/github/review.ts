@@ -1,9 +1,10 @@
 // Pull-request reviews through the GitHub runner: the review comments and
 // reviews already there, a new review, and the deletion of a pending one
 // (how a refused batch is probed, see review/post.ts).
-import type { GitHubLog, Octokit } from './client.js'
+import type { Octokit } from './client.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import type { Authored, Identity } from './identity.js'
+import type { Log } from '../core/log.js'
 
 /** Pages of 100 read at most: 3,000 comments is more than any review keeps. */
 const MAX_PAGES = 30
@@ -42,7 +43,7 @@ interface ReviewTarget {
   octokit: Octokit
   owner: string
   repo: string
-  log: GitHubLog
+  log: Log
   identity: Identity
 }
 

@@ -3,7 +3,7 @@
 // token itself wrote is ever taken as ours, so a person quoting the marker
 // cannot hijack it, and a marker anywhere but the first line names nothing,
 // so an answer quoting another tag's marker cannot either.
-import type { GitHubLog, Octokit } from './client.js'
+import type { Octokit } from './client.js'
 import { isRateLimit, statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import type { Authored, Authorship, Identity } from './identity.js'
 import {
@@ -11,6 +11,7 @@ import {
   startsWithMarker,
   stickyMarker
 } from './sticky-marker.js'
+import type { Log } from '../core/log.js'
 
 export interface StickyComment {
   id: number
@@ -41,7 +42,7 @@ interface StickyTarget {
   octokit: Octokit
   owner: string
   repo: string
-  log: GitHubLog
+  log: Log
   identity: Identity
 }
 

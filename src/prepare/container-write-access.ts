@@ -11,13 +11,9 @@ import * as path from 'node:path'
 import { Inputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
 import { errorText, unescapeC } from '../core/text.js'
+import type { StageLog } from '../core/log.js'
 
 export class ContainerWriteError extends Error {}
-
-interface WriteAccessLog {
-  info(message: string): void
-  warning(message: string): void
-}
 
 interface ContainerWriteAccess {
   /** Takes the ACLs back; a second call does nothing. */
@@ -56,7 +52,7 @@ export async function grantContainerWrite(
   runner: ProcessRunner,
   image: string,
   paths: string[],
-  log: WriteAccessLog,
+  log: StageLog,
   recordDir: string
 ): Promise<ContainerWriteAccess> {
   const access = { revoke: () => revokeContainerWrite(runner, recordDir, log) }
@@ -126,7 +122,7 @@ export async function grantContainerWrite(
 export async function revokeContainerWrite(
   runner: ProcessRunner,
   recordDir: string,
-  log: WriteAccessLog
+  log: StageLog
 ): Promise<void> {
   const recordFile = path.join(recordDir, RECORD_FILE)
   if (!fs.existsSync(recordFile)) return // Nothing granted, or already taken back.
@@ -227,10 +223,7 @@ async function imageUid(runner: ProcessRunner, image: string): Promise<number> {
 }
 
 /** With remapped uids the ACL would name the wrong user on the runner. */
-async function warnIfUserNamespaces(
-  runner: ProcessRunner,
-  log: WriteAccessLog
-) {
+async function warnIfUserNamespaces(runner: ProcessRunner, log: StageLog) {
   const info = await runner.exec(
     'docker',
     ['info', '--format', '{{json .SecurityOptions}}'],
@@ -250,7 +243,7 @@ async function warnIfOthersOwnFiles(
   root: string,
   uid: number,
   actor: number,
-  log: WriteAccessLog
+  log: StageLog
 ) {
   const found = await runner.exec(
     'find',

@@ -1,4 +1,5 @@
 // Docker mode's effects: the daemon must answer, the image must be there.
+import type { StageLog } from '../core/log.js'
 import * as fs from 'node:fs'
 import { Inputs } from '../core/constants.js'
 import { isInside } from '../core/paths.js'
@@ -43,7 +44,7 @@ const PERMANENT_PULL_ERROR =
 export async function prepareDocker(
   runner: ProcessRunner,
   image: string,
-  log: { info(message: string): void; warning(message: string): void },
+  log: StageLog,
   insideContainer: () => boolean = () => fs.existsSync(CONTAINER_MARKER),
   wait: (seconds: number) => Promise<void> = (seconds) =>
     new Promise((resolve) => setTimeout(resolve, seconds * 1000))
@@ -75,7 +76,7 @@ export async function prepareDocker(
 async function pullImage(
   runner: ProcessRunner,
   image: string,
-  log: { info(message: string): void; warning(message: string): void },
+  log: StageLog,
   wait: (seconds: number) => Promise<void>
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -135,7 +136,7 @@ async function imageDigest(
 export async function removeLeftoverContainers(
   runner: ProcessRunner,
   workDir: string,
-  log: { info(message: string): void; warning(message: string): void }
+  log: StageLog
 ): Promise<number> {
   const ours = await findRunContainers(runner, workDir)
   if (ours.length === 0) return 0

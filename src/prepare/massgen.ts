@@ -21,7 +21,7 @@ import {
 } from './install/cache.js'
 import { installFresh } from './install/fresh.js'
 import { isComplete, venvLayout, type VenvLayout } from './install/layout.js'
-import { MassgenInstallError, type InstallLog } from './install/output.js'
+import { MassgenInstallError } from './install/output.js'
 import { installerEnv, probePython, type PythonInfo } from './install/python.js'
 import { pendingSaveFor, type PendingSave } from './install/deferred-save.js'
 import { relinkInterpreter } from './install/relink.js'
@@ -29,6 +29,7 @@ import { makeRunCopy, removeStaleRunCopies } from './install/run-copy.js'
 import { Inputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
 import { errorText } from '../core/text.js'
+import type { Log } from '../core/log.js'
 
 export interface PrepareOptions {
   version: string
@@ -46,7 +47,7 @@ export interface PrepareOptions {
   /** RUNNER_TOOL_CACHE, or ~/.cache off Actions. */
   toolCacheDir: string
   env: NodeJS.ProcessEnv
-  log: InstallLog
+  log: Log
   cache?: CacheStore
 }
 
@@ -167,7 +168,7 @@ function givenCommand(
 }
 
 /** A complete install is reused; an unfinished one is removed. */
-function reusable(layout: VenvLayout, log: InstallLog): boolean {
+function reusable(layout: VenvLayout, log: Log): boolean {
   if (isComplete(layout)) return true
   if (fs.existsSync(layout.dir)) {
     log.warning(
@@ -195,7 +196,7 @@ async function restoreFromCache(
   cache: CacheStore,
   layout: VenvLayout,
   python: PythonInfo,
-  log: InstallLog
+  log: Log
 ): Promise<string | undefined> {
   let hit: string | undefined
   try {

@@ -9,12 +9,12 @@ import * as path from 'node:path'
 import { grantContainerWrite } from './container-write-access.js'
 import { prepareDocker } from './docker.js'
 import { savesOnRef } from './install/deferred-save.js'
-import type { InstallLog } from './install/output.js'
 import { prepareMassgen, type MassgenInstallation } from './massgen.js'
 import { concurrently, type SetupTimings } from './setup.js'
 import type { Settings } from '../core/types.js'
 import type { ProcessRunner } from '../core/process.js'
 import { recheckConfined } from '../safety/context-path.js'
+import type { Log } from '../core/log.js'
 
 export interface PreparedRun<C> {
   config: C
@@ -31,7 +31,7 @@ export async function prepareRun<C>(
   configured: Promise<C>,
   where: {
     env: NodeJS.ProcessEnv
-    log: InstallLog
+    log: Log
     /** Whether this job runs in a container (docker.ts; tests hand in an answer). */
     insideContainer?: () => boolean
     /**
@@ -81,7 +81,7 @@ async function prepareImage(
   settings: Settings,
   runner: ProcessRunner,
   workDir: string,
-  where: { log: InstallLog; insideContainer?: () => boolean }
+  where: { log: Log; insideContainer?: () => boolean }
 ): Promise<string> {
   const { log } = where
   const dockerImage = await prepareDocker(
@@ -108,7 +108,7 @@ async function prepareImage(
 function prepareInstall(
   settings: Settings,
   runner: ProcessRunner,
-  where: { env: NodeJS.ProcessEnv; log: InstallLog }
+  where: { env: NodeJS.ProcessEnv; log: Log }
 ): Promise<MassgenInstallation> {
   return prepareMassgen(runner, {
     version: settings.massgenVersion,

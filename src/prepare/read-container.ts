@@ -1,6 +1,7 @@
 // Docker mode's read container (plan/contained-read-server.ts): started once
 // per run before MassGen, checked to run the server's Node, and removed with
 // the run's other containers (docker.ts removeLeftoverContainers).
+import type { Log } from '../core/log.js'
 import { Inputs } from '../core/constants.js'
 import {
   CONTAINED_NODE,
@@ -17,7 +18,7 @@ export async function startReadContainer(
   launch: ReadServerLaunch,
   folders: string[],
   container: ReadContainer,
-  log: { info(message: string): void }
+  log: Pick<Log, 'info'>
 ): Promise<void> {
   const started = Date.now()
   const run = await runner.exec(

@@ -14,11 +14,7 @@ import {
 } from '../safety/agent-files.js'
 import { redactingStream, redactSecrets } from '../safety/redact.js'
 import { errorText } from '../core/text.js'
-
-interface ArtifactLog {
-  info(message: string): void
-  warning(message: string): void
-}
+import type { StageLog } from '../core/log.js'
 
 /** The part of @actions/artifact's client used here (tests pass a fake). */
 export interface ArtifactUploader {
@@ -34,7 +30,7 @@ interface UploadLogsOptions {
   /** Artifact name; characters GitHub refuses become `_`. */
   name: string
   retentionDays?: number
-  log: ArtifactLog
+  log: StageLog
   /** Values to redact from every staged file (keys, the GitHub token). */
   secrets?: string[]
   /** The full winning answer, staged as `winning-answer.md`. */

@@ -48,6 +48,7 @@ import type {
   ReviewScope
 } from '../core/review.js'
 import { redactSecrets } from '../safety/redact.js'
+import type { StageLog } from '../core/log.js'
 
 /** Pending-review probes spent at most on one refused batch. */
 const MAX_PROBES = 12
@@ -58,11 +59,6 @@ export type ReviewPoster = Pick<
   GitHubApi,
   'listReviewTexts' | 'createReview' | 'deletePendingReview'
 >
-
-interface ReviewLog {
-  info(message: string): void
-  warning(message: string): void
-}
 
 export interface ReviewInput {
   pullNumber: number
@@ -254,7 +250,7 @@ export function postedFingerprints(
 export async function runReview(
   input: ReviewInput,
   runner: ReviewPoster | undefined,
-  log: ReviewLog
+  log: StageLog
 ): Promise<ReviewReport> {
   const grouped = groupedFindings(
     input.answers,
@@ -343,7 +339,7 @@ export async function runReview(
 async function postReview(
   input: ReviewInput,
   runner: ReviewPoster,
-  log: ReviewLog,
+  log: StageLog,
   planned: Planned[],
   report: ReviewReport,
   ctx: ReviewTextContext

@@ -24,6 +24,7 @@ import {
 import { findingsSection } from './render.js'
 import { reviewSarif } from './sarif.js'
 import type { ReviewReport } from '../core/review.js'
+import type { StageLog } from '../core/log.js'
 
 export type CheckWriter = Pick<
   GitHubApi,
@@ -32,11 +33,6 @@ export type CheckWriter = Pick<
   | 'updateCheckRun'
   | 'checkRunAnnotationKeys'
 >
-
-export interface PublishLog {
-  info(message: string): void
-  warning(message: string): void
-}
 
 export const CHECKS_HINT =
   " The token needs `checks: write` in the workflow's `permissions:` " +
@@ -93,7 +89,7 @@ function content(input: CheckInput) {
 export async function writeCheckRun(
   input: CheckInput,
   github: CheckWriter,
-  log: PublishLog,
+  log: StageLog,
   now: () => string = () => new Date().toISOString()
 ): Promise<string | undefined> {
   const name = checkRunName(input.tag)

@@ -3,6 +3,7 @@
 // Only the token's own threads reach here, and only those classifyEarlier
 // marked 'resolved' (no person wrote in them, unless `resolve-threads` is
 // 'answered-too'; never one raised again).
+import type { StageLog } from '../core/log.js'
 import type { GitHubApi } from '../github/api.js'
 import { redactSecrets } from '../safety/redact.js'
 import { errorText } from '../core/text.js'
@@ -20,7 +21,7 @@ export async function resolveFixedThreads(
   pull: { number: number; headSha: string },
   outcomes: EarlierOutcome[],
   secrets: string[],
-  log: { info(message: string): void; warning(message: string): void }
+  log: StageLog
 ): Promise<EarlierOutcome[]> {
   const out: EarlierOutcome[] = []
   for (const o of outcomes) {

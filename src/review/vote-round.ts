@@ -12,6 +12,7 @@ import { groupedFindings } from './post.js'
 import { reviewAnswers } from './review.js'
 import type { VoteRound } from '../core/review.js'
 import { MAX_VOTED_FINDINGS, voteQuestion } from './vote.js'
+import type { StageLog } from '../core/log.js'
 
 /** Less time than this left after the answers: no vote (it would time out). */
 export const MIN_VOTE_SECONDS = 60
@@ -27,11 +28,6 @@ export type RunRound = (
   question: string,
   limits: RoundLimits
 ) => Promise<RunResult>
-
-export interface VoteRoundLog {
-  info(message: string): void
-  warning(message: string): void
-}
 
 function skipped(why: string, findings = 0): VoteRound {
   return { ran: false, skipped: why, findings, answers: {} }
@@ -52,7 +48,7 @@ export async function voteRound(
   settings: Settings,
   spent: { seconds: number },
   run: RunRound,
-  log: VoteRoundLog
+  log: StageLog
 ): Promise<VoteRound> {
   const pr = first.pullRequest
   if (!pr) return skipped('the run is not about a pull request')

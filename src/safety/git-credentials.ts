@@ -32,16 +32,12 @@ import {
   writeAgentFile
 } from './agent-files.js'
 import { errorText } from '../core/text.js'
+import type { StageLog } from '../core/log.js'
 
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024
 const HEADER_LINE = /^\s*extraheader\s*=.*\bauthorization\s*:/i
 const CREDENTIAL = /(\bauthorization\s*:\s*[A-Za-z]+\s+)([^\s"]+)/i
 const PLACEHOLDER = '\u0000credential\u0000'
-
-interface CredentialLog {
-  info(message: string): void
-  warning(message: string): void
-}
 
 interface RemovedLine {
   /** Line number in the original file. */
@@ -196,7 +192,7 @@ function tokenOf(credential: string): string | undefined {
  */
 export async function takeGitCredentials(
   contextPath: string,
-  log: CredentialLog,
+  log: StageLog,
   /** RUNNER_TEMP, where actions/checkout v6 keeps the header. */
   runnerTemp?: string
 ): Promise<TakenCredentials> {
@@ -285,7 +281,7 @@ export function credentialState(taken: TakenCredentials): string {
  */
 export async function restoreGitCredentials(
   files: TakenFile[],
-  log: CredentialLog,
+  log: StageLog,
   source: { originals: Map<string, Buffer> } | { token: string }
 ): Promise<string[]> {
   const failed: string[] = []

@@ -10,6 +10,7 @@
 // root: the action is root (a `container:` job) or has passwordless sudo (as
 // GitHub-hosted runners do). As root the agents run as `nobody`, since a
 // root process without capabilities still owns the whole system's files.
+import type { Log } from '../core/log.js'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -293,7 +294,7 @@ interface SandboxRequest {
   /** More installed tools MassGen starts (the agents' read server, its Node). */
   toolPaths?: string[]
   env: NodeJS.ProcessEnv
-  log: { info(message: string): void }
+  log: Pick<Log, 'info'>
 }
 
 /**

@@ -10,9 +10,9 @@ import { fingerprintTree, type VenvFingerprint } from './fingerprint.js'
 import { isComplete, type VenvLayout } from './layout.js'
 import { removeRunCopy } from './run-copy.js'
 import type { CacheStore } from './cache.js'
-import type { InstallLog } from './output.js'
 import { errorText } from '../../core/text.js'
 import type { CacheSavePolicy } from '../../core/types.js'
+import type { Log } from '../../core/log.js'
 
 /**
  * Whether this run saves what it installed. `auto` saves except on a pull
@@ -65,7 +65,7 @@ export type SaveOutcome = 'saved' | 'refused' | 'failed' | 'none'
 export async function saveDeferredInstall(
   state: string,
   cache: CacheStore,
-  log: InstallLog
+  log: Log
 ): Promise<SaveOutcome> {
   const pending = parsePending(state)
   if (!pending) return 'none'

@@ -11,16 +11,12 @@ import {
   markerText,
   type VenvLayout
 } from './layout.js'
-import {
-  describeExit,
-  MassgenInstallError,
-  tail,
-  type InstallLog
-} from './output.js'
+import { describeExit, MassgenInstallError, tail } from './output.js'
 import type { PythonInfo } from './python.js'
 import { bootstrapUv, UV_VERSION } from './uv.js'
 import type { ProcessRunner } from '../../core/process.js'
 import { prunedFor } from './prune.js'
+import type { Log } from '../../core/log.js'
 
 const INSTALL_TIMEOUT_MS = 20 * 60_000
 /** Temporary install folders older than this are left over from a killed run. */
@@ -32,7 +28,7 @@ export async function installFresh(
   layout: VenvLayout,
   python: PythonInfo,
   env: NodeJS.ProcessEnv,
-  log: InstallLog
+  log: Log
 ): Promise<string> {
   fs.mkdirSync(layout.root, { recursive: true })
   removeStaleTemps(layout.root, log)
@@ -79,7 +75,7 @@ export async function installFresh(
 interface InstallStep {
   layout: VenvLayout
   env: NodeJS.ProcessEnv
-  log: InstallLog
+  log: Log
   temp: string
   constrain: string[]
   run: (command: string, args: string[]) => ReturnType<ProcessRunner['exec']>
@@ -194,7 +190,7 @@ function moveIntoPlace(
 /** Removes what MassGen never uses in the action's runs (prune.ts). */
 async function prune(
   layout: VenvLayout,
-  log: InstallLog,
+  log: Log,
   uninstall: (names: string[]) => ReturnType<ProcessRunner['exec']>
 ) {
   const version = layout.requirement.split('==')[1] ?? ''
@@ -242,7 +238,7 @@ function rewriteScripts(binDir: string, from: string, to: string) {
   }
 }
 
-function removeStaleTemps(root: string, log: InstallLog) {
+function removeStaleTemps(root: string, log: Log) {
   const now = Date.now()
   for (const name of fs.readdirSync(root)) {
     if (!name.startsWith('.tmp-')) continue

@@ -2,12 +2,6 @@
 // with, and the end of an installer's output, cleaned for a public log.
 import { redactSecrets } from '../../safety/redact.js'
 
-export interface InstallLog {
-  info(message: string): void
-  warning(message: string): void
-  debug(message: string): void
-}
-
 export class MassgenInstallError extends Error {
   constructor(message: string) {
     super(message)

@@ -8,13 +8,13 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { PythonInfo } from './python.js'
-import type { InstallLog } from './output.js'
+import type { Log } from '../../core/log.js'
 
 /** True when something was changed. */
 export function relinkInterpreter(
   dir: string,
   python: Pick<PythonInfo, 'version' | 'executable'>,
-  log: InstallLog
+  log: Log
 ): boolean {
   const cfgFile = path.join(dir, 'pyvenv.cfg')
   const link = path.join(dir, 'bin', 'python')

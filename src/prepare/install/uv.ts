@@ -3,8 +3,9 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { isFile } from './layout.js'
-import { describeExit, tail, type InstallLog } from './output.js'
+import { describeExit, tail } from './output.js'
 import type { ProcessRunner } from '../../core/process.js'
+import type { Log } from '../../core/log.js'
 
 /** uv release bootstrapped from PyPI for installs. */
 export const UV_VERSION = '0.13.9'
@@ -16,7 +17,7 @@ export async function bootstrapUv(
   runner: ProcessRunner,
   root: string,
   env: NodeJS.ProcessEnv,
-  log: InstallLog
+  log: Log
 ): Promise<string | undefined> {
   const home = path.join(root, `uv-${UV_VERSION}`)
   const uv = path.join(home, 'bin', 'uv')
