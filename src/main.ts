@@ -244,7 +244,7 @@ async function decide(
   settings: Settings,
   trigger: Trigger,
   gh: () => GitHubApi,
-  secrets: string[]
+  secrets: readonly string[]
 ): Promise<RunDecision | undefined> {
   // The agents are chosen once, here; the intake and the plan reuse the choice.
   const agents = chooseAgents(settings)
@@ -293,7 +293,7 @@ function destinationFor(
   settings: Settings,
   decision: Pick<RunIntake, 'issueNumber' | 'replyTo'>,
   gh: () => GitHubApi,
-  secrets: string[]
+  secrets: readonly string[]
 ): Destination {
   if (decision.issueNumber && settings.comment && !settings.githubToken) {
     core.warning(
@@ -405,7 +405,7 @@ async function cleanUpRun(
   runner: ProcessRunner,
   workDir: string,
   credentials: TakenCredentials,
-  secrets: string[]
+  secrets: readonly string[]
 ): Promise<void> {
   if (settings.docker) {
     await removeLeftoverContainers(runner, workDir, core)

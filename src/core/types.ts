@@ -341,42 +341,42 @@ export const CACHE_SAVE_POLICIES = ['auto', 'always', 'never'] as const
 export type CacheSavePolicy = (typeof CACHE_SAVE_POLICIES)[number]
 
 export interface RunResult {
-  outcome: Outcome
+  readonly outcome: Outcome
   /** Why, when the outcome is not success: shown to the user. */
-  reason?: string
-  question: string
-  exitCode: number | null
-  signal?: string
-  winner?: string
-  winnerAnswer?: string
-  agents: AgentResult[]
+  readonly reason?: string
+  readonly question: string
+  readonly exitCode: number | null
+  readonly signal?: string
+  readonly winner?: string
+  readonly winnerAnswer?: string
+  readonly agents: AgentResult[]
   /** Votes by answer label, as status.json keeps them. */
-  votes: Record<string, number>
-  elapsedSeconds?: number
-  cost?: number
-  inputTokens?: number
-  outputTokens?: number
-  logDir?: string
-  statusFile?: string
-  answerFile?: string
-  configFile?: string
+  readonly votes: Record<string, number>
+  readonly elapsedSeconds?: number
+  readonly cost?: number
+  readonly inputTokens?: number
+  readonly outputTokens?: number
+  readonly logDir?: string
+  readonly statusFile?: string
+  readonly answerFile?: string
+  readonly configFile?: string
   /** MassGen's validation errors on exit 1. */
-  configErrors?: string[]
+  readonly configErrors?: string[]
   /** The phase reached, for partial results. */
-  phase?: string
+  readonly phase?: string
   /** Which `mode` ran (and `personas`, if set), for the report. */
-  mode?: RunMode
-  personas?: PersonaMode
+  readonly mode?: RunMode
+  readonly personas?: PersonaMode
   /** Docker mode: the agents' image as it ran, by digest when it has one. */
   /** Where the run's time went (report/timings.ts), for the job summary. */
-  timings?: RunTimings
-  dockerImage?: string
+  readonly timings?: RunTimings
+  readonly dockerImage?: string
   /** `review: inline` with `finding-vote`: the vote round on the findings. */
-  findingVote?: VoteRound
+  readonly findingVote?: VoteRound
   /** The pull request the run reviewed, as read before the run. */
-  pullRequest?: ReviewedPull
+  readonly pullRequest?: ReviewedPull
   /** Its size, how its diff was read and its steering files, for the report. */
-  pullFacts?: PullFacts
+  readonly pullFacts?: PullFacts
 }
 
 /** Whether the pull request changes files that steer CI or reviews (context/steering-files.ts). */

@@ -34,7 +34,7 @@ export type Intake =
       commentId: number | undefined
       /** The conversation to read for the agents before the run. */
       conversation?: ConversationRequest
-      /** That conversation as text for the agents, once read (main.ts). */
+      /** That conversation as text for the agents, once read (pipeline/main-step.ts). */
       context?: string
       /**
        * A review-comment thread the report goes to as a reply, instead of
@@ -47,9 +47,11 @@ export type Intake =
 export type RunIntake = Extract<Intake, { action: 'run' }>
 
 /** A run the intake allowed, with the agents main chose for it (chooseAgents). */
-export type RunDecision = RunIntake & {
-  agents: AgentSelection
-}
+export type RunDecision = Readonly<
+  RunIntake & {
+    agents: AgentSelection
+  }
+>
 
 export class IntakeError extends Error {}
 

@@ -32,7 +32,7 @@ interface UploadLogsOptions {
   retentionDays?: number
   log: StageLog
   /** Values to redact from every staged file (keys, the GitHub token). */
-  secrets?: string[]
+  secrets?: readonly string[]
   /** The full winning answer, staged as `winning-answer.md`. */
   winningAnswer?: string
   /** Defaults to process.env (artifact service, run URL). */
@@ -104,7 +104,7 @@ export async function stageLogs(
   logDir: string,
   stagingDir: string,
   options: {
-    secrets?: string[]
+    secrets?: readonly string[]
     winningAnswer?: string
     maxBytes?: number
     scope?: LogScope
@@ -165,7 +165,7 @@ function copyRedacted(
   logDir: string,
   rel: string,
   target: string,
-  secrets: string[]
+  secrets: readonly string[]
 ): Promise<boolean> {
   return inFolderOf(logDir, rel, async (folder, name) => {
     const file = await openRegular(folder, name, { singleLink: true })

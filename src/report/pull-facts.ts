@@ -10,7 +10,7 @@ import { formatCount } from './render-parts.js'
 
 export function pullFactsSection(
   facts: PullFacts | undefined,
-  secrets: string[]
+  secrets: readonly string[]
 ): string {
   if (!facts) return ''
   const lines: string[] = []

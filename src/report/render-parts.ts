@@ -35,13 +35,13 @@ export function formatCount(n: number): string {
 
 export function backendModel(
   agent: { backend?: string; model?: string },
-  secrets: string[]
+  secrets: readonly string[]
 ): string {
   const parts = [agent.backend, agent.model].filter(Boolean) as string[]
   return parts.length ? cell(parts.join(' / '), secrets, 80) : '—'
 }
 
-function votedFor(agent: AgentResult, secrets: string[]): string {
+function votedFor(agent: AgentResult, secrets: readonly string[]): string {
   if (!agent.votedFor) return '—'
   const target = cell(agent.votedFor, secrets, 60)
   return agent.voteReason
@@ -49,12 +49,12 @@ function votedFor(agent: AgentResult, secrets: string[]): string {
     : target
 }
 
-function status(agent: AgentResult, secrets: string[]): string {
+function status(agent: AgentResult, secrets: readonly string[]): string {
   const text = cell(agent.status, secrets, 40)
   return agent.error ? `${text} ⚠️ ${cell(agent.error, secrets, 300)}` : text
 }
 
-export function voteTable(result: RunResult, secrets: string[]): string {
+export function voteTable(result: RunResult, secrets: readonly string[]): string {
   const rows = result.agents.map((a) => {
     const id = cell(a.id, secrets, 60) + (a.id === result.winner ? ' 🏆' : '')
     const label = cell(a.answerLabel, secrets, 40)
@@ -74,7 +74,7 @@ export function voteTable(result: RunResult, secrets: string[]): string {
 /** `label 2 · label 1`, most votes first. */
 export function votesLine(
   votes: Record<string, number>,
-  secrets: string[]
+  secrets: readonly string[]
 ): string {
   return Object.entries(votes)
     .sort((a, b) => b[1] - a[1])
@@ -84,7 +84,7 @@ export function votesLine(
 }
 
 interface FooterContext {
-  secrets: string[]
+  secrets: readonly string[]
   runUrl?: string
   artifactUrl?: string
 }
@@ -111,7 +111,7 @@ export function footer(result: RunResult, ctx: FooterContext): string {
   return [...parts, run, logs].filter(Boolean).join(' · ')
 }
 
-export function reasonBlock(result: RunResult, secrets: string[]): string {
+export function reasonBlock(result: RunResult, secrets: readonly string[]): string {
   const reason = result.reason?.trim()
   if (!reason || result.outcome === 'success') return ''
   if (!reason.includes('\n') && reason.length <= 300)
@@ -122,7 +122,7 @@ export function reasonBlock(result: RunResult, secrets: string[]): string {
 /** Short questions inline, long ones collapsed (and cut to an eighth). */
 export function questionBlock(
   question: string,
-  secrets: string[],
+  secrets: readonly string[],
   maxChars: number,
   hint: string
 ): string {

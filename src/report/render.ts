@@ -35,7 +35,7 @@ export interface ReportContext {
   runUrl?: string
   artifactUrl?: string
   /** Values to redact from everything shown. */
-  secrets: string[]
+  secrets: readonly string[]
   /** Hard limit for the whole body (comments: GitHub's limit less the marker). */
   maxChars: number
   /** Where the full text is, for truncation notes (markdown, trusted). */
@@ -59,7 +59,7 @@ const MIN_SHARE = 400
  * The first `max` characters, never half a surrogate pair, and never the
  * first part of a secret cut at the edge (redaction only knows whole ones).
  */
-function clipRaw(text: string, max: number, secrets: string[]): string {
+function clipRaw(text: string, max: number, secrets: readonly string[]): string {
   if (text.length <= max) return text
   const code = text.charCodeAt(max - 1)
   let clipped = text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
@@ -243,7 +243,7 @@ export function renderProgress(
  */
 function finish(
   text: string,
-  ctx: { secrets: string[]; maxChars: number }
+  ctx: { secrets: readonly string[]; maxChars: number }
 ): string {
   // Sticky and finding markers alike: only the GitHub writers put real ones.
   let out = defuseMarkers(redactSecrets(text, ctx.secrets))
@@ -312,7 +312,7 @@ function modeLine(result: RunResult): string {
   return `**Mode:** \`${result.mode}\`${personas}`
 }
 
-function agentName(a: AgentResult, secrets: string[]): string {
+function agentName(a: AgentResult, secrets: readonly string[]): string {
   return `**${cell(a.id, secrets, 60)}** (${backendModel(a, secrets)})`
 }
 
@@ -320,7 +320,7 @@ function winnerSection(
   result: RunResult,
   winner: AgentResult | undefined,
   body: string,
-  secrets: string[]
+  secrets: readonly string[]
 ): string {
   const who = winner
     ? agentName(winner, secrets)
@@ -329,7 +329,7 @@ function winnerSection(
   return `${title}\n\n${body}`
 }
 
-function votesSection(result: RunResult, secrets: string[]): string {
+function votesSection(result: RunResult, secrets: readonly string[]): string {
   const parts: string[] = []
   if (result.agents.length) parts.push(voteTable(result, secrets))
   const votes = votesLine(result.votes, secrets)
@@ -342,7 +342,7 @@ function otherSection(
   result: RunResult,
   others: AgentResult[],
   bodies: string[],
-  secrets: string[]
+  secrets: readonly string[]
 ): string {
   if (!others.length) return ''
   const title = result.winner ? '#### Other answers' : '#### Answers so far'

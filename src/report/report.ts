@@ -24,18 +24,22 @@ export type CommentPoster = Pick<
 
 /** Where a report goes. Built once per run; never written to after. */
 export interface Destination {
-  github: CommentPoster | undefined
-  issueNumber: number | undefined
+  readonly github: CommentPoster | undefined
+  readonly issueNumber: number | undefined
   /**
    * A review-comment thread whose command this run answers: the report is
    * a reply there. The sticky comment is left alone (it keeps the pull
    * request's main report), and no progress is posted to the thread.
    */
-  reply?: { pullNumber: number; threadId: number }
-  settings: { comment: boolean; jobSummary: boolean; commentTag: string }
-  runUrl: string | undefined
+  readonly reply?: { pullNumber: number; threadId: number }
+  readonly settings: {
+    comment: boolean
+    jobSummary: boolean
+    commentTag: string
+  }
+  readonly runUrl: string | undefined
   readonly artifactUrl?: string
-  readonly secrets: string[]
+  readonly secrets: readonly string[]
 }
 
 /** Comment budget: GitHub's limit less the hidden marker and its newline. */
@@ -95,7 +99,7 @@ export async function postReply(
 async function posted(
   write: () => Promise<{ url: string }>,
   what: string,
-  secrets: string[]
+  secrets: readonly string[]
 ): Promise<string | undefined> {
   try {
     return (await write()).url
@@ -146,7 +150,7 @@ export async function deliverReport(
 
 async function setOutputs(
   result: RunResult,
-  secrets: string[],
+  secrets: readonly string[],
   workDir: string | undefined,
   commentUrl: string | undefined
 ): Promise<void> {

@@ -69,7 +69,7 @@ export function outcomeConclusion(outcome: Outcome): CheckConclusion {
 }
 
 /** Plain text: no control characters but line breaks, secrets redacted. */
-function plain(text: string, secrets: string[], max: number): string {
+function plain(text: string, secrets: readonly string[], max: number): string {
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ')
   return clip(redactSecrets(clean, secrets).trim(), max)
@@ -78,7 +78,7 @@ function plain(text: string, secrets: string[], max: number): string {
 export function annotationOf(
   group: ReviewedGroup,
   agentCount: number,
-  secrets: string[]
+  secrets: readonly string[]
 ): CheckAnnotation {
   const { file, line, startLine } = group.anchor
   const who = `Raised by ${group.agents.length}/${agentCount} agents: ${group.agents.join(', ')}.`
@@ -103,7 +103,7 @@ export function annotationOf(
 
 export function annotationsOf(
   report: ReviewReport,
-  secrets: string[]
+  secrets: readonly string[]
 ): CheckAnnotation[] {
   return countedFindings(report).map((g) =>
     annotationOf(g, report.agentCount, secrets)

@@ -84,7 +84,7 @@ export interface ReviewInput {
    * confirmation that quotes only these is not evidence from the code.
    */
   prTexts: string[]
-  secrets: string[]
+  secrets: readonly string[]
   runUrl?: string
   /** MassGen's votes: a split with no majority on the outcome is `unclear`. */
   votes?: CastVote[]

@@ -44,7 +44,7 @@ interface CheckInput {
   report: ReviewReport | undefined
   result: Pick<RunResult, 'outcome' | 'reason'>
   settings: Pick<Settings, 'failOn' | 'failOnUnclear'>
-  secrets: string[]
+  secrets: readonly string[]
   runUrl: string | undefined
 }
 
@@ -138,7 +138,7 @@ async function writeSarif(
   result: RunResult,
   settings: Settings,
   workDir: string,
-  secrets: string[]
+  secrets: readonly string[]
 ): Promise<string> {
   const { log, left } = reviewSarif(report, {
     massgenVersion: settings.massgenVersion,
@@ -173,7 +173,7 @@ export async function publishVerdict(
   run: {
     settings: Settings
     workDir: string
-    secrets: string[]
+    secrets: readonly string[]
     runUrl: string | undefined
     github: CheckWriter | undefined
   }

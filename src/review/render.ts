@@ -67,7 +67,7 @@ export interface ReviewTextContext {
   tag: string
   /** Agents whose answers were read: the denominator of `2/3 agents`. */
   agentCount: number
-  secrets: string[]
+  secrets: readonly string[]
   runUrl?: string
 }
 
@@ -81,7 +81,7 @@ const REASON_CHARS = 160
 export function agreement(
   group: FindingGroup,
   agentCount: number,
-  secrets: string[] = []
+  secrets: readonly string[] = []
 ): string {
   const vote = group.vote
   if (!vote)
@@ -102,7 +102,7 @@ export function agreement(
 }
 
 /** Each agent's vote with its evidence, for the inline comment. */
-function voteLines(group: FindingGroup, secrets: string[]): string {
+function voteLines(group: FindingGroup, secrets: readonly string[]): string {
   const vote = group.vote
   if (!vote) return ''
   const shown = vote.votes.filter((v) => v.ballot !== 'abstain')
@@ -138,7 +138,7 @@ function headline(group: FindingGroup, ctx: ReviewTextContext): string {
   )
 }
 
-function suggestionBlock(text: string, secrets: string[]): string {
+function suggestionBlock(text: string, secrets: readonly string[]): string {
   const body = redactSecrets(text, secrets)
   const fence = fenceFor(body)
   return `${fence}suggestion\n${body}\n${fence}`
@@ -302,7 +302,7 @@ function earlierPlace(e: EarlierOutcome): string {
 /** The table of earlier findings for the job summary and the sticky comment. */
 function earlierSection(
   earlier: EarlierOutcome[] | undefined,
-  secrets: string[]
+  secrets: readonly string[]
 ): string {
   if (!earlier?.length) return ''
   const rows = earlier.slice(0, MAX_TABLE_ROWS).map((e) => {
@@ -433,7 +433,7 @@ export function voteNote(report: ReviewReport): string {
 /** The `findings` output: plain data, secrets redacted, clipped. */
 export function findingsJson(
   report: ReviewReport,
-  secrets: string[]
+  secrets: readonly string[]
 ): unknown[] {
   const text = (s: string) => redactSecrets(s, secrets)
   return report.groups.map((g) => ({

@@ -20,7 +20,7 @@ export async function resolveFixedThreads(
   github: ThreadResolver,
   pull: { number: number; headSha: string },
   outcomes: EarlierOutcome[],
-  secrets: string[],
+  secrets: readonly string[],
   log: StageLog
 ): Promise<EarlierOutcome[]> {
   const out: EarlierOutcome[] = []

@@ -29,7 +29,7 @@ export async function reviewRun(
   result: RunResult,
   settings: Settings,
   runner: GitHubApi | undefined,
-  secrets: string[],
+  secrets: readonly string[],
   runUrl: string | undefined
 ): Promise<ReviewReport | undefined> {
   if (settings.review !== 'inline') return undefined
@@ -95,7 +95,7 @@ export async function reviewRun(
 export async function setReviewOutputs(
   report: ReviewReport | undefined,
   workDir: string,
-  secrets: string[]
+  secrets: readonly string[]
 ): Promise<void> {
   core.setOutput(Outputs.Verdict, report?.verdict ?? '')
   if (!report) {

@@ -74,14 +74,14 @@ export function repoRelativeUri(file: string): string | undefined {
 /** Plain message text: no embedded links, no control characters, cut. */
 export function sarifText(
   text: string,
-  secrets: string[],
+  secrets: readonly string[],
   max: number
 ): string {
   const clean = redactSecrets(text, secrets).replace(CONTROL, ' ')
   return clip(clean.trim(), max).replace(/[\\[\]]/g, (c) => `\\${c}`)
 }
 
-function extension(agent: SarifAgent, secrets: string[]): ToolComponent {
+function extension(agent: SarifAgent, secrets: readonly string[]): ToolComponent {
   const clean = (s: string | undefined) =>
     s === undefined ? undefined : sarifText(s, secrets, 200)
   return {
@@ -98,7 +98,7 @@ export function reviewSarif(
   context: {
     massgenVersion: string
     agents: SarifAgent[]
-    secrets: string[]
+    secrets: readonly string[]
   }
 ): { log: Log; left: number } {
   const counted = countedFindings(report)

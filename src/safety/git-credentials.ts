@@ -49,7 +49,7 @@ interface RemovedLine {
 }
 
 /** One config file the headers were taken from; what the state keeps. */
-interface TakenFile {
+export interface TakenFile {
   /** The git folder (real path) and the config's path inside it. */
   root: string
   /** The git folder's device and inode: restored only into that folder. */

@@ -62,7 +62,7 @@ export function neutralizeMentions(text: string): string {
 }
 
 /** Everything LLM-written goes through this before it is posted. */
-export function safeMarkdown(text: string, secrets: string[]): string {
+export function safeMarkdown(text: string, secrets: readonly string[]): string {
   return neutralizeMentions(redactSecrets(text, secrets))
 }
 

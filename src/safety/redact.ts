@@ -39,7 +39,7 @@ const KEY_PATTERNS = [
 ]
 
 /** Each secret, and each line of a multi-line one, trimmed, deduplicated. */
-function secretValues(secrets: string[]): string[] {
+function secretValues(secrets: readonly string[]): string[] {
   const all = secrets.flatMap((s) => [s, ...s.split(/\r?\n/)])
   return [...new Set(all.map((v) => v.trim()))].filter(
     (v) => v.length >= MIN_VALUE
@@ -78,7 +78,7 @@ export function secretForms(value: string): string[] {
 }
 
 /** Every string to redact for these secrets, longest first. */
-export function redactionNeedles(secrets: string[]): string[] {
+export function redactionNeedles(secrets: readonly string[]): string[] {
   const needles = secretValues(secrets).flatMap(secretForms)
   return [...new Set(needles)]
     .filter((n) => n.length >= MIN_VALUE)
@@ -213,7 +213,7 @@ function redactWith(text: string, needles: string[]): string {
  * multi-line one), and the encoded forms of those of 8 or more, with `***`;
  * then anything shaped like a provider key or GitHub token.
  */
-export function redactSecrets(text: string, secrets: string[]): string {
+export function redactSecrets(text: string, secrets: readonly string[]): string {
   return redactWith(text, redactionNeedles(secrets))
 }
 
@@ -223,7 +223,7 @@ export function holdsSecret(text: string, needles: string[]): boolean {
 }
 
 /** The needles as byte strings (latin1: one char per byte), for raw files. */
-export function byteNeedles(secrets: string[]): string[] {
+export function byteNeedles(secrets: readonly string[]): string[] {
   return redactionNeedles(secrets).map((n) =>
     Buffer.from(n, 'utf8').toString('latin1')
   )
@@ -239,7 +239,7 @@ function isTokenChar(ch: string | undefined): boolean {
  * needles are matched in their UTF-8 bytes' latin1 form. A tail of each chunk
  * is held back so a secret split across two chunks is still found.
  */
-export function redactingStream(secrets: string[]): Transform {
+export function redactingStream(secrets: readonly string[]): Transform {
   const needles = byteNeedles(secrets)
   // Held back: the longest needle spaced out (twice its length, plus a
   // dump's offsets and printable column), and at least a token's length.

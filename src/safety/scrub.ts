@@ -50,7 +50,7 @@ export interface ScrubResult {
 
 export async function scrubSecrets(
   dir: string,
-  secrets: string[],
+  secrets: readonly string[],
   limits: ScrubLimits = SCRUB_LIMITS
 ): Promise<ScrubResult> {
   const needles = byteNeedles(
