@@ -3,7 +3,8 @@
 // step, finds it and cleans up instead.
 import * as core from '@actions/core'
 import { readStepState, saveStepState } from './core/step-state.js'
-import { run, failUnexpectedly } from './main.js'
+import { run } from './main.js'
+import { failUnexpectedly } from './pipeline/failure.js'
 import { post } from './post.js'
 import { errorText } from './core/text.js'
 

@@ -96,7 +96,9 @@ export const Outputs = {
 export const State = {
   Reported: 'reported',
   IssueNumber: 'issue-number',
+  Comment: 'comment',
   CommentTag: 'comment-tag',
+  JobSummary: 'job-summary',
   WorkDir: 'work-dir',
   LogDir: 'log-dir',
   Docker: 'docker',
@@ -116,7 +118,9 @@ export const Defaults = {
   DockerImage: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
   MaxDurationSeconds: 1800,
   MassgenVersion: '0.1.97',
+  Comment: true,
   CommentTag: 'massgen',
+  JobSummary: true,
   Trigger: '/massgen',
   PrDiffMaxBytes: 200_000
 } as const

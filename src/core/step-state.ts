@@ -12,7 +12,10 @@ export interface StepState {
   /** The report is out (or the run was skipped or refused): post does nothing. */
   reported: boolean
   workDir: string | undefined
-  commentTag: string | undefined
+  /** Where the report goes: the main step's settings, for the post step's report. */
+  comment: boolean
+  commentTag: string
+  jobSummary: boolean
   docker: boolean
   /** Where the report goes; saved only when the main step would comment. */
   issueNumber: number | undefined
@@ -33,7 +36,9 @@ const NAMES: Record<keyof StepState, string> = {
   started: State.Started,
   reported: State.Reported,
   workDir: State.WorkDir,
+  comment: State.Comment,
   commentTag: State.CommentTag,
+  jobSummary: State.JobSummary,
   docker: State.Docker,
   issueNumber: State.IssueNumber,
   massgenPid: State.MassgenPid,
@@ -59,7 +64,9 @@ export function readStepState(store: StateStore = actions): StepState {
     started: text('started') === 'true',
     reported: text('reported') === 'true',
     workDir: text('workDir') || undefined,
-    commentTag: text('commentTag') || undefined,
+    comment: text('comment') === 'true',
+    commentTag: text('commentTag'),
+    jobSummary: text('jobSummary') === 'true',
     docker: text('docker') === 'true',
     issueNumber: number('issueNumber'),
     massgenPid: number('massgenPid'),

@@ -42,16 +42,6 @@ export interface InputSource {
   setupFromBase?: boolean
 }
 
-
-/**
- * A boolean input read where no error can be reported any more (the post
- * step, a failure no stage caught): by the same rule, else its default.
- */
-export function flagOrDefault(text: string, fallback: boolean): boolean {
-  const parsed = bool.safeParse(text || String(fallback))
-  return parsed.success ? parsed.data : fallback
-}
-
 const wholeNumber = (min: number, max: number) =>
   z
     .string()
@@ -265,11 +255,11 @@ export function readSettings(source: InputSource): Settings {
       check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ??
       '',
     massgenCommand: readCommand(raw(Inputs.MassgenCommand), source, errors),
-    githubToken: raw(Inputs.GithubToken) || source.env.GITHUB_TOKEN || '',
-    comment: flag(Inputs.Comment, true),
+    githubToken: readToken(source),
+    comment: flag(Inputs.Comment, Defaults.Comment),
     commentTag:
       check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
-    jobSummary: flag(Inputs.JobSummary, true),
+    jobSummary: flag(Inputs.JobSummary, Defaults.JobSummary),
     trigger: check('trigger', Inputs.Trigger, Defaults.Trigger) ?? '',
     labelTrigger: raw(Inputs.LabelTrigger)
       ? (check('labelTrigger', Inputs.LabelTrigger, '') ?? '')
@@ -336,6 +326,29 @@ export function readSettings(source: InputSource): Settings {
   return settings
 }
 
+/**
+ * Where a report goes, read where no input error can be reported any more
+ * (an error no stage caught, before the settings were read): by
+ * readSettings's own rules, a value they refuse taken as its default.
+ */
+export function readReportSettings(source: Pick<InputSource, 'getInput'>): {
+  jobSummary: boolean
+  commentTag: string
+} {
+  const read = <T>(schema: z.ZodType<T>, name: string, fallback: T): T => {
+    const parsed = schema.safeParse(source.getInput(name).trim())
+    return parsed.success ? parsed.data : fallback
+  }
+  return {
+    jobSummary: read(rules.boolean[0], Inputs.JobSummary, Defaults.JobSummary),
+    commentTag: read(
+      rules.commentTag[0],
+      Inputs.CommentTag,
+      Defaults.CommentTag
+    )
+  }
+}
+
 function readPassEnv(text: string, errors: string[]): string[] {
   const parsed = parsePassEnv(Inputs.PassEnv, text, KEY_ENV_VARS)
   errors.push(...parsed.errors)
@@ -388,7 +401,18 @@ function readUploadLogs(
 }
 
 /** Keys from the inputs or, when an input is empty, the usual environment variables. */
-export function readKeys(source: InputSource): ApiKeys {
+/** The token input, else the job's GITHUB_TOKEN; '' when neither is set. */
+export function readToken(
+  source: Pick<InputSource, 'getInput' | 'env'>
+): string {
+  return (
+    source.getInput(Inputs.GithubToken).trim() || source.env.GITHUB_TOKEN || ''
+  )
+}
+
+export function readKeys(
+  source: Pick<InputSource, 'getInput' | 'env'>
+): ApiKeys {
   const pick = (input: string, ...vars: string[]) =>
     source.getInput(input).trim() ||
     vars.map((v) => source.env[v]?.trim()).find((v) => v) ||

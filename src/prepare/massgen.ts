@@ -127,10 +127,7 @@ export async function prepareMassgen(
  * its start stays out of the install the post step saves. The fingerprint
  * comes after the copy, whose links change the files' change times.
  */
-function keepForSave(
-  layout: VenvLayout,
-  log: InstallLog
-): PendingSave | undefined {
+function keepForSave(layout: VenvLayout, log: Log): PendingSave | undefined {
   removeStaleRunCopies(layout.root, log)
   let runCopy: string
   try {

@@ -86,7 +86,7 @@ export function discardDeferredInstall(state: string): void {
 async function saveUnchanged(
   pending: PendingSave,
   cache: CacheStore,
-  log: InstallLog
+  log: Log
 ): Promise<SaveOutcome> {
   if (!isComplete(pending)) {
     log.warning(

@@ -15,7 +15,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { VenvLayout } from './layout.js'
-import type { InstallLog } from './output.js'
+import type { Log } from '../../core/log.js'
 
 const PREFIX = '.run-'
 /** A copy older than this is left over from a job whose post step never ran. */
@@ -95,7 +95,7 @@ function isRunCopyOf(copy: string, installDir: string): boolean {
 }
 
 /** Copies a killed job left behind (its post step never ran). */
-export function removeStaleRunCopies(root: string, log: InstallLog): void {
+export function removeStaleRunCopies(root: string, log: Log): void {
   let names: string[]
   try {
     names = fs.readdirSync(root)

@@ -1,0 +1,163 @@
+// Whether this event runs at all, decided once into typed values: the
+// trigger, the inputs (and the setup files from the base commit), the
+// intake's decision with its agents. Every later stage reads them; none
+// writes to them.
+import * as core from '@actions/core'
+import { context } from '@actions/github'
+import type { Settings, Trigger } from '../core/types.js'
+import { parseCommand } from '../event/command.js'
+import { intake, type Intake, type RunDecision } from '../event/intake.js'
+import { localModeRefusal } from '../event/local-mode.js'
+import { setupSourceFor, type SetupSource } from '../event/setup-source.js'
+import { readTrigger } from '../event/trigger.js'
+import { withBaseSetup } from '../context/base-setup.js'
+import type { GitHubApi } from '../github/api.js'
+import { MissingKeysError } from '../inputs/models.js'
+import { InputError, readSettings } from '../inputs/settings.js'
+import { chooseAgents } from '../plan/plan.js'
+import { destinationFor } from './destination.js'
+import { actionSecrets, actionToken, gitHubOnce } from './step-env.js'
+import {
+  failBeforeRun,
+  failureText,
+  failVisibly,
+  refuse,
+  skip
+} from './stops.js'
+
+/** A run the event, the inputs and the intake allow. */
+export interface Decided {
+  readonly settings: Settings
+  readonly trigger: Trigger
+  readonly decision: RunDecision
+  /** The keys and the token, masked (step-env.ts). */
+  readonly secrets: readonly string[]
+  /** The step's one GitHub client, opened on first use. */
+  readonly github: () => GitHubApi
+}
+
+/** Undefined when the event is skipped, refused or failed (said where it belongs). */
+export async function decide(): Promise<Decided | undefined> {
+  const trigger = readTrigger(
+    context.eventName,
+    context.payload,
+    process.env.GITHUB_ACTOR ?? '',
+    process.env.GITHUB_REPOSITORY ?? ''
+  )
+  const setupSource = setupSourceFor(trigger, context.payload)
+  const secrets = actionSecrets(actionToken())
+  const inputs = readInputs(setupSource.from !== 'workspace')
+  if (!inputs) return undefined
+  const github = gitHubOnce(inputs.githubToken)
+  const settings = await loadBaseSetup(inputs, { trigger, setupSource }, github)
+  if (!settings) return undefined
+  const decision = await decideRun(settings, trigger, github, secrets)
+  if (!decision) return undefined
+  // Only a quiet skip leaves setup files unread; never run without them.
+  if (settings.baseSetup.length > 0) {
+    failBeforeRun(
+      new InputError('The setup files were not read; nothing was run.')
+    )
+    return undefined
+  }
+  return { settings, trigger, decision, secrets, github }
+}
+
+/** The inputs, read and checked (the keys are masked already). */
+function readInputs(setupFromBase: boolean): Settings | undefined {
+  try {
+    return readSettings({
+      getInput: (name) => core.getInput(name),
+      env: process.env,
+      workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+      setupFromBase
+    })
+  } catch (error) {
+    failBeforeRun(error)
+    return undefined
+  }
+}
+
+/**
+ * The setup files from the base commit, on events that carry someone
+ * else's code (base-setup.ts); undefined when they cannot be used.
+ */
+async function loadBaseSetup(
+  settings: Settings,
+  source: { trigger: Trigger; setupSource: SetupSource },
+  gh: () => GitHubApi
+): Promise<Settings | undefined> {
+  // A comment that is not a command is skipped quietly by the intake, with
+  // nothing run: it costs no API call and cannot fail the job here.
+  if (skippedQuietly(source.trigger, settings)) return settings
+  try {
+    return await withBaseSetup(
+      settings,
+      source.setupSource,
+      settings.githubToken ? gh : undefined
+    )
+  } catch (error) {
+    failBeforeRun(error)
+    return undefined
+  }
+}
+
+function skippedQuietly(trigger: Trigger, settings: Settings): boolean {
+  if (trigger.kind === 'ignored') return true
+  if (trigger.kind !== 'comment' && trigger.kind !== 'review_comment')
+    return false
+  return parseCommand(trigger.body, settings.trigger).kind === 'not-command'
+}
+
+/**
+ * The trigger and permission gate (intake), local mode's refusal of
+ * untrusted events, and the models against the keys, all before anything
+ * costly. Undefined when it was skipped or refused.
+ */
+async function decideRun(
+  settings: Settings,
+  trigger: Trigger,
+  gh: () => GitHubApi,
+  secrets: readonly string[]
+): Promise<RunDecision | undefined> {
+  // The agents are chosen once, here; the intake and the plan reuse the choice.
+  const agents = chooseAgents(settings)
+  let decision: Intake
+  try {
+    decision = await intake(settings, trigger, gh, agents)
+  } catch (error) {
+    failBeforeRun(error)
+    return undefined
+  }
+  if (decision.action === 'skip') {
+    await skip(decision.reason, decision.quiet, settings)
+    return undefined
+  }
+  if (decision.action === 'fail') {
+    await failVisibly(
+      decision.reason,
+      destinationFor(settings, decision, gh, secrets),
+      'failed'
+    )
+    return undefined
+  }
+  const refusal = localModeRefusal(settings, context.eventName, trigger)
+  if (refusal) {
+    await refuse(refusal, settings)
+    return undefined
+  }
+  if ('error' in agents && !(agents.error instanceof MissingKeysError)) {
+    failBeforeRun(agents.error)
+    return undefined
+  }
+  if ('error' in agents) {
+    // Past the gate, a missing key: the people who may run it see why it did not.
+    await failVisibly(
+      failureText(agents.error),
+      destinationFor(settings, decision, gh, secrets),
+      'config-error'
+    )
+    return undefined
+  }
+  return { ...decision, agents: agents.selection }
+}

@@ -1,0 +1,108 @@
+// The ways the main step ends before MassGen runs: skipped, refused, or
+// failed with the reason where the run would have reported it.
+import * as core from '@actions/core'
+import { Outputs } from '../core/constants.js'
+import { saveStepState } from '../core/step-state.js'
+import { errorText } from '../core/text.js'
+import type { Settings } from '../core/types.js'
+import { IntakeError } from '../event/intake.js'
+import { ModelsError } from '../inputs/models.js'
+import { InputError } from '../inputs/settings.js'
+import { renderReport, renderSkipped } from '../report/render.js'
+import {
+  postComment,
+  postReply,
+  reportContext,
+  writeSummary,
+  type Destination
+} from '../report/report.js'
+import { redactSecrets } from '../safety/redact.js'
+import { summaryOnly } from './destination.js'
+
+/** Quiet skips (a comment not meant for us) leave no trace but a log line. */
+export async function skip(
+  reason: string,
+  quiet: boolean,
+  settings: Settings
+): Promise<void> {
+  core.setOutput(Outputs.Status, 'skipped')
+  saveStepState('reported', true)
+  if (quiet) return core.info(`Nothing to do: ${reason}`)
+  core.notice(`MassGen run skipped: ${reason}`)
+  const dest = summaryOnly(settings, [])
+  await writeSummary(
+    dest,
+    renderSkipped(reason, reportContext(dest, 'summary'))
+  )
+}
+
+/** A run the workflow's settings forbid here: said in the summary, and failed. */
+export async function refuse(
+  reason: string,
+  settings: Settings
+): Promise<void> {
+  await skip(reason, false, settings)
+  core.setOutput(Outputs.Status, 'config-error')
+  core.setFailed(reason)
+}
+
+/** The head moved after the command: skipped, and said where it is seen. */
+export async function refuseMovedHead(
+  reason: string,
+  settings: Settings,
+  dest: Destination
+): Promise<void> {
+  await skip(reason, false, settings)
+  await (dest.reply ? postReply : postComment)(
+    dest,
+    renderSkipped(reason, reportContext(dest, 'comment'))
+  )
+}
+
+/**
+ * A check the run depends on could not be made (the permission API, the
+ * pull request's head), or an error no stage caught: nothing more runs, and
+ * the step fails so that the pull request does not silently go without its
+ * review. The reason is in the summary and, where the run would have
+ * reported, a comment.
+ */
+export async function failVisibly(
+  reason: string,
+  dest: Destination,
+  outcome: 'failed' | 'config-error'
+): Promise<void> {
+  const shown = redactSecrets(reason, dest.secrets)
+  core.setOutput(Outputs.Status, outcome)
+  saveStepState('reported', true)
+  const report = (target: 'comment' | 'summary') =>
+    renderReport(
+      {
+        outcome,
+        reason: shown,
+        question: '',
+        exitCode: null,
+        agents: [],
+        votes: {}
+      },
+      reportContext(dest, target)
+    )
+  await writeSummary(dest, report('summary'))
+  await (dest.reply ? postReply : postComment)(dest, report('comment'))
+  core.setFailed(shown)
+}
+
+/** Bad inputs or setup: the step fails with the message, nothing posted. */
+export function failBeforeRun(error: unknown): void {
+  const message = failureText(error)
+  core.setOutput(Outputs.Status, 'config-error')
+  saveStepState('reported', true)
+  core.setFailed(message)
+}
+
+export function failureText(error: unknown): string {
+  return error instanceof InputError ||
+    error instanceof IntakeError ||
+    error instanceof ModelsError
+    ? error.message
+    : `Unexpected error: ${errorText(error)}`
+}
