@@ -54,7 +54,10 @@ function status(agent: AgentResult, secrets: readonly string[]): string {
   return agent.error ? `${text} ⚠️ ${cell(agent.error, secrets, 300)}` : text
 }
 
-export function voteTable(result: RunResult, secrets: readonly string[]): string {
+export function voteTable(
+  result: RunResult,
+  secrets: readonly string[]
+): string {
   const rows = result.agents.map((a) => {
     const id = cell(a.id, secrets, 60) + (a.id === result.winner ? ' 🏆' : '')
     const label = cell(a.answerLabel, secrets, 40)
@@ -111,7 +114,10 @@ export function footer(result: RunResult, ctx: FooterContext): string {
   return [...parts, run, logs].filter(Boolean).join(' · ')
 }
 
-export function reasonBlock(result: RunResult, secrets: readonly string[]): string {
+export function reasonBlock(
+  result: RunResult,
+  secrets: readonly string[]
+): string {
   const reason = result.reason?.trim()
   if (!reason || result.outcome === 'success') return ''
   if (!reason.includes('\n') && reason.length <= 300)

@@ -59,7 +59,11 @@ const MIN_SHARE = 400
  * The first `max` characters, never half a surrogate pair, and never the
  * first part of a secret cut at the edge (redaction only knows whole ones).
  */
-function clipRaw(text: string, max: number, secrets: readonly string[]): string {
+function clipRaw(
+  text: string,
+  max: number,
+  secrets: readonly string[]
+): string {
   if (text.length <= max) return text
   const code = text.charCodeAt(max - 1)
   let clipped = text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)

@@ -81,7 +81,10 @@ export function sarifText(
   return clip(clean.trim(), max).replace(/[\\[\]]/g, (c) => `\\${c}`)
 }
 
-function extension(agent: SarifAgent, secrets: readonly string[]): ToolComponent {
+function extension(
+  agent: SarifAgent,
+  secrets: readonly string[]
+): ToolComponent {
   const clean = (s: string | undefined) =>
     s === undefined ? undefined : sarifText(s, secrets, 200)
   return {

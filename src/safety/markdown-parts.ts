@@ -16,12 +16,20 @@ export function cell(
 }
 
 /** Redacted text for raw HTML such as `<summary>`. */
-export function htmlText(text: string, secrets: readonly string[], max = 160): string {
+export function htmlText(
+  text: string,
+  secrets: readonly string[],
+  max = 160
+): string {
   return escapeHtmlText(clip(redactSecrets(text, secrets), max))
 }
 
 /** Arbitrary text (errors, logs) shown verbatim: a fence nothing inside can close. */
-export function codeBlock(text: string, secrets: readonly string[], max = 4000): string {
+export function codeBlock(
+  text: string,
+  secrets: readonly string[],
+  max = 4000
+): string {
   const body = clip(redactSecrets(text, secrets), max).replace(/\r\n?/g, '\n')
   const fence = fenceFor(body)
   return `${fence}text\n${body}\n${fence}`

@@ -213,7 +213,10 @@ function redactWith(text: string, needles: string[]): string {
  * multi-line one), and the encoded forms of those of 8 or more, with `***`;
  * then anything shaped like a provider key or GitHub token.
  */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
+export function redactSecrets(
+  text: string,
+  secrets: readonly string[]
+): string {
   return redactWith(text, redactionNeedles(secrets))
 }
 
