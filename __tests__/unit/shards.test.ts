@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import { parse } from 'yaml'
-import { Inputs, ShardDefaults } from '../../src/core/constants.js'
+import { Defaults, Inputs } from '../../src/core/constants.js'
 import { readShardInputs } from '../../src/inputs/shard-inputs.js'
 import {
   planShards,
@@ -146,7 +146,7 @@ describe('the shard inputs', () => {
     expect(read({})).toEqual({
       role: 'run',
       questions: [],
-      maxShards: ShardDefaults.maxShards,
+      maxShards: Defaults.MaxShards,
       resultsPrefix: 'massgen-shard-'
     })
   })

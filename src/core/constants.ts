@@ -114,41 +114,70 @@ export const State = {
   IsPost: 'is-post'
 } as const
 
+/**
+ * Every input's default, keyed as Inputs is: the code's one copy of
+ * action.yml's defaults (__tests__/unit/input-defaults.test.ts holds them,
+ * action.yml and the README's table equal). An input without an entry has
+ * no default.
+ */
 export const Defaults = {
+  Mode: 'full',
+  Docker: true,
   DockerImage: 'ghcr.io/massgen/mcp-runtime-sudo:latest',
-  MaxDurationSeconds: 1800,
+  DockerNetwork: 'auto',
+  LocalSandbox: true,
+  AcceptLocalModeRisk: false,
+  MaxDuration: 1800,
+  ContextPermission: 'read',
+  AgentCommands: 'auto',
   MassgenVersion: '0.1.97',
   Comment: true,
   CommentTag: 'massgen',
   JobSummary: true,
   Trigger: '/massgen',
-  PrDiffMaxBytes: 200_000
-} as const
-
-/**
- * A review fanned out over a job matrix (src/shards/, docs/matrix-review.md):
- * 4 shards by default, since a free plan runs 20 jobs at once and a
- * provider's rate limit is shared by every shard's agents; 64 at most.
- */
-export const ShardDefaults = {
-  maxShards: 4,
-  maxShardsCap: 64,
+  SkipDrafts: true,
+  SkipBots: false,
+  AllowForkPullRequestTarget: false,
+  PrContext: true,
+  ProjectInstructions: 'base',
+  PrDiffMaxBytes: 200_000,
+  UploadLogs: 'true',
+  CheckoutCheck: 'stop',
+  CacheMassgen: true,
+  CacheSave: 'auto',
+  Review: 'off',
+  FailOn: 'never',
+  CheckRun: true,
+  MinAgreement: 1,
+  /**
+   * The review's noise limits and its vote (README, "Inline review"): a
+   * finding below `concern` (a nit) is not posted, as Gemini Code Assist's
+   * default threshold (MEDIUM) drops LOW ones; at most 10 inline comments,
+   * as a team that counted 46 bot findings on one pull request acted on 8.
+   */
+  FindingVote: true,
+  MinSeverity: 'concern',
+  MaxInlineComments: 10,
+  ReviewScope: 'incremental',
+  ResolveThreads: 'unanswered',
+  Role: 'run',
+  /**
+   * 4 shards of a matrix review (src/shards/, docs/matrix-review.md), since a
+   * free plan runs 20 jobs at once and a provider's rate limit is shared by
+   * every shard's agents.
+   */
+  MaxShards: 4,
   /** Artifacts the shards upload and the aggregate downloads, by prefix. */
-  resultsPattern: 'massgen-shard-*',
+  ShardResults: 'massgen-shard-*'
+} as const satisfies Partial<
+  Record<keyof typeof Inputs, string | number | boolean>
+>
+
+/** A review fanned out over a job matrix: 64 shards at most. */
+export const ShardDefaults = {
+  maxShardsCap: 64,
   /** The matrix job's plan for the shards (no shard id can make this name). */
   planArtifact: 'massgen-shards-plan'
-} as const
-
-/**
- * The review's noise limits and its vote (README, "Inline review"): a
- * finding below `concern` (a nit) is not posted, as Gemini Code Assist's
- * default threshold (MEDIUM) drops LOW ones; at most 10 inline comments, as
- * a team that counted 46 bot findings on one pull request acted on 8.
- */
-export const ReviewDefaults = {
-  findingVote: true,
-  minSeverity: 'concern',
-  maxInlineComments: 10
 } as const
 
 /** The default models: one strong model per provider whose key is given (README, "Models"). */

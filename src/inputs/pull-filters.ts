@@ -1,6 +1,6 @@
 // Which pull requests are reviewed: `skip-drafts`, `skip-bots`,
 // `skip-labels` and `max-changed-files` (event/pull-skips.ts applies them).
-import { Inputs } from '../core/constants.js'
+import { Defaults, Inputs } from '../core/constants.js'
 import { showValue } from '../core/text.js'
 import { parseFlag } from './boolean-rule.js'
 import type { Settings } from '../core/types.js'
@@ -28,8 +28,8 @@ export function readPullFilters(
     return fallback
   }
   return {
-    skipDrafts: flag(Inputs.SkipDrafts, true),
-    skipBots: flag(Inputs.SkipBots, false),
+    skipDrafts: flag(Inputs.SkipDrafts, Defaults.SkipDrafts),
+    skipBots: flag(Inputs.SkipBots, Defaults.SkipBots),
     skipLabels: readLabels(raw(Inputs.SkipLabels), errors),
     maxChangedFiles: readMaxFiles(raw(Inputs.MaxChangedFiles), errors)
   }

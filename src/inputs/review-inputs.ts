@@ -1,5 +1,5 @@
 // The inputs of reviews across pushes: `review-scope` and `resolve-threads`.
-import { Inputs } from '../core/constants.js'
+import { Defaults, Inputs } from '../core/constants.js'
 import type { Settings } from '../core/types.js'
 import { showValue } from '../core/text.js'
 
@@ -33,14 +33,14 @@ export function readReviewInputs(
       Inputs.ReviewScope,
       raw(Inputs.ReviewScope),
       SCOPES,
-      'incremental',
+      Defaults.ReviewScope,
       errors
     ),
     resolveThreads: oneOf(
       Inputs.ResolveThreads,
       raw(Inputs.ResolveThreads),
       RESOLVE,
-      'unanswered',
+      Defaults.ResolveThreads,
       errors
     )
   }

@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import { CACHE_SAVE_POLICIES } from '../core/types.js'
 import * as path from 'node:path'
 import { z } from 'zod'
-import { Defaults, Inputs, ReviewDefaults } from '../core/constants.js'
+import { Defaults, Inputs } from '../core/constants.js'
 import { findExecutable } from '../process/executable.js'
 import { KEY_ENV_VARS, ModelsError, parseModels } from './models.js'
 import { parsePassEnv } from '../safety/child-env.js'
@@ -215,16 +215,16 @@ export function readSettings(source: InputSource): Settings {
   const flag = (name: string, fallback: boolean) =>
     check('boolean', name, String(fallback)) ?? fallback
 
-  const docker = flag(Inputs.Docker, true)
+  const docker = flag(Inputs.Docker, Defaults.Docker)
   const maxDuration = check(
     'maxDuration',
     Inputs.MaxDuration,
-    String(Defaults.MaxDurationSeconds)
+    String(Defaults.MaxDuration)
   )
   const permission = check(
     'contextPermission',
     Inputs.ContextPermission,
-    'read'
+    Defaults.ContextPermission
   )
   const issueNumber = raw(Inputs.IssueNumber)
     ? check('issueNumber', Inputs.IssueNumber, '')
@@ -247,10 +247,10 @@ export function readSettings(source: InputSource): Settings {
     docker,
     dockerImage:
       check('dockerImage', Inputs.DockerImage, Defaults.DockerImage) ?? '',
-    maxDurationSeconds: maxDuration ?? Defaults.MaxDurationSeconds,
+    maxDurationSeconds: maxDuration ?? Defaults.MaxDuration,
     workspace: realOrResolved(source.workspace),
     contextPath: readContextPath(source, errors),
-    contextPermission: permission ?? 'read',
+    contextPermission: permission ?? Defaults.ContextPermission,
     massgenVersion:
       check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ??
       '',
@@ -266,30 +266,45 @@ export function readSettings(source: InputSource): Settings {
       : '',
     allowedBots: readLogins(raw(Inputs.AllowedBots), 'bots', errors),
     allowedUsers: readLogins(raw(Inputs.AllowedUsers), 'users', errors),
-    allowForkPullRequestTarget: flag(Inputs.AllowForkPullRequestTarget, false),
+    allowForkPullRequestTarget: flag(
+      Inputs.AllowForkPullRequestTarget,
+      Defaults.AllowForkPullRequestTarget
+    ),
     issueNumber,
-    prContext: flag(Inputs.PrContext, true),
+    prContext: flag(Inputs.PrContext, Defaults.PrContext),
     projectInstructions:
-      check('projectInstructions', Inputs.ProjectInstructions, 'base') ??
-      'base',
+      check(
+        'projectInstructions',
+        Inputs.ProjectInstructions,
+        Defaults.ProjectInstructions
+      ) ?? Defaults.ProjectInstructions,
     prDiffMaxBytes:
       check(
         'prDiffMaxBytes',
         Inputs.PrDiffMaxBytes,
         String(Defaults.PrDiffMaxBytes)
       ) ?? Defaults.PrDiffMaxBytes,
-    ...readUploadLogs(check('uploadLogs', Inputs.UploadLogs, 'true')),
+    ...readUploadLogs(
+      check('uploadLogs', Inputs.UploadLogs, Defaults.UploadLogs)
+    ),
     checkoutCheck:
-      check('checkoutCheck', Inputs.CheckoutCheck, 'stop') ?? 'stop',
+      check('checkoutCheck', Inputs.CheckoutCheck, Defaults.CheckoutCheck) ??
+      Defaults.CheckoutCheck,
     expectedHeadSha: raw(Inputs.ExpectedHeadSha)
       ? check('expectedHeadSha', Inputs.ExpectedHeadSha, '')?.toLowerCase()
       : undefined,
-    cacheMassgen: flag(Inputs.CacheMassgen, true),
-    cacheSave: check('cacheSave', Inputs.CacheSave, 'auto') ?? 'auto',
-    localSandbox: flag(Inputs.LocalSandbox, true),
-    acceptLocalModeRisk: flag(Inputs.AcceptLocalModeRisk, false),
+    cacheMassgen: flag(Inputs.CacheMassgen, Defaults.CacheMassgen),
+    cacheSave:
+      check('cacheSave', Inputs.CacheSave, Defaults.CacheSave) ??
+      Defaults.CacheSave,
+    localSandbox: flag(Inputs.LocalSandbox, Defaults.LocalSandbox),
+    acceptLocalModeRisk: flag(
+      Inputs.AcceptLocalModeRisk,
+      Defaults.AcceptLocalModeRisk
+    ),
     dockerNetwork:
-      check('dockerNetwork', Inputs.DockerNetwork, 'auto') ?? 'auto',
+      check('dockerNetwork', Inputs.DockerNetwork, Defaults.DockerNetwork) ??
+      Defaults.DockerNetwork,
     ...user,
     setupFiles: [...query.setupFiles, ...user.setupFiles],
     baseSetup: [...query.baseSetup, ...user.baseSetup],
@@ -298,25 +313,30 @@ export function readSettings(source: InputSource): Settings {
       : undefined,
     include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
     exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
-    review: check('review', Inputs.Review, 'off') ?? 'off',
-    ...(check('failOn', Inputs.FailOn, 'never') ?? {
+    review: check('review', Inputs.Review, Defaults.Review) ?? Defaults.Review,
+    ...(check('failOn', Inputs.FailOn, Defaults.FailOn) ?? {
       failOn: 'never',
       failOnUnclear: false
     }),
-    checkRun: flag(Inputs.CheckRun, true),
-    minAgreement: check('minAgreement', Inputs.MinAgreement, '1') ?? 1,
-    findingVote: flag(Inputs.FindingVote, ReviewDefaults.findingVote),
+    checkRun: flag(Inputs.CheckRun, Defaults.CheckRun),
+    minAgreement:
+      check(
+        'minAgreement',
+        Inputs.MinAgreement,
+        String(Defaults.MinAgreement)
+      ) ?? Defaults.MinAgreement,
+    findingVote: flag(Inputs.FindingVote, Defaults.FindingVote),
     minSeverity:
-      check('minSeverity', Inputs.MinSeverity, ReviewDefaults.minSeverity) ??
-      ReviewDefaults.minSeverity,
+      check('minSeverity', Inputs.MinSeverity, Defaults.MinSeverity) ??
+      Defaults.MinSeverity,
     maxInlineComments:
       check(
         'maxInlineComments',
         Inputs.MaxInlineComments,
-        String(ReviewDefaults.maxInlineComments)
-      ) ?? ReviewDefaults.maxInlineComments,
+        String(Defaults.MaxInlineComments)
+      ) ?? Defaults.MaxInlineComments,
     agentCommands: readAgentCommands(
-      check('agentCommands', Inputs.AgentCommands, 'auto')
+      check('agentCommands', Inputs.AgentCommands, Defaults.AgentCommands)
     ),
     passEnv: readPassEnv(raw(Inputs.PassEnv), errors),
     ...readReviewInputs(raw, errors),

@@ -3,7 +3,7 @@
 // and checked once. Each bad value is an error naming the input and the form
 // it expects.
 import { z } from 'zod'
-import { Inputs, ShardDefaults } from '../core/constants.js'
+import { Defaults, Inputs, ShardDefaults } from '../core/constants.js'
 import { showValue } from '../core/text.js'
 import { InputError } from './settings.js'
 
@@ -55,12 +55,12 @@ export const shardEntrySchema = z
   .strict()
 
 function readRole(value: string, errors: string[]): Role {
-  const v = (value || 'run').trim().toLowerCase()
+  const v = (value || Defaults.Role).trim().toLowerCase()
   if ((ROLES as readonly string[]).includes(v)) return v as Role
   errors.push(
     `Input '${Inputs.Role}': got '${showValue(value)}', expected 'run', 'matrix', 'shard' or 'aggregate'`
   )
-  return 'run'
+  return Defaults.Role
 }
 
 function readShard(value: string, errors: string[]): ShardEntry | undefined {
@@ -124,24 +124,24 @@ export function parseQuestions(
 }
 
 function readMaxShards(value: string, errors: string[]): number {
-  const text = value.trim() || String(ShardDefaults.maxShards)
+  const text = value.trim() || String(Defaults.MaxShards)
   const n = /^\d+$/.test(text) ? Number(text) : NaN
   if (n >= 1 && n <= ShardDefaults.maxShardsCap) return n
   errors.push(
     `Input '${Inputs.MaxShards}': got '${showValue(value)}', expected a whole number from 1 to ${ShardDefaults.maxShardsCap}`
   )
-  return ShardDefaults.maxShards
+  return Defaults.MaxShards
 }
 
 function readResultsPrefix(value: string, errors: string[]): string {
-  const text = value.trim() || ShardDefaults.resultsPattern
+  const text = value.trim() || Defaults.ShardResults
   const m = /^([A-Za-z0-9][A-Za-z0-9._-]{0,99})\*$/.exec(text)
   if (m?.[1]) return m[1]
   errors.push(
     `Input '${Inputs.ShardResults}': got '${showValue(value)}', expected an artifact name ending in '*' ` +
-      `(letters, digits, '.', '_', '-'), e.g. '${ShardDefaults.resultsPattern}'`
+      `(letters, digits, '.', '_', '-'), e.g. '${Defaults.ShardResults}'`
   )
-  return ShardDefaults.resultsPattern.slice(0, -1)
+  return Defaults.ShardResults.slice(0, -1)
 }
 
 export function readShardInputs(raw: (name: string) => string): ShardInputs {

@@ -5,7 +5,7 @@
 // else's code only their paths are taken here (`baseSetup`): base-setup.ts
 // reads them from the base commit through the API.
 import * as path from 'node:path'
-import { Inputs } from '../core/constants.js'
+import { Defaults, Inputs } from '../core/constants.js'
 import {
   MAX_CONFIG_BYTES,
   parseUserConfig,
@@ -62,7 +62,7 @@ export function readUserInputs(
     userConfig,
     mode:
       readChoice(getInput(Inputs.Mode), Inputs.Mode, RUN_MODES, errors) ??
-      'full',
+      Defaults.Mode,
     personas: readChoice(
       getInput(Inputs.Personas),
       Inputs.Personas,
