@@ -33,9 +33,9 @@ const llm = await startLlmServer({
   agents: {
     'architect-model': {
       answer:
-        'Start with `src/main.ts`: it is the whole pipeline in one page ' +
-        '(inputs -> plan -> prepare -> run -> results -> report), and every ' +
-        'other module is named after the step it serves.',
+        'Start with `src/pipeline/main-step.ts`: it is the whole pipeline in ' +
+        'one page (decide -> head -> execute -> finish), and every other ' +
+        'folder is named after the stage it serves.',
       voteFor: 'agent_a',
       voteReason: 'The pipeline file gives the map before the details.'
     },
@@ -45,7 +45,7 @@ const llm = await startLlmServer({
         'and the README tables are checked against it by a test.',
       voteFor: 'agent_a',
       voteReason:
-        'main.ts shows how the contract is honoured, not just what it is.'
+        'main-step.ts shows how the contract is honoured, not just what it is.'
     },
     'skeptic-model': {
       answer:

@@ -8,6 +8,7 @@ import { runPostStep } from '../../test-support/run-action.js'
 import { livingGroupMembers } from '../../src/process/process.js'
 import { ONE_MODEL, prRun } from '../../test-support/pr-run.js'
 import { githubWithPull } from '../../test-support/loopback.js'
+import { State } from '../../src/core/constants.js'
 
 let github: GitHubServer
 beforeAll(async () => {
@@ -55,5 +56,40 @@ describe('post step and the saved MassGen pid', () => {
     expect(run.state['massgen-identity']).toMatch(/^\d+$/)
     expect(run.post?.stdout).toContain(`Stopped MassGen's process group ${pid}`)
     expect(livingGroupMembers(pid)).toEqual([])
+  }, 60_000)
+})
+
+describe("the post step reports where the main step's settings say", () => {
+  const interrupted = (settings: Record<string, string>) =>
+    runPostStep({
+      state: {
+        [State.Started]: 'true',
+        [State.IssueNumber]: '42',
+        [State.CommentTag]: 'post-where',
+        ...settings
+      },
+      env: { GITHUB_API_URL: github.url }
+    })
+  const ours = () =>
+    github.state.comments.filter((c) => c.body.includes('post-where'))
+
+  it('comments off in the main step: no comment, whatever the saved issue', async () => {
+    const before = ours().length
+    const post = await interrupted({
+      [State.Comment]: 'false',
+      [State.JobSummary]: 'true'
+    })
+    expect(post.exitCode).toBe(0)
+    expect(post.stdout).toContain('The main step did not finish its report')
+    expect(ours()).toHaveLength(before)
+  }, 60_000)
+
+  it('comments on: the sticky comment says the run was interrupted', async () => {
+    const post = await interrupted({
+      [State.Comment]: 'true',
+      [State.JobSummary]: 'true'
+    })
+    expect(post.exitCode).toBe(0)
+    expect(ours().length).toBeGreaterThan(0)
   }, 60_000)
 })
