@@ -37,6 +37,7 @@ jest.setTimeout(600_000)
 const JOB_TOKEN = 'ghs_e2eTokenValue00000000000000000000000'
 const FILES = manyFiles(1000)
 const file = (i: number) => FILES[i]?.filename ?? ''
+const AGENTS_MD = 'Matrix rule 7: generated files are reviewed like the rest.'
 
 let github: GitHubServer
 let artifacts: ArtifactServer
@@ -45,6 +46,9 @@ let jobs = 0
 beforeAll(async () => {
   github = await startGitHubServer({ issues: [42] })
   github.state.pulls['42'] = largePull(FILES)
+  // The repository's instructions at the base commit: the shards get them
+  // from the matrix job's plan, having no token to read them.
+  github.state.files = { ['a'.repeat(40)]: { 'AGENTS.md': AGENTS_MD } }
   artifacts = await startArtifactServer()
 })
 afterAll(async () => {
@@ -99,7 +103,10 @@ interface Entry {
 async function shard(
   entry: Entry,
   env: Record<string, string>
-): Promise<{ run: ActionRun; massgen: { tokenVars: string[] } | undefined }> {
+): Promise<{
+  run: ActionRun
+  massgen: { tokenVars: string[]; args: string[] } | undefined
+}> {
   const record = path.join(openTempDir('matrix-shard-'), 'record.json')
   const run = await job(
     'shard',
@@ -107,7 +114,10 @@ async function shard(
     { FAKE_MASSGEN_RECORD: record, ...env }
   )
   const massgen = fs.existsSync(record)
-    ? (JSON.parse(fs.readFileSync(record, 'utf8')) as { tokenVars: string[] })
+    ? (JSON.parse(fs.readFileSync(record, 'utf8')) as {
+        tokenVars: string[]
+        args: string[]
+      })
     : undefined
   return { run, massgen }
 }
@@ -205,9 +215,16 @@ describe('a matrix review of a 1,000-file pull request', () => {
     for (const s of shardRuns) {
       // MassGen saw no token: not the job's, not the artifact service's.
       expect(s.massgen?.tokenVars).toEqual([])
+      // It got the repository's instructions all the same.
+      expect(s.massgen?.args.join(' ')).toContain(AGENTS_MD)
       for (const f of listFiles(s.run.dir))
         expect(fs.readFileSync(f, 'utf8')).not.toContain(JOB_TOKEN)
     }
+    // The records the shards uploaded hold no API key.
+    for (const a of artifacts.artifacts.filter((x) => /-s[12]$/.test(x.name)))
+      for (const [, content] of readZip(a.bytes))
+        for (const key of Object.values(KEYS))
+          expect(content.includes(Buffer.from(key))).toBe(false)
     expect(artifacts.artifacts.map((a) => a.name)).toEqual(
       expect.arrayContaining([
         'massgen-shard-s1',

@@ -2,6 +2,8 @@
 // shape it, and the zip reader that reads a shard's hostile artifact.
 import { describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
 import { parse } from 'yaml'
 import { Defaults, Inputs } from '../../src/core/constants.js'
 import { readShardInputs } from '../../src/inputs/shard-inputs.js'
@@ -12,6 +14,7 @@ import {
 } from '../../src/shards/plan-shards.js'
 import { readOnlyFile } from '../../src/shards/download.js'
 import { checkRecord, MAX_RECORD_BYTES } from '../../src/shards/record.js'
+import { tokenInReach } from '../../src/shards/shard-job.js'
 import { makeZip } from '../../test-support/zip.js'
 
 const file = (filename: string, changed = 10): PlannedFile => ({
@@ -381,5 +384,47 @@ describe('checkRecord (a shard record, hostile)', () => {
     const got = check(text)
     expect(got.ok).toBe(false)
     if (!got.ok) expect(got.reason).toMatch(reason)
+  })
+})
+
+describe('tokenInReach (a shard job holds no GitHub token)', () => {
+  const checkout = fs.mkdtempSync(path.join(os.tmpdir(), 'shard-checkout-'))
+  it('passes with none, the runtime token allowed', () => {
+    expect(
+      tokenInReach(
+        '',
+        { ACTIONS_RUNTIME_TOKEN: 'eyJ.x.y', PATH: '/bin' },
+        checkout
+      )
+    ).toBeUndefined()
+  })
+  it.each([
+    [['ghs_x', {}], /input 'github-token' is set/],
+    [['', { GITHUB_TOKEN: 'x' }], /holds GITHUB_TOKEN/],
+    [['', { GH_TOKEN: 'x' }], /holds GH_TOKEN/],
+    [
+      ['', { MY_SECRET: `ghp_${'a'.repeat(36)}` }],
+      /MY_SECRET holds a GitHub token/
+    ],
+    [
+      [
+        '',
+        {
+          ACTIONS_RUNTIME_TOKEN: `ghs_${'a'.repeat(36)}`,
+          OTHER: `github_pat_${'b'.repeat(60)}`
+        }
+      ],
+      /OTHER holds/
+    ]
+  ] as const)('refuses %j', ([token, env], reason) => {
+    expect(tokenInReach(token, env, checkout)).toMatch(reason)
+  })
+  it('refuses a checkout whose .git/config persists the token', () => {
+    fs.mkdirSync(path.join(checkout, '.git'), { recursive: true })
+    fs.writeFileSync(
+      path.join(checkout, '.git', 'config'),
+      '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic abc\n'
+    )
+    expect(tokenInReach('', {}, checkout)).toMatch(/persist-credentials: false/)
   })
 })

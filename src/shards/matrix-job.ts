@@ -7,6 +7,9 @@ import * as path from 'node:path'
 import { Inputs, Outputs, ShardDefaults } from '../core/constants.js'
 import type { GitHubApi } from '../github/api.js'
 import type { PullRequestContext } from '../github/pull.js'
+import type { RepoFile } from '../github/repo-file.js'
+import { INSTRUCTION_FILES } from '../context/project-instructions.js'
+import { errorText } from '../core/text.js'
 import type { ShardEntry, ShardInputs } from '../inputs/shard-inputs.js'
 import type { Settings } from '../core/types.js'
 import { matrixOf } from './plan-shards.js'
@@ -20,6 +23,39 @@ export interface PlanFile {
   version: 1
   pull: PullRequestContext
   shards: ShardEntry[]
+  /**
+   * What the run reads at the base commit with the token, read here for the
+   * shards, which have none: the base's .gitattributes and the repository's
+   * instructions (AGENTS.md, CLAUDE.md), as the GitHub door gave them.
+   */
+  base: { gitattributes?: string; files: Record<string, RepoFile> }
+}
+
+/** The instruction files' largest read (context/project-instructions.ts reads 1 MB at most). */
+const BASE_FILE_MAX_BYTES = 1_000_000
+
+async function readBase(
+  github: GitHubApi,
+  baseSha: string,
+  settings: Settings
+): Promise<PlanFile['base']> {
+  const base: PlanFile['base'] = { files: {} }
+  try {
+    const attributes = await github.getFileAtRef('.gitattributes', baseSha)
+    if (attributes !== undefined) base.gitattributes = attributes
+    if (settings.projectInstructions === 'base')
+      for (const file of INSTRUCTION_FILES)
+        base.files[file] = await github.getRegularFileAtRef(
+          file,
+          baseSha,
+          BASE_FILE_MAX_BYTES
+        )
+  } catch (error) {
+    core.warning(
+      `Could not read the base commit's .gitattributes and instructions for the shards (${errorText(error)}); they run without them.`
+    )
+  }
+  return base
 }
 
 export function planArtifactName(tag: string): string {
@@ -45,7 +81,12 @@ export async function matrixJob(job: {
     job.settings
   )
   const file = path.join(job.workDir, PLAN_FILE)
-  const written: PlanFile = { version: 1, pull, shards: plan.shards }
+  const written: PlanFile = {
+    version: 1,
+    pull,
+    shards: plan.shards,
+    base: await readBase(job.github(), pull.baseSha, job.settings)
+  }
   fs.writeFileSync(file, JSON.stringify(written), { mode: 0o600 })
   if (plan.shards.length > 0)
     await uploadFile(
@@ -54,6 +95,7 @@ export async function matrixJob(job: {
       file
     )
   core.setOutput(Outputs.Matrix, JSON.stringify(matrixOf(plan)))
+  core.setOutput(Outputs.Status, 'success')
   core.info(
     `Matrix: ${plan.shards.length} shard(s) for #${pull.number} ` +
       `(${plan.pathGroups} path group(s) x ${Math.max(1, job.inputs.questions.length)} question(s), ` +

@@ -107,7 +107,11 @@ const planSchema = z.object({
       diffTruncated: z.boolean()
     })
     .passthrough(),
-  shards: z.array(shardEntrySchema)
+  shards: z.array(shardEntrySchema),
+  base: z.object({
+    gitattributes: z.string().optional(),
+    files: z.record(z.string(), z.object({ kind: z.string() }).passthrough())
+  })
 })
 
 /** The plan's pull request narrowed to this shard's files. */
@@ -121,16 +125,29 @@ function shardPull(plan: PlanFile, entry: ShardEntry): PullRequestContext {
 }
 
 /**
- * The GitHub door of a shard: the plan's pull request, and nothing else.
- * Every other call fails, so a code path that would need a token says so.
+ * The GitHub door of a shard: the plan's pull request and the base files
+ * the matrix job read, and nothing else. Every other call fails, so a code
+ * path that would need a token says so.
  */
-function planDoor(pull: PullRequestContext): GitHubApi {
+function planDoor(pull: PullRequestContext, base: PlanFile['base']): GitHubApi {
+  const atBase = (ref: string) =>
+    ref.toLowerCase() === pull.baseSha.toLowerCase()
   const served: Partial<GitHubApi> = {
     owner: '',
     repo: '',
     getPullRequestContext: () => Promise.resolve(pull),
-    getFileAtRef: () => Promise.resolve(undefined),
-    getRegularFileAtRef: () => Promise.resolve({ kind: 'absent' }),
+    getFileAtRef: (file, ref) =>
+      Promise.resolve(
+        file === '.gitattributes' && atBase(ref)
+          ? base.gitattributes
+          : undefined
+      ),
+    getRegularFileAtRef: (file, ref, maxBytes) => {
+      const got = atBase(ref) ? base.files[file] : undefined
+      if (got?.kind === 'file' && got.bytes > maxBytes)
+        return Promise.resolve({ kind: 'too-large', bytes: got.bytes })
+      return Promise.resolve(got ?? { kind: 'absent' })
+    },
     listReviewThreads: () => Promise.resolve([]),
     listReviewTexts: () => Promise.resolve([])
   }
@@ -310,7 +327,7 @@ async function runShard(
       runDir,
       job.runner,
       pull.headSha.toLowerCase(),
-      planDoor(pull)
+      planDoor(pull, plan.base)
     )
   } finally {
     if (settings.docker) {
