@@ -69,7 +69,6 @@ function job(
     eventName: 'pull_request',
     payload: event('pull_request.opened'),
     githubApiUrl: github.url,
-    post: false,
     ...(workspace ? { workspace } : {}),
     inputs: {
       role,
@@ -212,7 +211,12 @@ describe('a matrix review of a 1,000-file pull request', () => {
     expect(s3?.run.exitCode).toBe(0)
     // The crash fails its job, and its record still says so.
     expect(s2?.run.exitCode).not.toBe(0)
+    expect(s1?.run.summary).toContain('### MassGen shard `s1`: `success`')
+    expect(s2?.run.summary).toContain('### MassGen shard `s2`: `failed`')
     for (const s of shardRuns) {
+      // The post step found the report made and had nothing to stop.
+      expect(s.run.post?.exitCode).toBe(0)
+      expect(s.run.post?.stdout ?? '').not.toMatch(/did not finish its report/)
       // MassGen saw no token: not the job's, not the artifact service's.
       expect(s.massgen?.tokenVars).toEqual([])
       // It got the repository's instructions all the same.

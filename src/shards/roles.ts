@@ -29,10 +29,16 @@ export async function runRole(runner: ProcessRunner): Promise<boolean> {
     return true
   }
   if (inputs.role === 'run') return false
-  saveStepState('reported', true)
   const settings = readRoleSettings()
-  if (!settings) return true
+  if (!settings) return true // readRoleSettings reported it
   const workDir = makeWorkDir(inputs.role)
+  // Only a shard starts MassGen: should its step be stopped, the post step
+  // stops what is left (pipeline/post-step.ts); it has no token to post with.
+  if (inputs.role === 'shard') {
+    saveStepState('started', true)
+    saveStepState('workDir', workDir)
+    saveStepState('docker', settings.docker)
+  } else saveStepState('reported', true)
   const job = {
     inputs,
     settings,
@@ -46,6 +52,7 @@ export async function runRole(runner: ProcessRunner): Promise<boolean> {
     else if (inputs.role === 'shard') await shardJob({ ...job, runner })
     else await aggregateJob(job)
   } finally {
+    saveStepState('reported', true)
     // The aggregate's folder holds its findings and SARIF files (outputs).
     if (inputs.role !== 'aggregate')
       fs.rmSync(workDir, { recursive: true, force: true })

@@ -27,6 +27,7 @@ import { execute } from '../pipeline/execute.js'
 import { runUrl } from '../github/run-url.js'
 import { confineToWorkspace } from '../safety/context-path.js'
 import { redactSecrets } from '../safety/redact.js'
+import { codeBlock } from '../safety/markdown-parts.js'
 import { scrubSecrets } from '../safety/scrub.js'
 import type { Destination } from '../report/report.js'
 import {
@@ -280,6 +281,7 @@ export async function shardJob(job: {
   await uploadFile(door, `${job.inputs.resultsPrefix}${entry.id}`, file)
   core.setOutput(Outputs.ShardFile, kept)
   core.setOutput(Outputs.Status, result.outcome)
+  await writeShardSummary(job.settings, entry, result, secrets)
   core.info(
     `Shard '${entry.id}': ${result.outcome}, ${entry.files.length} file(s); record uploaded.`
   )
@@ -334,6 +336,29 @@ async function runShard(
       await removeLeftoverContainers(job.runner, runDir, core)
       await revokeContainerWrite(job.runner, runDir, core)
     }
+  }
+}
+
+/** The shard's job summary: what it reviewed and how it ended; the report is the aggregate's. */
+async function writeShardSummary(
+  settings: Settings,
+  entry: ShardEntry,
+  result: RunResult,
+  secrets: string[]
+): Promise<void> {
+  if (!settings.jobSummary || !process.env.GITHUB_STEP_SUMMARY) return
+  const text = [
+    `### MassGen shard \`${entry.id}\`: \`${result.outcome}\``,
+    `${entry.files.length} file(s)${entry.question ? `, question \`${entry.question}\`` : ''}; ` +
+      'its record is uploaded as an artifact, and the aggregate job posts the report.',
+    result.reason ? codeBlock(result.reason, secrets, 2000) : ''
+  ]
+    .filter(Boolean)
+    .join('\n\n')
+  try {
+    await core.summary.addRaw(text, true).write()
+  } catch (error) {
+    core.warning(`Could not write the job summary: ${errorText(error)}`)
   }
 }
 
