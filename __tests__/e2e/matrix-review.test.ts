@@ -377,6 +377,28 @@ describe('a matrix review of a 1,000-file pull request', () => {
   })
 })
 
+describe('the roles refuse bad inputs through the bundle', () => {
+  it.each([
+    [
+      { role: 'fan-out' },
+      /Input 'role': got 'fan-out', expected 'run', 'matrix', 'shard' or 'aggregate'/
+    ],
+    [
+      { role: 'matrix', 'max-shards': '100' },
+      /Input 'max-shards': got '100', expected a whole number from 1 to 64/
+    ],
+    [
+      { role: 'shard', 'github-token': '' },
+      /Input 'shard' is empty, but role 'shard' needs this job's matrix entry/
+    ]
+  ])('%j', async (inputs, message) => {
+    const run = await job(inputs.role, inputs)
+    expect(run.exitCode).not.toBe(0)
+    expect(run.stdout).toMatch(message)
+    expect(run.outputs.status).toBe('config-error')
+  })
+})
+
 /** A well-formed record for s3 (from s1's), with some fields changed. */
 function recordZip(change: Record<string, unknown>): Buffer {
   const s1 = artifacts.artifacts.find((a) => a.name === 'massgen-shard-s1')
