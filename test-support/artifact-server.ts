@@ -70,9 +70,15 @@ export interface ArtifactServer {
   faults: Record<string, ArtifactFault>
   /**
    * Stores a finalized artifact as if a job of the run had uploaded it (a
-   * taken-over shard's crafted zip, say); replaces one of the same name.
+   * taken-over shard's crafted zip, say); replaces one of the same name
+   * unless `keep` (two of one name: what `latest` listing would hide).
    */
-  put(name: string, bytes: Buffer, runBackendId?: string): StoredArtifact
+  put(
+    name: string,
+    bytes: Buffer,
+    runBackendId?: string,
+    options?: { keep?: boolean }
+  ): StoredArtifact
   close(): Promise<void>
 }
 
@@ -407,11 +413,11 @@ export async function startArtifactServer(
     artifacts,
     requests,
     faults,
-    put(name, bytes, runBackendId = DEFAULT_RUN_BACKEND_ID) {
+    put(name, bytes, runBackendId = DEFAULT_RUN_BACKEND_ID, options = {}) {
       const kept = artifacts.findIndex(
         (a) => a.name === name && a.workflowRunBackendId === runBackendId
       )
-      if (kept >= 0) artifacts.splice(kept, 1)
+      if (kept >= 0 && !options.keep) artifacts.splice(kept, 1)
       const id = nextId++
       sigs.set(id, randomBytes(18).toString('base64url'))
       const artifact: StoredArtifact = {

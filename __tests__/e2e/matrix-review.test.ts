@@ -42,6 +42,8 @@ const AGENTS_MD = 'Matrix rule 7: generated files are reviewed like the rest.'
 let github: GitHubServer
 let artifacts: ArtifactServer
 let jobs = 0
+/** The workflow run the jobs belong to (its artifacts are its own). */
+let runBackendId = DEFAULT_RUN_BACKEND_ID
 
 beforeAll(async () => {
   github = await startGitHubServer({ issues: [42] })
@@ -85,7 +87,7 @@ function job(
     },
     env: {
       ACTIONS_RESULTS_URL: `${artifacts.url}/`,
-      ACTIONS_RUNTIME_TOKEN: fakeRuntimeToken(DEFAULT_RUN_BACKEND_ID, jobId),
+      ACTIONS_RUNTIME_TOKEN: fakeRuntimeToken(runBackendId, jobId),
       ...env
     }
   })
@@ -193,7 +195,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
       'massgen-shard-s9',
       makeZip([{ name: 'record.json', data: Buffer.from('{}') }])
     )
-    aggregate = await job('aggregate')
+    aggregate = await job('aggregate', { 'shards-result': 'failure' })
   })
 
   it('plans three shards of about a third of the files each, every file once', () => {
@@ -332,7 +334,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
     'refuses a shard artifact with %s, and says so',
     async (_what, zip, reason) => {
       artifacts.put('massgen-shard-s3', zip())
-      const run = await job('aggregate')
+      const run = await job('aggregate', { 'shards-result': 'failure' })
       expect(run.exitCode).not.toBe(0)
       const body = latestComment()
       expect(body).toContain('#### Shard `s3` · 🛑 refused')
@@ -377,6 +379,81 @@ describe('a matrix review of a 1,000-file pull request', () => {
   })
 })
 
+describe("a taken-over shard uploads records under the other shards' names", () => {
+  const RUN = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004343'
+  let matrix: Entry[] = []
+  let honestS2: ActionRun
+
+  beforeAll(async () => {
+    runBackendId = RUN
+    const planned = await job('matrix')
+    expect(planned.exitCode).toBe(0)
+    matrix = (
+      JSON.parse(planned.outputs.matrix ?? '{}') as { include: Entry[] }
+    ).include
+    const [s1, s2] = matrix as [Entry, Entry, Entry]
+    const first = await shard(s1, { FAKE_MASSGEN_SCENARIO: 'success' })
+    expect(first.run.exitCode).toBe(0)
+    // s1's runner holds ACTIONS_RUNTIME_TOKEN: it uploads s2's and s3's
+    // records first, 'success, no findings', on the right head commit.
+    const own = artifacts.artifacts.find(
+      (a) => a.name === 'massgen-shard-s1' && a.workflowRunBackendId === RUN
+    )
+    if (!own) throw new Error('no s1 artifact')
+    for (const id of ['s2', 's3'])
+      artifacts.put(
+        `massgen-shard-${id}`,
+        makeZip([
+          {
+            name: 'record.json',
+            data: Buffer.from(
+              JSON.stringify({
+                ...readRecord(own.bytes),
+                shard: id,
+                answers: [],
+                votes: []
+              })
+            )
+          }
+        ]),
+        RUN
+      )
+    // The honest s2 runs; its upload is refused, its job fails.
+    honestS2 = (await shard(s2, { FAKE_MASSGEN_SCENARIO: 'success' })).run
+  })
+  afterAll(() => {
+    runBackendId = DEFAULT_RUN_BACKEND_ID
+  })
+
+  it('the honest shard job fails at its upload', () => {
+    expect(honestS2.exitCode).not.toBe(0)
+  })
+
+  it("gives no verdict when the shard jobs' result is not success", async () => {
+    const run = await job('aggregate', { 'shards-result': 'failure' })
+    expect(run.exitCode).not.toBe(0)
+    expect(run.stdout).toMatch(/the shard jobs' result is 'failure'/)
+    expect(latestComment()).toMatch(
+      /No verdict: the shard jobs' result is 'failure'/
+    )
+    expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
+  })
+
+  it('refuses a shard whose name two artifacts carry, and takes neither', async () => {
+    const s3 = artifacts.artifacts.find(
+      (a) => a.name === 'massgen-shard-s3' && a.workflowRunBackendId === RUN
+    )
+    if (!s3) throw new Error('no s3 artifact')
+    artifacts.put('massgen-shard-s3', s3.bytes, RUN, { keep: true })
+    const run = await job('aggregate', { 'shards-result': 'success' })
+    expect(run.exitCode).not.toBe(0)
+    const body = latestComment()
+    expect(body).toContain('#### Shard `s3` · 🛑 refused')
+    expect(body).toMatch(/2 artifacts are named 'massgen-shard-s3'/)
+    expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
+  })
+})
+
 describe('the roles refuse bad inputs through the bundle', () => {
   it.each([
     [
@@ -390,6 +467,10 @@ describe('the roles refuse bad inputs through the bundle', () => {
     [
       { role: 'shard', 'github-token': '' },
       /Input 'shard' is empty, but role 'shard' needs this job's matrix entry/
+    ],
+    [
+      { role: 'aggregate' },
+      /Input 'shards-result': got '', but role 'aggregate' needs the shard jobs' result/
     ]
   ])('%j', async (inputs, message) => {
     const run = await job(inputs.role, inputs)

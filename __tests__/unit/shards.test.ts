@@ -140,7 +140,8 @@ describe('the shard inputs', () => {
       Inputs.Shard,
       Inputs.ShardQuestions,
       Inputs.MaxShards,
-      Inputs.ShardResults
+      Inputs.ShardResults,
+      Inputs.ShardsResult
     ]
     const defaults = Object.fromEntries(
       names.map((n) => [n, String(action.inputs[n]?.default ?? '')])
@@ -152,6 +153,12 @@ describe('the shard inputs', () => {
       maxShards: Defaults.MaxShards,
       resultsPrefix: 'massgen-shard-'
     })
+  })
+
+  it("read the shard jobs' result for role aggregate", () => {
+    expect(
+      read({ role: 'aggregate', 'shards-result': 'failure' }).shardsResult
+    ).toBe('failure')
   })
 
   it('read named questions, one a line', () => {
@@ -200,6 +207,14 @@ describe('the shard inputs', () => {
     ],
     [{ 'shard-results': '../x*' }, /Input 'shard-results'/],
     [{ role: 'shard' }, /Input 'shard' is empty, but role 'shard' needs/],
+    [
+      { role: 'aggregate' },
+      /Input 'shards-result': got '', but role 'aggregate' needs the shard jobs' result/
+    ],
+    [
+      { role: 'aggregate', 'shards-result': 'passed' },
+      /Input 'shards-result': got 'passed'/
+    ],
     [{ role: 'shard', shard: '{' }, /Input 'shard': got '\{', not JSON/],
     [
       {

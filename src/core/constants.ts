@@ -65,7 +65,8 @@ export const Inputs = {
   Shard: 'shard',
   ShardQuestions: 'shard-questions',
   MaxShards: 'max-shards',
-  ShardResults: 'shard-results'
+  ShardResults: 'shard-results',
+  ShardsResult: 'shards-result'
 } as const
 
 export const Outputs = {

@@ -1,5 +1,6 @@
 // The inputs of a review fanned out over a job matrix (docs/matrix-review.md):
-// `role`, `shard`, `shard-questions`, `max-shards` and `shard-results`, read
+// `role`, `shard`, `shard-questions`, `max-shards`, `shard-results` and
+// `shards-result`, read
 // and checked once. Each bad value is an error naming the input and the form
 // it expects.
 import { z } from 'zod'
@@ -35,6 +36,15 @@ export interface ShardEntry {
   ask: string
 }
 
+/** What `needs.<job>.result` gives for the shard jobs (all of the matrix). */
+export const JOB_RESULTS = [
+  'success',
+  'failure',
+  'cancelled',
+  'skipped'
+] as const
+export type JobResult = (typeof JOB_RESULTS)[number]
+
 export interface ShardInputs {
   role: Role
   /** With role 'shard': this job's entry. */
@@ -43,6 +53,12 @@ export interface ShardInputs {
   maxShards: number
   /** The shards' artifact names: this prefix, then the shard id. */
   resultsPrefix: string
+  /**
+   * With role 'aggregate': the shard jobs' result as the workflow saw it. An
+   * artifact's name does not prove which job uploaded it; a job that did
+   * not succeed may have lost its upload to one forged under its name.
+   */
+  shardsResult?: JobResult
 }
 
 export const shardEntrySchema = z
@@ -144,6 +160,20 @@ function readResultsPrefix(value: string, errors: string[]): string {
   return Defaults.ShardResults.slice(0, -1)
 }
 
+function readShardsResult(
+  value: string,
+  errors: string[]
+): JobResult | undefined {
+  const text = value.trim().toLowerCase()
+  if ((JOB_RESULTS as readonly string[]).includes(text))
+    return text as JobResult
+  errors.push(
+    `Input '${Inputs.ShardsResult}': got '${showValue(value)}', but role 'aggregate' needs the shard jobs' result, ` +
+      "'success', 'failure', 'cancelled' or 'skipped': shards-result: ${{ needs.shard.result }}"
+  )
+  return undefined
+}
+
 export function readShardInputs(raw: (name: string) => string): ShardInputs {
   const errors: string[] = []
   const role = readRole(raw(Inputs.Role), errors)
@@ -162,6 +192,10 @@ export function readShardInputs(raw: (name: string) => string): ShardInputs {
     maxShards: readMaxShards(raw(Inputs.MaxShards), errors),
     resultsPrefix: readResultsPrefix(raw(Inputs.ShardResults), errors)
   }
+  const shardsResult =
+    role === 'aggregate'
+      ? readShardsResult(raw(Inputs.ShardsResult), errors)
+      : undefined
   if (errors.length > 0) throw new InputError(errors.join('\n'))
-  return inputs
+  return shardsResult ? { ...inputs, shardsResult } : inputs
 }

@@ -65,7 +65,19 @@ export async function aggregateJob(job: {
   const outcomes: ShardOutcome[] = []
   for (const entry of plan.shards) {
     const name = `${inputs.resultsPrefix}${entry.id}`
-    const artifact = found.find((a) => a.name === name)
+    const named = found.filter((a) => a.name === name)
+    if (named.length > 1) {
+      core.warning(
+        `Shard '${entry.id}': ${named.length} artifacts are named '${name}'; none is taken.`
+      )
+      outcomes.push({
+        entry,
+        state: 'refused',
+        reason: `${named.length} artifacts are named '${name}': a job uploaded under this shard's name, so none of them is taken.`
+      })
+      continue
+    }
+    const artifact = named[0]
     if (!artifact) {
       outcomes.push({
         entry,
@@ -108,6 +120,10 @@ export async function aggregateJob(job: {
     .filter(
       (n) => !planned.has(n) && n !== planArtifactName(settings.commentTag)
     )
+  // An artifact's name does not prove which job uploaded it: a shard job
+  // that did not succeed may have lost its upload to one forged under its
+  // name by another shard, so the records alone give no verdict then.
+  const jobsFailed = plan.shards.length > 0 && inputs.shardsResult !== 'success'
   const reviewed = outcomes.flatMap((o) =>
     o.state === 'ok' ? [o.accepted] : []
   )
@@ -150,6 +166,7 @@ export async function aggregateJob(job: {
       headSha: pull.headSha,
       outcomes,
       unplanned,
+      jobsFailed: jobsFailed ? jobsFailedReason(inputs.shardsResult) : '',
       review,
       tag: settings.commentTag,
       secrets,
@@ -160,15 +177,16 @@ export async function aggregateJob(job: {
   await writeSummary(dest, render('summary'))
   const missing = outcomes.filter((o) => o.state !== 'ok')
   const totals = totalsOf(outcomes)
+  const reasons = [
+    missing.length
+      ? `${missing.length} of ${outcomes.length} shard(s) did not report findings: ` +
+        missing.map((o) => `${o.entry.id} (${o.state})`).join(', ')
+      : '',
+    jobsFailed ? jobsFailedReason(inputs.shardsResult) : ''
+  ].filter(Boolean)
   const result: RunResult = {
-    outcome: missing.length === 0 ? 'success' : 'failed',
-    ...(missing.length
-      ? {
-          reason:
-            `${missing.length} of ${outcomes.length} shard(s) did not report findings: ` +
-            missing.map((o) => `${o.entry.id} (${o.state})`).join(', ')
-        }
-      : {}),
+    outcome: reasons.length === 0 ? 'success' : 'failed',
+    ...(reasons.length ? { reason: reasons.join('; ') } : {}),
     question: '',
     exitCode: null,
     agents: [],
@@ -186,7 +204,7 @@ export async function aggregateJob(job: {
   }
   await setReviewOutputs(review, job.workDir, secrets)
   // A verdict on part of the pull request is no verdict: the check says which shards are missing.
-  await publishVerdict(result, missing.length ? undefined : review, {
+  await publishVerdict(result, reasons.length ? undefined : review, {
     settings: { ...settings, review: 'inline' },
     workDir: job.workDir,
     secrets,
@@ -200,4 +218,11 @@ export async function aggregateJob(job: {
   if (result.reason) core.setFailed(`Matrix review: ${result.reason}.`)
   const gate = gateFailure(review, settings)
   if (gate) core.setFailed(gate)
+}
+
+function jobsFailedReason(result: string | undefined): string {
+  return (
+    `the shard jobs' result is '${result ?? ''}', not 'success' (${Inputs.ShardsResult}): ` +
+    "a record under a failed job's name may have been uploaded by another job, so there is no verdict"
+  )
 }

@@ -104,6 +104,8 @@ export function renderAggregate(input: {
   outcomes: ShardOutcome[]
   /** Artifacts under the results prefix that the plan did not ask for. */
   unplanned: string[]
+  /** Why the shard jobs' result gives no verdict ('' when they all succeeded). */
+  jobsFailed: string
   review: ReviewReport | undefined
   tag: string
   secrets: string[]
@@ -113,7 +115,7 @@ export function renderAggregate(input: {
   const { outcomes, secrets } = input
   const ok = outcomes.filter((o) => o.state === 'ok').length
   const totals = totalsOf(outcomes)
-  const complete = ok === outcomes.length
+  const complete = ok === outcomes.length && !input.jobsFailed
   const head =
     `### ${complete ? '✅' : '⚠️'} MassGen matrix review: ` +
     `${ok} of ${outcomes.length} shard${outcomes.length === 1 ? '' : 's'} reviewed` +
@@ -128,6 +130,9 @@ export function renderAggregate(input: {
     ? `> [!WARNING]\n> ${problems.length} shard(s) did not report findings: ` +
       problems.map((o) => `\`${o.entry.id}\` (${o.state})`).join(', ') +
       '. Their files were not reviewed.'
+    : ''
+  const jobs = input.jobsFailed
+    ? `> [!WARNING]\n> No verdict: ${cell(input.jobsFailed, secrets, 300)}.`
     : ''
   const unplanned = input.unplanned.length
     ? `_${input.unplanned.length} artifact(s) that this review did not plan were ignored: ` +
@@ -149,6 +154,7 @@ export function renderAggregate(input: {
     head,
     summary,
     warn,
+    jobs,
     unplanned,
     findings,
     '---',

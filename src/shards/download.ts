@@ -192,12 +192,16 @@ export async function fetchArtifactFile(
   }
 }
 
-/** This run's artifacts whose names start with prefix, newest of each name. */
+/**
+ * This run's artifacts whose names start with prefix, every one of them:
+ * a name given twice is hostile (a job uploaded under another's name), and
+ * `latest` would hide it by picking one.
+ */
 export async function artifactsNamed(
   door: ArtifactDoor,
   prefix: string
 ): Promise<Array<{ id: number; name: string; size: number }>> {
-  const { artifacts } = await door.listArtifacts({ latest: true })
+  const { artifacts } = await door.listArtifacts({ latest: false })
   return artifacts
     .filter((a) => a.name.startsWith(prefix))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

@@ -171,7 +171,14 @@ async function readPlan(
   dir: string
 ): Promise<PlanFile> {
   const name = planArtifactName(tag)
-  const found = (await artifactsNamed(door, name)).find((a) => a.name === name)
+  const named = (await artifactsNamed(door, name)).filter(
+    (a) => a.name === name
+  )
+  if (named.length > 1)
+    throw new Error(
+      `${named.length} artifacts are named '${name}' in this run: one was uploaded by another job; none is read`
+    )
+  const found = named[0]
   if (!found)
     throw new Error(
       `No artifact '${name}' in this run: the matrix job (role 'matrix', same comment-tag) uploads it; add it to this job's needs:`
