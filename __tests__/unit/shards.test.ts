@@ -404,12 +404,13 @@ describe('checkRecord (a shard record, hostile)', () => {
 
 describe('tokenInReach (a shard job holds no GitHub token)', () => {
   const checkout = fs.mkdtempSync(path.join(os.tmpdir(), 'shard-checkout-'))
-  it('passes with none, the runtime token allowed', () => {
+  const at = { workspace: checkout, contextPath: checkout }
+  it('passes with none, the runtime token allowed', async () => {
     expect(
-      tokenInReach(
+      await tokenInReach(
         '',
         { ACTIONS_RUNTIME_TOKEN: 'eyJ.x.y', PATH: '/bin' },
-        checkout
+        at
       )
     ).toBeUndefined()
   })
@@ -431,15 +432,51 @@ describe('tokenInReach (a shard job holds no GitHub token)', () => {
       ],
       /OTHER holds/
     ]
-  ] as const)('refuses %j', ([token, env], reason) => {
-    expect(tokenInReach(token, env, checkout)).toMatch(reason)
+  ] as const)('refuses %j', async ([token, env], reason) => {
+    expect(await tokenInReach(token, env, at)).toMatch(reason)
   })
-  it('refuses a checkout whose .git/config persists the token', () => {
-    fs.mkdirSync(path.join(checkout, '.git'), { recursive: true })
-    fs.writeFileSync(
-      path.join(checkout, '.git', 'config'),
-      '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic abc\n'
+  const header =
+    '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic abc\n'
+  it('refuses a checkout whose .git/config persists the token', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shard-checkout-'))
+    fs.mkdirSync(path.join(dir, '.git'), { recursive: true })
+    fs.writeFileSync(path.join(dir, '.git', 'config'), header)
+    expect(
+      await tokenInReach('', {}, { workspace: dir, contextPath: dir })
+    ).toMatch(/\.git\/config holds a token.*persist-credentials: false/)
+  })
+  it("refuses checkout v6+'s credentials file in RUNNER_TEMP, included from .git/config", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shard-checkout-'))
+    const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'shard-temp-'))
+    const creds = path.join(
+      temp,
+      'git-credentials-0b5c8f1e-1111-4222-8333-444455556666.config'
     )
-    expect(tokenInReach('', {}, checkout)).toMatch(/persist-credentials: false/)
+    fs.writeFileSync(creds, header)
+    fs.mkdirSync(path.join(dir, '.git'))
+    fs.writeFileSync(
+      path.join(dir, '.git', 'config'),
+      `[includeIf "gitdir:${dir}/.git"]\n\tpath = ${creds}\n`
+    )
+    expect(
+      await tokenInReach(
+        '',
+        { RUNNER_TEMP: temp },
+        { workspace: dir, contextPath: dir }
+      )
+    ).toMatch(/git-credentials-0b5c8f1e.*holds a token/)
+  })
+  it('refuses a checkout at `path: sub` whose .git is a file pointing to its gitdir', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shard-checkout-'))
+    const gitdir = fs.mkdtempSync(path.join(os.tmpdir(), 'shard-gitdir-'))
+    fs.writeFileSync(path.join(gitdir, 'config'), header)
+    fs.mkdirSync(path.join(dir, 'sub', 'deeper'), { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, 'sub', 'deeper', '.git'),
+      `gitdir: ${gitdir}\n`
+    )
+    expect(
+      await tokenInReach('', {}, { workspace: dir, contextPath: dir })
+    ).toMatch(/shard-gitdir-.*config holds a token/)
   })
 })

@@ -348,3 +348,75 @@ export function parseCredentialState(text: string): TakenFile[] {
     return []
   }
 }
+
+/** How many folder entries gitConfigsUnder looks at, at most: a huge workspace is refused, not half read. */
+const MAX_WALKED_ENTRIES = 500_000
+
+/**
+ * The git folders under `workspace` (every `.git` folder, and the gitdir a
+ * `.git` file points to), never following a link, never entering a `.git`
+ * folder itself. Throws past MAX_WALKED_ENTRIES entries.
+ */
+function gitDirsUnder(workspace: string): string[] {
+  const found = new Set<string>()
+  let seen = 0
+  const stack = [workspace]
+  for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
+    let entries: fs.Dirent[]
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true })
+    } catch {
+      continue
+    }
+    seen += entries.length
+    if (seen > MAX_WALKED_ENTRIES)
+      throw new Error(
+        `${workspace} holds over ${MAX_WALKED_ENTRIES} entries, too many to check for git credentials`
+      )
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name)
+      if (entry.name === '.git') {
+        const gitDir = findGitDir(dir)
+        if (gitDir) found.add(gitDir)
+      } else if (entry.isDirectory()) stack.push(full)
+    }
+  }
+  return [...found]
+}
+
+/**
+ * Every file that may hold the job's token for git under `workspace`: each
+ * repository's configs (worktree and submodule ones too), the repository
+ * holding `contextPath`, and actions/checkout v6's credentials files
+ * (`$RUNNER_TEMP/git-credentials-<uuid>.config`, included or not), as full
+ * paths with their text.
+ */
+export async function gitCredentialTexts(
+  workspace: string,
+  contextPath: string,
+  runnerTemp: string | undefined
+): Promise<Array<{ file: string; text: string }>> {
+  const gitDirs = new Set(gitDirsUnder(workspace))
+  const own = findGitDir(contextPath)
+  if (own) gitDirs.add(own)
+  const configs = [...gitDirs].flatMap(configFiles)
+  const files = [
+    ...configs,
+    ...(await includedCredentialFiles(configs, runnerTemp))
+  ]
+  if (runnerTemp)
+    try {
+      const temp = fs.realpathSync(runnerTemp)
+      for (const name of fs.readdirSync(temp))
+        if (/^git-credentials-.*\.config$/.test(name)) files.push([temp, name])
+    } catch {
+      // No RUNNER_TEMP: no checkout v6 credentials file.
+    }
+  const texts: Array<{ file: string; text: string }> = []
+  for (const [root, rel] of files) {
+    const data = await readAgentFile(root, rel, MAX_CONFIG_BYTES)
+    if (data)
+      texts.push({ file: path.join(root, rel), text: data.toString('utf8') })
+  }
+  return texts
+}

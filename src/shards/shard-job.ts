@@ -26,6 +26,7 @@ import { revokeContainerWrite } from '../prepare/container-write-access.js'
 import { execute } from '../pipeline/execute.js'
 import { runUrl } from '../github/run-url.js'
 import { confineToWorkspace } from '../safety/context-path.js'
+import { gitCredentialTexts } from '../safety/git-credentials.js'
 import { redactSecrets } from '../safety/redact.js'
 import { codeBlock } from '../safety/markdown-parts.js'
 import { scrubSecrets } from '../safety/scrub.js'
@@ -56,13 +57,15 @@ const TOKEN_SHAPE =
 /**
  * Why this shard job holds a GitHub token, or undefined when it holds none.
  * ACTIONS_RUNTIME_TOKEN is the runner's own, for the artifact service: it
- * reads and writes this run's artifacts and nothing of the repository.
+ * reads and writes this run's artifacts and nothing of the repository. On
+ * disk: every git config under the workspace and checkout v6's credentials
+ * files in RUNNER_TEMP (safety/git-credentials.ts finds them).
  */
-export function tokenInReach(
+export async function tokenInReach(
   token: string,
   env: NodeJS.ProcessEnv,
-  checkout: string
-): string | undefined {
+  where: { workspace: string; contextPath: string }
+): Promise<string | undefined> {
   if (token)
     return `input '${Inputs.GithubToken}' is set (its default is the job's token): give it '' on shard jobs`
   for (const name of TOKEN_VARS)
@@ -71,15 +74,21 @@ export function tokenInReach(
   for (const [name, value] of Object.entries(env))
     if (name !== 'ACTIONS_RUNTIME_TOKEN' && value && TOKEN_SHAPE.test(value))
       return `the environment variable ${name} holds a GitHub token`
-  const config = path.join(checkout, '.git', 'config')
-  let text = ''
+  let texts: Array<{ file: string; text: string }>
   try {
-    if (fs.lstatSync(config).isFile()) text = fs.readFileSync(config, 'utf8')
-  } catch {
-    // No git config: nothing persisted.
+    texts = await gitCredentialTexts(
+      where.workspace,
+      where.contextPath,
+      env.RUNNER_TEMP
+    )
+  } catch (error) {
+    return `the workspace could not be checked for git credentials (${errorText(error)})`
   }
-  if (/extraheader/i.test(text) || TOKEN_SHAPE.test(text))
-    return "the checkout's .git/config holds a token (actions/checkout's persist-credentials): set persist-credentials: false"
+  const holding = texts.find(
+    ({ text }) => /extraheader/i.test(text) || TOKEN_SHAPE.test(text)
+  )
+  if (holding)
+    return `${holding.file} holds a token (actions/checkout's persist-credentials): set persist-credentials: false`
   return undefined
 }
 
@@ -225,11 +234,10 @@ export async function shardJob(job: {
   runner: ProcessRunner
 }): Promise<void> {
   const entry = job.inputs.shard as ShardEntry
-  const refusal = tokenInReach(
-    job.settings.githubToken,
-    process.env,
-    path.resolve(job.settings.workspace, job.settings.contextPath)
-  )
+  const refusal = await tokenInReach(job.settings.githubToken, process.env, {
+    workspace: job.settings.workspace,
+    contextPath: path.resolve(job.settings.workspace, job.settings.contextPath)
+  })
   if (refusal) {
     core.setOutput(Outputs.Status, 'config-error')
     core.setFailed(
