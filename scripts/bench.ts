@@ -13,7 +13,8 @@
 //   npm run bench -- --only docker --docker-stop
 //                              Docker mode vs local mode only; --docker-stop
 //                              adds runs of a bundle patched not to kill the
-//                              containers at MassGen's result line
+//                              containers at MassGen's result line;
+//                              --docker-kinds docker,local runs only those kinds
 //   npm run bench -- --only vote
 //                              the review with the vote on every finding and
 //                              without it: the vote round's tokens and MassGen time
@@ -70,6 +71,8 @@ interface Flags {
   dockerStop: boolean
   runs: number
   only?: string
+  /** `--docker-kinds docker,local`: only these kinds of the Docker section. */
+  dockerKinds?: string[]
 }
 
 function parseFlags(argv: string[]): Flags {
@@ -86,7 +89,10 @@ function parseFlags(argv: string[]): Flags {
     cold: argv.includes('--cold'),
     dockerStop: argv.includes('--docker-stop'),
     runs,
-    only: valueOf('--only')
+    only: valueOf('--only'),
+    ...(valueOf('--docker-kinds')
+      ? { dockerKinds: valueOf('--docker-kinds')!.split(',') }
+      : {})
   }
 }
 
@@ -115,7 +121,8 @@ async function measureAll(
         runs: flags.runs,
         work,
         say,
-        withoutKill: flags.dockerStop
+        withoutKill: flags.dockerStop,
+        ...(flags.dockerKinds ? { kinds: flags.dockerKinds } : {})
       })
     : undefined
   const vote = want('vote') ? await voteCost(flags.runs, say) : undefined

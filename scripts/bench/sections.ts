@@ -286,10 +286,11 @@ export async function fakeRuns(
 
 export type DockerVsLocal =
   | { skipped: string }
-  | ({ commandsOffered: Partial<Record<Kind, boolean[]>> } & Record<
-      Kind,
-      Measured[]
-    >)
+  | ({
+      commandsOffered: Partial<Record<Kind, boolean[]>>
+      /** scripts/without-dockerenv.sh's own start, ms (dockerenvHiding). */
+      hidingMs: number[]
+    } & Record<Kind, Measured[]>)
 
 /**
  * `docker` and `local`: the action's defaults for a read-only review (Docker
@@ -325,6 +326,8 @@ export async function dockerVsLocal(
     work: string
     say: (line: string) => void
     withoutKill: boolean
+    /** Only these kinds (a development aid); all by default. */
+    kinds?: string[]
   }
 ): Promise<DockerVsLocal> {
   const image =
@@ -338,13 +341,15 @@ export async function dockerVsLocal(
   const noKill = options.withoutKill
     ? bundleWithoutContainerKill(options.work)
     : undefined
-  const order: Kind[] = [
-    'docker',
-    'local',
-    'dockerHostRead',
-    'dockerCommands',
-    ...(noKill ? ['dockerNoKill' as const] : [])
-  ]
+  const order = (
+    [
+      'docker',
+      'local',
+      'dockerHostRead',
+      'dockerCommands',
+      ...(noKill ? ['dockerNoKill' as const] : [])
+    ] as Kind[]
+  ).filter((kind) => !options.kinds || options.kinds.includes(kind))
   const results: Record<Kind, Measured[]> = {
     docker: [],
     local: [],
@@ -365,7 +370,21 @@ export async function dockerVsLocal(
       results[kind].push(run)
       ;(commandsOffered[kind] ??= []).push(offered)
     }
-  return { ...results, commandsOffered }
+  return { ...results, commandsOffered, hidingMs: dockerenvHiding(5) }
+}
+
+/**
+ * What the bench's own scripts/without-dockerenv.sh adds to each Docker-mode
+ * action wall (this machine is a container; a runner is not): the start of
+ * `true` under it, N times.
+ */
+function dockerenvHiding(times: number): number[] {
+  const script = path.join(ROOT, 'scripts', 'without-dockerenv.sh')
+  return Array.from({ length: times }, () => {
+    const started = performance.now()
+    spawnSync(script, ['true'], { stdio: 'ignore' })
+    return performance.now() - started
+  })
 }
 
 /** One run of the consensus in Docker or local mode; whether the command tool was offered. */

@@ -38,6 +38,7 @@ import { inertLine } from '../run/output-lines.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
 import {
   GUARD_ACTIVE_LINE,
+  READ_GATE_ENV,
   withMassgenGuard,
   writeMassgenGuard
 } from '../safety/massgen-guard.js'
@@ -55,17 +56,24 @@ import {
 } from '../plan/read-tools.js'
 import {
   dockerClientEnv,
+  READ_CONTAINER_PREFIX,
   type ReadContainer
 } from '../plan/contained-read-server.js'
 import { findExecutable } from '../process/executable.js'
 import {
   removeReadContainer,
-  startReadContainer
+  startReadContainerBeside,
+  type StartingReadContainer
 } from '../prepare/read-container.js'
 import { randomBytes } from 'node:crypto'
 import { Inputs } from '../core/constants.js'
 import { validateWithMassgen } from '../prepare/validate-config.js'
-import { voteRound, wantsVote, type RoundLimits } from '../review/vote-round.js'
+import {
+  mayVote,
+  voteRound,
+  wantsVote,
+  type RoundLimits
+} from '../review/vote-round.js'
 
 export async function execute(
   settings: Settings,
@@ -100,23 +108,28 @@ export async function execute(
     )
     return { context, ...written }
   })()
+  // Beside the MassGen restore or install and MassGen's own start, not after.
+  let reading: StartingReadContainer | undefined
+  // Settled before the run ends, so the run-end sweep sees the container.
+  const readingSettled = () => reading?.up.catch(() => undefined)
   const setup = await prepareRun(settings, runner, workDir, configured, {
     env: process.env,
     log: core,
-    // While MassGen is restored or installed, not after.
-    withImage: async (config) => {
+    withImage: (config) => {
       if (config.readContainer)
-        await startReadContainer(
+        reading = startReadContainerBeside(
           runner,
           config.readServer,
           readFolders(settings, config.context),
           config.readContainer,
-          core
+          core,
+          workDir
         )
     }
   }).catch(async (error: unknown) => {
     // A failure report must come after the first view, never before it.
     await configured.catch(() => undefined)
+    await readingSettled()
     await firstView
     throw error
   })
@@ -144,6 +157,7 @@ export async function execute(
       guardDir
     })
     if (refused) {
+      await readingSettled()
       await firstView
       return { ...refused, ...ran }
     }
@@ -164,9 +178,12 @@ export async function execute(
     {
       command: installation.command,
       args: [...installation.prefixArgs, ...plan.args],
-      env: withMassgenGuard(
-        withMassgenOnPath(plan.env, installation.command),
-        guardDir
+      env: withReadGate(
+        withMassgenGuard(
+          withMassgenOnPath(plan.env, installation.command),
+          guardDir
+        ),
+        reading
       )
     }
   )
@@ -176,9 +193,15 @@ export async function execute(
     workDir,
     logBase,
     agents: plan.agents,
-    tracker
+    tracker,
+    ...(reading ? { stopOn: reading.up } : {})
   })
   await tracker.close()
+  // A read container that did not start stopped MassGen: its error is the run's.
+  await reading?.up.catch(async (error: unknown) => {
+    await firstView
+    throw error
+  })
   const first: RunResult = {
     ...judgeOutcome(settings, decision.question, plan.agents, outcome, {
       logBase,
@@ -216,9 +239,12 @@ export async function execute(
       {
         command: installation.command,
         args: [...installation.prefixArgs, ...round.plan.args],
-        env: withMassgenGuard(
-          withMassgenOnPath(round.plan.env, installation.command),
-          guardDir
+        env: withReadGate(
+          withMassgenGuard(
+            withMassgenOnPath(round.plan.env, installation.command),
+            guardDir
+          ),
+          reading
         )
       }
     )
@@ -336,7 +362,7 @@ function readContainerFor(
   fs.mkdirSync(marker, { recursive: true, mode: 0o700 })
   return {
     docker: findExecutable('docker', process.env) ?? '/usr/bin/docker',
-    name: `massgen-read-${randomBytes(4).toString('hex')}`,
+    name: `${READ_CONTAINER_PREFIX}${randomBytes(4).toString('hex')}`,
     image: settings.dockerImage,
     user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
     env: dockerClientEnv(process.env),
@@ -362,6 +388,8 @@ async function watchMassgen(
     logBase: string
     agents: AgentPlan[]
     tracker: ProgressTracker
+    /** Its rejection stops MassGen (the read container did not start). */
+    stopOn?: Promise<unknown>
   }
 ): Promise<{
   outcome: MassgenRunOutcome
@@ -369,6 +397,7 @@ async function watchMassgen(
   times: RunTimings
 }> {
   const abort = new AbortController()
+  run.stopOn?.catch(() => abort.abort())
   let spawnedAt: number | undefined
   let firstStatusAt: number | undefined
   const onSignal = () => abort.abort()
@@ -393,7 +422,9 @@ async function watchMassgen(
       core.info(inertLine(line))
       // MassGen's last result line: its containers' work is over.
       if (settings.docker && line.startsWith('COMPLETED:'))
-        containersKilled ??= killRunContainers(runner, run.workDir)
+        containersKilled ??= killRunContainers(runner, run.workDir, {
+          keepReadContainer: mayVote(settings)
+        })
     },
     onStatus: (status) => {
       firstStatusAt ??= performance.now()
@@ -532,6 +563,14 @@ async function preflight(
     configErrors: verdict.errors,
     elapsedSeconds: Math.round((Date.now() - started) / 100) / 10
   }
+}
+
+/** MassGen's MCP servers wait for the read container (safety/massgen-guard.ts). */
+function withReadGate(
+  env: NodeJS.ProcessEnv,
+  reading: StartingReadContainer | undefined
+): NodeJS.ProcessEnv {
+  return reading ? { ...env, [READ_GATE_ENV]: reading.gate } : env
 }
 
 /** Local mode's MassGen starts in the sandbox unless that is turned off. */

@@ -30,6 +30,9 @@ export const DOCKER_CLIENT_VARS = [
   'DOCKER_API_VERSION'
 ] as const
 
+/** The read container's name starts so; MassGen's own are `massgen-<agent>-<hex>`. */
+export const READ_CONTAINER_PREFIX = 'massgen-read-'
+
 export interface ReadContainer {
   /** Absolute path of the docker client. */
   docker: string

@@ -5,6 +5,7 @@ import { Inputs } from '../core/constants.js'
 import { isInside } from '../core/paths.js'
 import type { ProcessRunner } from '../core/process.js'
 import { firstLine } from '../core/text.js'
+import { READ_CONTAINER_PREFIX } from '../plan/contained-read-server.js'
 
 export class DockerError extends Error {}
 
@@ -160,18 +161,29 @@ export async function removeLeftoverContainers(
  */
 export async function killRunContainers(
   runner: ProcessRunner,
-  workDir: string
+  workDir: string,
+  /**
+   * Leave the read container running: a vote round on the findings (a
+   * second MassGen) may still read through it.
+   */
+  { keepReadContainer = false }: { keepReadContainer?: boolean } = {}
 ): Promise<number> {
-  const ours = await findRunContainers(runner, workDir)
+  const ours = await findRunContainers(
+    runner,
+    workDir,
+    keepReadContainer ? { except: READ_CONTAINER_PREFIX } : {}
+  )
   if (ours.length === 0) return 0
   await runner.exec('docker', ['kill', ...ours], { timeoutMs: 30_000 })
   return ours.length
 }
 
-/** Containers MassGen named `massgen-*` that mount this run's work folder. */
+/** Containers named `massgen-*` that mount this run's work folder (ids). */
 async function findRunContainers(
   runner: ProcessRunner,
-  workDir: string
+  workDir: string,
+  /** Leaves out the containers whose name starts so. */
+  { except }: { except?: string } = {}
 ): Promise<string[]> {
   const list = await runner.exec(
     'docker',
@@ -188,7 +200,7 @@ async function findRunContainers(
     [
       'inspect',
       '--format',
-      '{{.Id}}{{range .Mounts}} {{.Source}}{{end}}',
+      '{{.Id}} {{.Name}}{{range .Mounts}} {{.Source}}{{end}}',
       ...candidates
     ],
     { timeoutMs: 30_000 }
@@ -196,7 +208,8 @@ async function findRunContainers(
   return inspect.stdout
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .filter(([, ...mounts]) => mounts.some((m) => isInside(m, workDir)))
+    .filter(([, name = '']) => !except || !name.startsWith(`/${except}`))
+    .filter(([, , ...mounts]) => mounts.some((m) => isInside(m, workDir)))
     .map(([id]) => id ?? '')
     .filter((id) => id.length > 0)
 }

@@ -36,10 +36,10 @@ export async function prepareRun<C>(
     insideContainer?: () => boolean
     /**
      * Docker mode: what starts once the image is there and the config is
-     * written (the read container, read-container.ts), inside the image's
-     * phase, so that it too runs while MassGen is restored or installed.
+     * written, right after a confinement check (the read container,
+     * read-container.ts, which runs on beside the rest).
      */
-    withImage?: (config: C) => Promise<void>
+    withImage?: (config: C) => void | Promise<void>
   }
 ): Promise<PreparedRun<C>> {
   const { results, timings } = await concurrently({

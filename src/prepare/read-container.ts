@@ -1,6 +1,11 @@
 // Docker mode's read container (plan/contained-read-server.ts): started once
-// per run before MassGen, checked to run the server's Node, and removed with
-// the run's other containers (docker.ts removeLeftoverContainers).
+// per run, checked to run the server's Node, and removed with the run's
+// other containers (docker.ts removeLeftoverContainers). It starts once the
+// image and the config are there, and runs beside the rest of the setup and
+// MassGen's own start (seconds of imports): MassGen's MCP client waits for
+// the gate file this opens once the container serves (safety/massgen-guard.ts).
+import * as fs from 'node:fs'
+import * as path from 'node:path'
 import type { Log } from '../core/log.js'
 import { Inputs } from '../core/constants.js'
 import {
@@ -12,6 +17,32 @@ import type { ReadServerLaunch } from '../plan/read-tools.js'
 import type { ProcessRunner } from '../core/process.js'
 import { firstLine } from '../core/text.js'
 import { DockerError } from './docker.js'
+
+/** The read container on its way: MassGen waits at `gate` for it. */
+export interface StartingReadContainer {
+  /** Resolves once the container serves and the gate is open; rejects with the start's error. */
+  up: Promise<void>
+  /** The file whose existence lets MassGen start its MCP servers. */
+  gate: string
+}
+
+/** Starts the container without waiting; `up` tells how it went. */
+export function startReadContainerBeside(
+  runner: ProcessRunner,
+  launch: ReadServerLaunch,
+  folders: string[],
+  container: ReadContainer,
+  log: Pick<Log, 'info'>,
+  workDir: string
+): StartingReadContainer {
+  const gate = path.join(workDir, 'read-container.open')
+  const up = startReadContainer(runner, launch, folders, container, log).then(
+    () => fs.writeFileSync(gate, '', { flag: 'wx', mode: 0o644 })
+  )
+  // Awaited by the run; until then a failure must not count as unhandled.
+  up.catch(() => undefined)
+  return { up, gate }
+}
 
 export async function startReadContainer(
   runner: ProcessRunner,

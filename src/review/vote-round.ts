@@ -36,11 +36,15 @@ function skipped(why: string, findings = 0): VoteRound {
 /** Whether the run's review asks for a vote at all. */
 export function wantsVote(settings: Settings, result: RunResult): boolean {
   return (
-    settings.review === 'inline' &&
-    settings.findingVote &&
+    mayVote(settings) &&
     result.outcome === 'success' &&
     result.pullRequest !== undefined
   )
+}
+
+/** Whether a vote round may follow the answers at all (known before they run). */
+export function mayVote(settings: Settings): boolean {
+  return settings.review === 'inline' && settings.findingVote
 }
 
 export async function voteRound(

@@ -16,6 +16,13 @@
 // python-dotenv (which MassGen calls at start-up and in its tools) is turned
 // off by PYTHON_DOTENV_DISABLED in the same environment.
 //
+// In Docker mode the read container starts while MassGen starts
+// (prepare/read-container.ts): MassGen's MCP client (mcp_tools/client.py,
+// MCPClient.connect, where every MCP server is started) then waits until the
+// file READ_GATE_ENV names exists, which the action writes once the container
+// serves; without the wait MassGen would start the read server in a container
+// not yet there, and its agents would quietly read nothing.
+//
 // Where the guard lives: a folder beside the run's own (`<work folder>-guard`:
 // the sandbox hands the work folder itself to the agents' user), readable by
 // every user (in a root job's sandbox MassGen runs as nobody; it holds no
@@ -28,6 +35,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { MARKER_CLOSE, MARKER_OPEN, MARKER_PATTERN } from './massgen-markers.js'
 
+/** MassGen's MCP servers start once the file this names exists (Docker mode's read container). */
+export const READ_GATE_ENV = 'MASSGEN_ACTION_READ_GATE'
+
 /** The line the guard prints on stderr once it has patched MassGen. */
 export const GUARD_ACTIVE_LINE =
   'massgen-action guard: project instruction files off, answer markers neutralised'
@@ -36,6 +46,7 @@ function guardSource(): string {
   return `# Written by massgen-action for one run (src/safety/massgen-guard.ts).
 import importlib.abc
 import inspect
+import os
 import re
 import sys
 
@@ -94,9 +105,27 @@ def _neutral_answers(module):
             setattr(templates, attr, _neutral_arguments(method, names))
 
 
+def _after_read_gate(module):
+    client = getattr(module, "MCPClient", None)
+    gate = os.environ.get(${JSON.stringify(READ_GATE_ENV)})
+    if client is None or not gate:
+        return
+    connect = client.connect
+
+    async def connect_when_open(self):
+        import asyncio
+
+        while not os.path.exists(gate):
+            await asyncio.sleep(0.02)
+        return await connect(self)
+
+    client.connect = connect_when_open
+
+
 _PATCHES = {
     "massgen.system_prompt_sections": _no_instructions,
     "massgen.message_templates": _neutral_answers,
+    "massgen.mcp_tools.client": _after_read_gate,
 }
 
 
