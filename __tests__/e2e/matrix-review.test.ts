@@ -342,7 +342,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
     }
   )
 
-  it('refuses to run a shard given a token: the input, the environment, the checkout', async () => {
+  it('refuses to run a shard given a token (the input, the environment, the checkout) or without the sandbox', async () => {
     const entry = matrix[0] as Entry
     const before = artifacts.artifacts.length
     const withInput = await job(
@@ -374,6 +374,22 @@ describe('a matrix review of a 1,000-file pull request', () => {
     )
     expect(withConfig.exitCode).not.toBe(0)
     expect(withConfig.stdout).toMatch(/persist-credentials: false/)
+    // Without the sandbox an agent reads the action's environ (the runtime token, the keys).
+    const unsandboxed = await job(
+      'shard',
+      {
+        'github-token': '',
+        shard: JSON.stringify(entry),
+        'local-sandbox': 'false'
+      },
+      {
+        FAKE_MASSGEN_RECORD: path.join(openTempDir('matrix-tok-'), 'r.json')
+      }
+    )
+    expect(unsandboxed.exitCode).not.toBe(0)
+    expect(unsandboxed.stdout).toMatch(
+      /'local-sandbox: false' lets the agents' commands read the action's own environment/
+    )
     // None of them ran MassGen or uploaded a record.
     expect(artifacts.artifacts.length).toBe(before)
   })

@@ -245,6 +245,14 @@ export async function shardJob(job: {
     )
     return
   }
+  if (!job.settings.docker && !job.settings.localSandbox) {
+    core.setOutput(Outputs.Status, 'config-error')
+    core.setFailed(
+      `Shard '${entry.id}' did not run: '${Inputs.LocalSandbox}: false' lets the agents' commands read ` +
+        "the action's own environment (ACTIONS_RUNTIME_TOKEN, the API keys); a shard runs them in the sandbox or in Docker."
+    )
+    return
+  }
   if (job.settings.baseSetup.length > 0 || job.settings.setupFiles.length > 0) {
     core.setOutput(Outputs.Status, 'config-error')
     core.setFailed(
