@@ -470,6 +470,43 @@ describe("a taken-over shard uploads records under the other shards' names", () 
   })
 })
 
+describe('a pull request of 3,001 files, GitHub naming 3,000 of them', () => {
+  const RUN = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004444'
+  let run: ActionRun
+
+  beforeAll(async () => {
+    runBackendId = RUN
+    // Filler ahead of the file that matters: GitHub's files list stops at 3,000.
+    github.state.pulls['42'] = largePull(manyFiles(3001))
+    const planned = await job('matrix')
+    expect(planned.exitCode).toBe(0)
+    const matrix = (
+      JSON.parse(planned.outputs.matrix ?? '{}') as { include: Entry[] }
+    ).include
+    expect(matrix.flatMap((e) => e.files)).toHaveLength(3000)
+    const shards = await Promise.all(
+      matrix.map((e) => shard(e, { FAKE_MASSGEN_SCENARIO: 'success' }))
+    )
+    for (const s of shards) expect(s.run.exitCode).toBe(0)
+    run = await job('aggregate', { 'shards-result': 'success' })
+  })
+  afterAll(() => {
+    runBackendId = DEFAULT_RUN_BACKEND_ID
+    github.state.pulls['42'] = largePull(FILES)
+  })
+
+  it('says what one run says of the whole pull request, and gives no verdict', () => {
+    const body = latestComment()
+    expect(body).toContain(
+      '**Incomplete:** GitHub named 3,000 of the 3,001 changed files'
+    )
+    expect(body).toContain('**Steering files: cannot be ruled out.**')
+    expect(run.stdout).toMatch(/GitHub named 3000 of the 3001 changed files/)
+    expect(run.exitCode).not.toBe(0)
+    expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
+  })
+})
+
 describe('the roles refuse bad inputs through the bundle', () => {
   it.each([
     [

@@ -14,6 +14,7 @@ import type { GitHubApi } from '../github/api.js'
 import { runUrl } from '../github/run-url.js'
 import { cutDiff } from '../github/pull.js'
 import type { ShardInputs } from '../inputs/shard-inputs.js'
+import { pullFactsOf } from '../context/pull-facts.js'
 import { runReview } from '../review/post.js'
 import { gateFailure, setReviewOutputs } from '../review/review.js'
 import { publishVerdict } from '../review/publish.js'
@@ -59,6 +60,15 @@ export async function aggregateJob(job: {
     inputs,
     settings
   )
+  // What one run says of the pull request as a whole, said here too.
+  const facts = pullFactsOf(pull, settings)
+  if (facts.steering.state !== 'none')
+    core.warning(
+      `Pull request #${pull.number}: ` +
+        (facts.steering.state === 'unknown'
+          ? `GitHub named ${facts.listedFiles} of its ${facts.changedFiles} changed files, so steering files (workflows, actions, instructions) cannot be ruled out.`
+          : `it changes ${facts.steering.files.length} file(s) that steer CI or reviews once merged.`)
+    )
   const door = await job.artifacts()
   const found = await artifactsNamed(door, inputs.resultsPrefix)
   const pullFiles = new Set(pull.files.map((f) => f.filename))
@@ -166,6 +176,7 @@ export async function aggregateJob(job: {
       headSha: pull.headSha,
       outcomes,
       unplanned,
+      facts,
       jobsFailed: jobsFailed ? jobsFailedReason(inputs.shardsResult) : '',
       review,
       tag: settings.commentTag,
@@ -182,12 +193,19 @@ export async function aggregateJob(job: {
       ? `${missing.length} of ${outcomes.length} shard(s) did not report findings: ` +
         missing.map((o) => `${o.entry.id} (${o.state})`).join(', ')
       : '',
-    jobsFailed ? jobsFailedReason(inputs.shardsResult) : ''
+    jobsFailed ? jobsFailedReason(inputs.shardsResult) : '',
+    facts.listedFiles < facts.changedFiles
+      ? `GitHub named ${facts.listedFiles} of the ${facts.changedFiles} changed files, so the shards did not see the rest: no verdict on part of the pull request`
+      : '',
+    facts.summaryOnly
+      ? `${facts.changedFiles} changed files is more than '${Inputs.MaxChangedFiles}' (${facts.summaryOnly.max}): no verdict`
+      : ''
   ].filter(Boolean)
   const result: RunResult = {
     outcome: reasons.length === 0 ? 'success' : 'failed',
     ...(reasons.length ? { reason: reasons.join('; ') } : {}),
     question: '',
+    pullFacts: facts,
     exitCode: null,
     agents: [],
     votes: {},

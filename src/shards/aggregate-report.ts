@@ -7,6 +7,8 @@ import type { ShardEntry } from '../inputs/shard-inputs.js'
 import { cell, codeBlock, link } from '../safety/markdown-parts.js'
 import { truncateMarkdown } from '../safety/markdown.js'
 import { findingsSection } from '../review/render.js'
+import { pullFactsSection } from '../report/pull-facts.js'
+import type { PullFacts } from '../core/types.js'
 import type { AcceptedRecord } from './record.js'
 
 /** What became of one planned shard. */
@@ -104,6 +106,8 @@ export function renderAggregate(input: {
   outcomes: ShardOutcome[]
   /** Artifacts under the results prefix that the plan did not ask for. */
   unplanned: string[]
+  /** What one run says of the pull request as a whole (its size, steering files). */
+  facts: PullFacts
   /** Why the shard jobs' result gives no verdict ('' when they all succeeded). */
   jobsFailed: string
   review: ReviewReport | undefined
@@ -115,7 +119,11 @@ export function renderAggregate(input: {
   const { outcomes, secrets } = input
   const ok = outcomes.filter((o) => o.state === 'ok').length
   const totals = totalsOf(outcomes)
-  const complete = ok === outcomes.length && !input.jobsFailed
+  const complete =
+    ok === outcomes.length &&
+    !input.jobsFailed &&
+    input.facts.listedFiles >= input.facts.changedFiles &&
+    !input.facts.summaryOnly
   const head =
     `### ${complete ? '✅' : '⚠️'} MassGen matrix review: ` +
     `${ok} of ${outcomes.length} shard${outcomes.length === 1 ? '' : 's'} reviewed` +
@@ -153,6 +161,7 @@ export function renderAggregate(input: {
   const body = [
     head,
     summary,
+    pullFactsSection(input.facts, secrets),
     warn,
     jobs,
     unplanned,
