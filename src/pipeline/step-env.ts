@@ -5,13 +5,13 @@ import * as core from '@actions/core'
 import { createGitHub, type GitHubApi } from '../github/api.js'
 import { readKeys, readToken } from '../inputs/settings.js'
 
-export interface Repository {
+interface Repository {
   readonly owner: string
   readonly repo: string
 }
 
 /** owner/repo of GITHUB_REPOSITORY ('' each outside a runner). */
-export function repository(env: NodeJS.ProcessEnv = process.env): Repository {
+function repository(env: NodeJS.ProcessEnv = process.env): Repository {
   const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '/').split('/')
   return { owner, repo }
 }

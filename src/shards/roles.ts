@@ -11,8 +11,13 @@ import type { ProcessRunner } from '../core/process.js'
 import type { Settings } from '../core/types.js'
 import { errorText } from '../core/text.js'
 import { saveStepState } from '../core/step-state.js'
-import { createGitHub, type GitHubApi } from '../github/api.js'
-import { readKeys, readSettings } from '../inputs/settings.js'
+import type { GitHubApi } from '../github/api.js'
+import { readSettings } from '../inputs/settings.js'
+import {
+  actionSecrets,
+  actionToken,
+  openGitHub as openRepository
+} from '../pipeline/step-env.js'
 import { readShardInputs, type ShardInputs } from '../inputs/shard-inputs.js'
 import { artifactDoor } from './download.js'
 import { matrixJob } from './matrix-job.js'
@@ -77,12 +82,10 @@ function readRoleSettings(): Settings | undefined {
     workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
     setupFromBase: true
   }
-  for (const key of Object.values(readKeys(source)))
-    if (key) core.setSecret(key)
+  // Masked before anything can print them (pipeline/step-env.ts).
+  actionSecrets(actionToken())
   try {
-    const settings = readSettings(source)
-    if (settings.githubToken) core.setSecret(settings.githubToken)
-    return settings
+    return readSettings(source)
   } catch (error) {
     refuse(errorText(error))
     return undefined
@@ -106,10 +109,7 @@ function openGitHub(settings: Settings): GitHubApi {
     throw new Error(
       `Input '${Inputs.GithubToken}' is empty: the matrix and aggregate roles read the pull request with it.`
     )
-  const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '/').split(
-    '/'
-  )
-  return createGitHub({ token: settings.githubToken, owner, repo, log: core })
+  return openRepository(settings.githubToken)
 }
 
 function makeWorkDir(role: string): string {
