@@ -6,8 +6,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import type { ProcessRunner } from '../core/process.js'
-import { saveStepState } from '../core/step-state.js'
-import type { RunResult, Settings } from '../core/types.js'
+import type { RunResult } from '../core/types.js'
 import { readConversation } from '../context/conversation-read.js'
 import type { RunDecision } from '../event/intake.js'
 import { reactionsFor } from '../event/reactions.js'
@@ -26,6 +25,7 @@ import { execute } from './execute.js'
 import { failedBefore, failUnexpectedly } from './failure.js'
 import { finish } from './finish.js'
 import { verifyHead } from './head.js'
+import { saveStateForPost } from './post-step.js'
 import { openGitHub } from './step-env.js'
 
 export async function runMainStep(
@@ -71,7 +71,12 @@ async function runToResult(
   if (head === 'stopped') return undefined
   const decision = await withConversation(decided)
   const workDir = makeWorkDir()
-  saveStateForPost(settings, dest, workDir)
+  // The issue only where the run comments: the post step comments there.
+  saveStateForPost(
+    settings,
+    workDir,
+    dest.github ? dest.issueNumber : undefined
+  )
   const started = Date.now()
   const reactions = reactionsFor(
     dest.github ? github() : undefined,
@@ -165,19 +170,4 @@ function makeWorkDir(): string {
   return fs.mkdtempSync(
     path.join(root, `massgen-${process.env.GITHUB_RUN_ID ?? 'local'}-`)
   )
-}
-
-function saveStateForPost(
-  settings: Settings,
-  dest: Destination,
-  workDir: string
-): void {
-  saveStepState('started', true)
-  saveStepState('workDir', workDir)
-  saveStepState('comment', settings.comment)
-  saveStepState('commentTag', settings.commentTag)
-  saveStepState('jobSummary', settings.jobSummary)
-  saveStepState('docker', settings.docker)
-  if (dest.github && dest.issueNumber)
-    saveStepState('issueNumber', dest.issueNumber)
 }

@@ -6,8 +6,12 @@
 // changed it (prepare/install/deferred-save.ts).
 import * as core from '@actions/core'
 import * as path from 'node:path'
-import { readStepState, type StepState } from '../core/step-state.js'
-import type { RunResult } from '../core/types.js'
+import {
+  readStepState,
+  saveStepState,
+  type StepState
+} from '../core/step-state.js'
+import type { RunResult, Settings } from '../core/types.js'
 import {
   cacheAvailable,
   createActionsCacheStore
@@ -27,6 +31,26 @@ import { scrubSecrets } from '../safety/scrub.js'
 import { takeBack } from './credentials.js'
 import { destinationFor } from './destination.js'
 import { actionSecrets, actionToken, gitHubOnce } from './step-env.js'
+
+/**
+ * Saved by a step that starts MassGen, before anything can stop it: what
+ * the post step cleans up, and where its report goes (the settings the step
+ * read, not the post step's own defaults). The issue only where the step
+ * comments.
+ */
+export function saveStateForPost(
+  settings: Pick<Settings, 'comment' | 'commentTag' | 'jobSummary' | 'docker'>,
+  workDir: string,
+  issueNumber: number | undefined
+): void {
+  saveStepState('started', true)
+  saveStepState('workDir', workDir)
+  saveStepState('comment', settings.comment)
+  saveStepState('commentTag', settings.commentTag)
+  saveStepState('jobSummary', settings.jobSummary)
+  saveStepState('docker', settings.docker)
+  if (issueNumber) saveStepState('issueNumber', issueNumber)
+}
 
 export async function runPostStep(): Promise<void> {
   const state = readStepState()

@@ -13,6 +13,7 @@ import { errorText } from '../core/text.js'
 import { saveStepState } from '../core/step-state.js'
 import type { GitHubApi } from '../github/api.js'
 import { readSettings } from '../inputs/settings.js'
+import { saveStateForPost } from '../pipeline/post-step.js'
 import {
   actionSecrets,
   actionToken,
@@ -39,11 +40,8 @@ export async function runRole(runner: ProcessRunner): Promise<boolean> {
   const workDir = makeWorkDir(inputs.role)
   // Only a shard starts MassGen: should its step be stopped, the post step
   // stops what is left (pipeline/post-step.ts); it has no token to post with.
-  if (inputs.role === 'shard') {
-    saveStepState('started', true)
-    saveStepState('workDir', workDir)
-    saveStepState('docker', settings.docker)
-  } else saveStepState('reported', true)
+  if (inputs.role === 'shard') saveStateForPost(settings, workDir, undefined)
+  else saveStepState('reported', true)
   const job = {
     inputs,
     settings,
