@@ -181,7 +181,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
     )
     // s3's runner was taken over: its artifact is a zip bomb now.
     artifacts.put(
-      'massgen-shard-s3',
+      'massgen-shard-s3-a1',
       makeZip([
         {
           name: 'record.json',
@@ -192,7 +192,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
     )
     // And it planted a shard the plan never asked for.
     artifacts.put(
-      'massgen-shard-s9',
+      'massgen-shard-s9-a1',
       makeZip([{ name: 'record.json', data: Buffer.from('{}') }])
     )
     aggregate = await job('aggregate', { 'shards-result': 'failure' })
@@ -227,15 +227,17 @@ describe('a matrix review of a 1,000-file pull request', () => {
         expect(fs.readFileSync(f, 'utf8')).not.toContain(JOB_TOKEN)
     }
     // The records the shards uploaded hold no API key.
-    for (const a of artifacts.artifacts.filter((x) => /-s[12]$/.test(x.name)))
+    for (const a of artifacts.artifacts.filter((x) =>
+      /-s[12]-a1$/.test(x.name)
+    ))
       for (const [, content] of readZip(a.bytes))
         for (const key of Object.values(KEYS))
           expect(content.includes(Buffer.from(key))).toBe(false)
     expect(artifacts.artifacts.map((a) => a.name)).toEqual(
       expect.arrayContaining([
-        'massgen-shard-s1',
-        'massgen-shard-s2',
-        'massgen-shards-plan-massgen'
+        'massgen-shard-s1-a1',
+        'massgen-shard-s2-a1',
+        'massgen-shards-plan-massgen-a1'
       ])
     )
   })
@@ -252,7 +254,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
     expect(body).toMatch(/inflates past the 2097152-byte cap/)
     expect(body).toContain('`s2` (failed), `s3` (refused)')
     expect(body).toMatch(
-      /1 artifact\(s\) that this review did not plan were ignored: `massgen-shard-s9`/
+      /1 artifact\(s\) that this review did not plan were ignored: `massgen-shard-s9-a1`/
     )
     // Two agents gave it, each one on s3's file and one outside the pull request.
     expect(body).toContain(
@@ -333,7 +335,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
   ])(
     'refuses a shard artifact with %s, and says so',
     async (_what, zip, reason) => {
-      artifacts.put('massgen-shard-s3', zip())
+      artifacts.put('massgen-shard-s3-a1', zip())
       const run = await job('aggregate', { 'shards-result': 'failure' })
       expect(run.exitCode).not.toBe(0)
       const body = latestComment()
@@ -341,6 +343,28 @@ describe('a matrix review of a 1,000-file pull request', () => {
       expect(body).toMatch(reason)
     }
   )
+
+  it('a re-run of the failed shard (attempt 2) uploads its own record, which the aggregate of attempt 2 takes', async () => {
+    const s2 = matrix[1] as Entry
+    const rerun = await shard(s2, {
+      FAKE_MASSGEN_SCENARIO: 'success',
+      GITHUB_RUN_ATTEMPT: '2'
+    })
+    expect(rerun.run.exitCode).toBe(0)
+    expect(artifacts.artifacts.map((a) => a.name)).toContain(
+      'massgen-shard-s2-a2'
+    )
+    const second = await job(
+      'aggregate',
+      { 'shards-result': 'failure' },
+      { GITHUB_RUN_ATTEMPT: '2' }
+    )
+    expect(second.exitCode).not.toBe(0)
+    expect(latestComment()).toContain('#### Shard `s2` · ✅ reviewed')
+    // Attempt 1's aggregate does not take attempt 2's record.
+    await job('aggregate', { 'shards-result': 'failure' })
+    expect(latestComment()).toContain('#### Shard `s2` · ❌ failed')
+  })
 
   it('refuses to run a shard given a token (the input, the environment, the checkout) or without the sandbox', async () => {
     const entry = matrix[0] as Entry
@@ -413,12 +437,12 @@ describe("a taken-over shard uploads records under the other shards' names", () 
     // s1's runner holds ACTIONS_RUNTIME_TOKEN: it uploads s2's and s3's
     // records first, 'success, no findings', on the right head commit.
     const own = artifacts.artifacts.find(
-      (a) => a.name === 'massgen-shard-s1' && a.workflowRunBackendId === RUN
+      (a) => a.name === 'massgen-shard-s1-a1' && a.workflowRunBackendId === RUN
     )
     if (!own) throw new Error('no s1 artifact')
     for (const id of ['s2', 's3'])
       artifacts.put(
-        `massgen-shard-${id}`,
+        `massgen-shard-${id}-a1`,
         makeZip([
           {
             name: 'record.json',
@@ -457,15 +481,15 @@ describe("a taken-over shard uploads records under the other shards' names", () 
 
   it('refuses a shard whose name two artifacts carry, and takes neither', async () => {
     const s3 = artifacts.artifacts.find(
-      (a) => a.name === 'massgen-shard-s3' && a.workflowRunBackendId === RUN
+      (a) => a.name === 'massgen-shard-s3-a1' && a.workflowRunBackendId === RUN
     )
     if (!s3) throw new Error('no s3 artifact')
-    artifacts.put('massgen-shard-s3', s3.bytes, RUN, { keep: true })
+    artifacts.put('massgen-shard-s3-a1', s3.bytes, RUN, { keep: true })
     const run = await job('aggregate', { 'shards-result': 'success' })
     expect(run.exitCode).not.toBe(0)
     const body = latestComment()
     expect(body).toContain('#### Shard `s3` · 🛑 refused')
-    expect(body).toMatch(/2 artifacts are named 'massgen-shard-s3'/)
+    expect(body).toMatch(/2 artifacts are named 'massgen-shard-s3-a1'/)
     expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
   })
 })
@@ -535,7 +559,7 @@ describe('the roles refuse bad inputs through the bundle', () => {
 
 /** A well-formed record for s3 (from s1's), with some fields changed. */
 function recordZip(change: Record<string, unknown>): Buffer {
-  const s1 = artifacts.artifacts.find((a) => a.name === 'massgen-shard-s1')
+  const s1 = artifacts.artifacts.find((a) => a.name === 'massgen-shard-s1-a1')
   if (!s1) throw new Error('no s1 artifact')
   const record = { ...readRecord(s1.bytes), shard: 's3', ...change }
   return makeZip([

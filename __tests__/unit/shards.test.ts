@@ -12,7 +12,7 @@ import {
   weightOf,
   type PlannedFile
 } from '../../src/shards/plan-shards.js'
-import { readOnlyFile } from '../../src/shards/download.js'
+import { latestAttempt, readOnlyFile } from '../../src/shards/download.js'
 import { checkRecord, MAX_RECORD_BYTES } from '../../src/shards/record.js'
 import { tokenInReach } from '../../src/shards/shard-job.js'
 import { makeZip } from '../../test-support/zip.js'
@@ -399,6 +399,20 @@ describe('checkRecord (a shard record, hostile)', () => {
     const got = check(text)
     expect(got.ok).toBe(false)
     if (!got.ok) expect(got.reason).toMatch(reason)
+  })
+})
+
+describe('latestAttempt (re-runs upload under their own attempt)', () => {
+  const named = (...names: string[]) => names.map((name) => ({ name }))
+  it('takes the highest attempt not later than its own', () => {
+    const all = named('p-s1-a1', 'p-s1-a3', 'p-s1-a2', 'p-s1-x1', 'p-s1-a1-a4')
+    expect(latestAttempt(all, 'p-s1', 2)).toEqual(named('p-s1-a2'))
+    expect(latestAttempt(all, 'p-s1', 9)).toEqual(named('p-s1-a3'))
+    expect(latestAttempt(all, 'p-s1-a1', 9)).toEqual(named('p-s1-a1-a4'))
+    expect(latestAttempt(all, 'p-s2', 9)).toEqual([])
+  })
+  it('gives every artifact of that attempt, for the caller to refuse two', () => {
+    expect(latestAttempt(named('p-a1', 'p-a1'), 'p', 1)).toHaveLength(2)
   })
 })
 

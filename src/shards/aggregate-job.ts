@@ -27,7 +27,11 @@ import {
 } from '../report/report.js'
 import {
   artifactsNamed,
+  attemptName,
+  attemptOf,
   fetchArtifactFile,
+  latestAttempt,
+  runAttempt,
   type ArtifactDoor
 } from './download.js'
 import { planArtifactName } from './matrix-job.js'
@@ -72,10 +76,12 @@ export async function aggregateJob(job: {
   const door = await job.artifacts()
   const found = await artifactsNamed(door, inputs.resultsPrefix)
   const pullFiles = new Set(pull.files.map((f) => f.filename))
+  const attempt = runAttempt(process.env)
   const outcomes: ShardOutcome[] = []
   for (const entry of plan.shards) {
-    const name = `${inputs.resultsPrefix}${entry.id}`
-    const named = found.filter((a) => a.name === name)
+    const base = `${inputs.resultsPrefix}${entry.id}`
+    const named = latestAttempt(found, base, attempt)
+    const name = named[0]?.name ?? attemptName(base, attempt)
     if (named.length > 1) {
       core.warning(
         `Shard '${entry.id}': ${named.length} artifacts are named '${name}'; none is taken.`
@@ -122,14 +128,13 @@ export async function aggregateJob(job: {
         accepted: checked.accepted
       })
   }
-  const planned = new Set(
-    plan.shards.map((s) => `${inputs.resultsPrefix}${s.id}`)
-  )
+  const bases = [
+    ...plan.shards.map((s) => `${inputs.resultsPrefix}${s.id}`),
+    planArtifactName(settings.commentTag)
+  ]
   const unplanned = found
     .map((a) => a.name)
-    .filter(
-      (n) => !planned.has(n) && n !== planArtifactName(settings.commentTag)
-    )
+    .filter((n) => bases.every((b) => attemptOf(n, b) === undefined))
   // An artifact's name does not prove which job uploaded it: a shard job
   // that did not succeed may have lost its upload to one forged under its
   // name by another shard, so the records alone give no verdict then.

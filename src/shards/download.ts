@@ -218,3 +218,39 @@ export async function uploadFile(
   })
   return uploaded.id
 }
+
+/** This job's run attempt (GITHUB_RUN_ATTEMPT; 1 when unset or not a number). */
+export function runAttempt(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.GITHUB_RUN_ATTEMPT)
+  return Number.isInteger(n) && n >= 1 ? n : 1
+}
+
+/**
+ * An artifact's name in one run attempt: names are unique in a workflow
+ * run across its attempts, so a re-run uploads under its own.
+ */
+export function attemptName(base: string, attempt: number): string {
+  return `${base}-a${attempt}`
+}
+
+/** The attempt an artifact named `<base>-a<N>` is of, or undefined for another name. */
+export function attemptOf(name: string, base: string): number | undefined {
+  if (!name.startsWith(`${base}-a`)) return undefined
+  const rest = name.slice(base.length + 2)
+  return /^[1-9][0-9]{0,5}$/.test(rest) ? Number(rest) : undefined
+}
+
+/**
+ * The artifacts of `base` of the latest attempt not later than `attempt`
+ * (a later one's cannot be this run's); more than one of them is hostile,
+ * and the caller refuses it.
+ */
+export function latestAttempt<T extends { name: string }>(
+  artifacts: readonly T[],
+  base: string,
+  attempt: number
+): T[] {
+  const of = (a: T) => attemptOf(a.name, base) ?? 0
+  const best = Math.max(0, ...artifacts.map(of).filter((n) => n <= attempt))
+  return best ? artifacts.filter((a) => of(a) === best) : []
+}

@@ -14,7 +14,12 @@ import type { ShardEntry, ShardInputs } from '../inputs/shard-inputs.js'
 import type { Settings } from '../core/types.js'
 import { matrixOf } from './plan-shards.js'
 import { readPullPlan } from './pull-plan.js'
-import { uploadFile, type ArtifactDoor } from './download.js'
+import {
+  attemptName,
+  runAttempt,
+  uploadFile,
+  type ArtifactDoor
+} from './download.js'
 
 export const PLAN_FILE = 'plan.json'
 
@@ -91,7 +96,10 @@ export async function matrixJob(job: {
   if (plan.shards.length > 0)
     await uploadFile(
       await job.artifacts(),
-      planArtifactName(job.settings.commentTag),
+      attemptName(
+        planArtifactName(job.settings.commentTag),
+        runAttempt(process.env)
+      ),
       file
     )
   core.setOutput(Outputs.Matrix, JSON.stringify(matrixOf(plan)))

@@ -33,7 +33,10 @@ import { scrubSecrets } from '../safety/scrub.js'
 import type { Destination } from '../report/report.js'
 import {
   artifactsNamed,
+  attemptName,
   fetchArtifactFile,
+  latestAttempt,
+  runAttempt,
   uploadFile,
   type ArtifactDoor
 } from './download.js'
@@ -179,10 +182,13 @@ async function readPlan(
   tag: string,
   dir: string
 ): Promise<PlanFile> {
-  const name = planArtifactName(tag)
-  const named = (await artifactsNamed(door, name)).filter(
-    (a) => a.name === name
+  const base = planArtifactName(tag)
+  const named = latestAttempt(
+    await artifactsNamed(door, base),
+    base,
+    runAttempt(process.env)
   )
+  const name = named[0]?.name ?? base
   if (named.length > 1)
     throw new Error(
       `${named.length} artifacts are named '${name}' in this run: one was uploaded by another job; none is read`
@@ -301,7 +307,14 @@ export async function shardJob(job: {
     `massgen-shard-${entry.id}.json`
   )
   fs.copyFileSync(file, kept)
-  await uploadFile(door, `${job.inputs.resultsPrefix}${entry.id}`, file)
+  await uploadFile(
+    door,
+    attemptName(
+      `${job.inputs.resultsPrefix}${entry.id}`,
+      runAttempt(process.env)
+    ),
+    file
+  )
   core.setOutput(Outputs.ShardFile, kept)
   core.setOutput(Outputs.Status, result.outcome)
   await writeShardSummary(job.settings, entry, result, secrets)
