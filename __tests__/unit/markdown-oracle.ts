@@ -79,33 +79,29 @@ function markDescendants(node: Nodes, marked: Set<Nodes>): void {
   }
 }
 
-const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/
+/** A paragraph put after the text to see whether the text swallows it. */
+const FOLLOWER = 'FOLLOWING-PARAGRAPH-7c1e'
 
 /**
- * The fence still open at the end, if any: a fenced code block that runs
- * to the end of the text without a closing fence swallows all that follows.
+ * The fence still open at the end, if any: a fenced code block that runs to
+ * the end of the text without a closing fence swallows all that follows.
+ * Asked of what follows itself (a paragraph after one line break and after a
+ * blank line): a fence inside a block quote or a list item ends with its
+ * container, so `> ~~~` swallows nothing; one at the top level does.
  */
 export function unclosedFence(markdown: string): string | undefined {
-  let open: string | undefined
-  walk(parse(markdown), (node) => {
-    if (node.type !== 'code' || !node.position) return
-    const source = markdown.slice(
-      node.position.start.offset,
-      node.position.end.offset
-    )
-    const opening = /^(`{3,}|~{3,})/.exec(source)?.[1]
-    if (!opening) return // an indented code block
-    if (markdown.slice(node.position.end.offset).trim() !== '') return
-    const lines = source.split('\n')
-    const last =
-      lines.length > 1 ? CLOSING_FENCE.exec(lines.at(-1) ?? '') : null
-    const closed =
-      last?.[1] !== undefined &&
-      last[1][0] === opening[0] &&
-      last[1].length >= opening.length
-    if (!closed) open = opening
-  })
-  return open
+  for (const gap of ['\n', '\n\n']) {
+    const text = `${markdown}${gap}${FOLLOWER}`
+    let open: string | undefined
+    walk(parse(text), (node) => {
+      if (node.type !== 'code' || !node.position) return
+      if (!node.value.includes(FOLLOWER)) return
+      const source = text.slice(node.position.start.offset)
+      open = /^ {0,3}(`{3,}|~{3,})/.exec(source)?.[1] ?? source.slice(0, 3)
+    })
+    if (open) return open
+  }
+  return undefined
 }
 
 /** `@name` that GitHub would link. */
