@@ -181,7 +181,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
     )
     // s3's runner was taken over: its artifact is a zip bomb now.
     artifacts.put(
-      'massgen-shard-s3-a1',
+      'massgen-shard-massgen-s3-a1',
       makeZip([
         {
           name: 'record.json',
@@ -192,7 +192,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
     )
     // And it planted a shard the plan never asked for.
     artifacts.put(
-      'massgen-shard-s9-a1',
+      'massgen-shard-massgen-s9-a1',
       makeZip([{ name: 'record.json', data: Buffer.from('{}') }])
     )
     aggregate = await job('aggregate', { 'shards-result': 'failure' })
@@ -235,8 +235,8 @@ describe('a matrix review of a 1,000-file pull request', () => {
           expect(content.includes(Buffer.from(key))).toBe(false)
     expect(artifacts.artifacts.map((a) => a.name)).toEqual(
       expect.arrayContaining([
-        'massgen-shard-s1-a1',
-        'massgen-shard-s2-a1',
+        'massgen-shard-massgen-s1-a1',
+        'massgen-shard-massgen-s2-a1',
         'massgen-shards-plan-massgen-a1'
       ])
     )
@@ -254,7 +254,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
     expect(body).toMatch(/inflates past the 2097152-byte cap/)
     expect(body).toContain('`s2` (failed), `s3` (refused)')
     expect(body).toMatch(
-      /1 artifact\(s\) that this review did not plan were ignored: `massgen-shard-s9-a1`/
+      /1 artifact\(s\) that this review did not plan were ignored: `massgen-shard-massgen-s9-a1`/
     )
     // Two agents gave it, each one on s3's file and one outside the pull request.
     expect(body).toContain(
@@ -335,7 +335,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
   ])(
     'refuses a shard artifact with %s, and says so',
     async (_what, zip, reason) => {
-      artifacts.put('massgen-shard-s3-a1', zip())
+      artifacts.put('massgen-shard-massgen-s3-a1', zip())
       const run = await job('aggregate', { 'shards-result': 'failure' })
       expect(run.exitCode).not.toBe(0)
       const body = latestComment()
@@ -352,7 +352,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
     })
     expect(rerun.run.exitCode).toBe(0)
     expect(artifacts.artifacts.map((a) => a.name)).toContain(
-      'massgen-shard-s2-a2'
+      'massgen-shard-massgen-s2-a2'
     )
     const second = await job(
       'aggregate',
@@ -437,12 +437,14 @@ describe("a taken-over shard uploads records under the other shards' names", () 
     // s1's runner holds ACTIONS_RUNTIME_TOKEN: it uploads s2's and s3's
     // records first, 'success, no findings', on the right head commit.
     const own = artifacts.artifacts.find(
-      (a) => a.name === 'massgen-shard-s1-a1' && a.workflowRunBackendId === RUN
+      (a) =>
+        a.name === 'massgen-shard-massgen-s1-a1' &&
+        a.workflowRunBackendId === RUN
     )
     if (!own) throw new Error('no s1 artifact')
     for (const id of ['s2', 's3'])
       artifacts.put(
-        `massgen-shard-${id}-a1`,
+        `massgen-shard-massgen-${id}-a1`,
         makeZip([
           {
             name: 'record.json',
@@ -481,15 +483,17 @@ describe("a taken-over shard uploads records under the other shards' names", () 
 
   it('refuses a shard whose name two artifacts carry, and takes neither', async () => {
     const s3 = artifacts.artifacts.find(
-      (a) => a.name === 'massgen-shard-s3-a1' && a.workflowRunBackendId === RUN
+      (a) =>
+        a.name === 'massgen-shard-massgen-s3-a1' &&
+        a.workflowRunBackendId === RUN
     )
     if (!s3) throw new Error('no s3 artifact')
-    artifacts.put('massgen-shard-s3-a1', s3.bytes, RUN, { keep: true })
+    artifacts.put('massgen-shard-massgen-s3-a1', s3.bytes, RUN, { keep: true })
     const run = await job('aggregate', { 'shards-result': 'success' })
     expect(run.exitCode).not.toBe(0)
     const body = latestComment()
     expect(body).toContain('#### Shard `s3` · 🛑 refused')
-    expect(body).toMatch(/2 artifacts are named 'massgen-shard-s3-a1'/)
+    expect(body).toMatch(/2 artifacts are named 'massgen-shard-massgen-s3-a1'/)
     expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
   })
 })
@@ -559,7 +563,9 @@ describe('the roles refuse bad inputs through the bundle', () => {
 
 /** A well-formed record for s3 (from s1's), with some fields changed. */
 function recordZip(change: Record<string, unknown>): Buffer {
-  const s1 = artifacts.artifacts.find((a) => a.name === 'massgen-shard-s1-a1')
+  const s1 = artifacts.artifacts.find(
+    (a) => a.name === 'massgen-shard-massgen-s1-a1'
+  )
   if (!s1) throw new Error('no s1 artifact')
   const record = { ...readRecord(s1.bytes), shard: 's3', ...change }
   return makeZip([

@@ -151,8 +151,11 @@ describe('the shard inputs', () => {
       role: 'run',
       questions: [],
       maxShards: Defaults.MaxShards,
-      resultsPrefix: 'massgen-shard-'
+      resultsPrefix: 'massgen-shard-massgen-'
     })
+    expect(read({ 'comment-tag': 'perf' }).resultsPrefix).toBe(
+      'massgen-shard-perf-'
+    )
   })
 
   it("read the shard jobs' result for role aggregate", () => {
@@ -333,6 +336,34 @@ describe('checkRecord (a shard record, hostile)', () => {
     })
   const check = (text: string) =>
     checkRecord(text, { entry, headSha: head, pullFiles })
+
+  it('takes a shard that failed before reading the plan (no head) as failed, not refused', () => {
+    const got = check(
+      JSON.stringify({
+        version: 1,
+        shard: 's1',
+        status: 'failed',
+        reason: 'No artifact massgen-shards-plan-massgen-a1',
+        answers: [],
+        votes: []
+      })
+    )
+    expect(got.ok).toBe(true)
+    if (got.ok) expect(got.accepted.record.status).toBe('failed')
+  })
+  it('refuses a success that names no head', () => {
+    const got = check(
+      JSON.stringify({
+        version: 1,
+        shard: 's1',
+        status: 'success',
+        answers: [],
+        votes: []
+      })
+    )
+    expect(got.ok).toBe(false)
+    if (!got.ok) expect(got.reason).toMatch(/names no head/)
+  })
 
   it("keeps only findings on the shard's own files, rebuilt with markers inert", () => {
     const got = check(

@@ -167,9 +167,7 @@ export const Defaults = {
    * free plan runs 20 jobs at once and a provider's rate limit is shared by
    * every shard's agents.
    */
-  MaxShards: 4,
-  /** Artifacts the shards upload and the aggregate downloads, by prefix. */
-  ShardResults: 'massgen-shard-*'
+  MaxShards: 4
 } as const satisfies Partial<
   Record<keyof typeof Inputs, string | number | boolean>
 >

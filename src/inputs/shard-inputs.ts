@@ -149,15 +149,28 @@ function readMaxShards(value: string, errors: string[]): number {
   return Defaults.MaxShards
 }
 
-function readResultsPrefix(value: string, errors: string[]): string {
-  const text = value.trim() || Defaults.ShardResults
+/** The shards' artifacts of a review, by default: its comment tag keeps two matrix reviews of one workflow apart. */
+export function defaultResults(commentTag: string): string {
+  const tag = /^[A-Za-z0-9._-]{1,64}$/.test(commentTag)
+    ? commentTag
+    : Defaults.CommentTag
+  return `massgen-shard-${tag}-*`
+}
+
+function readResultsPrefix(
+  value: string,
+  commentTag: string,
+  errors: string[]
+): string {
+  const fallback = defaultResults(commentTag)
+  const text = value.trim() || fallback
   const m = /^([A-Za-z0-9][A-Za-z0-9._-]{0,99})\*$/.exec(text)
   if (m?.[1]) return m[1]
   errors.push(
     `Input '${Inputs.ShardResults}': got '${showValue(value)}', expected an artifact name ending in '*' ` +
-      `(letters, digits, '.', '_', '-'), e.g. '${Defaults.ShardResults}'`
+      `(letters, digits, '.', '_', '-'), e.g. '${fallback}'`
   )
-  return Defaults.ShardResults.slice(0, -1)
+  return fallback.slice(0, -1)
 }
 
 function readShardsResult(
@@ -190,7 +203,11 @@ export function readShardInputs(raw: (name: string) => string): ShardInputs {
     ...(shard ? { shard } : {}),
     questions: parseQuestions(raw(Inputs.ShardQuestions), errors),
     maxShards: readMaxShards(raw(Inputs.MaxShards), errors),
-    resultsPrefix: readResultsPrefix(raw(Inputs.ShardResults), errors)
+    resultsPrefix: readResultsPrefix(
+      raw(Inputs.ShardResults),
+      raw(Inputs.CommentTag).trim() || Defaults.CommentTag,
+      errors
+    )
   }
   const shardsResult =
     role === 'aggregate'

@@ -45,7 +45,11 @@ export const recordSchema = z
     shard: z.string().regex(SHARD_ID),
     status: z.enum(OUTCOMES),
     reason: z.string().max(MAX_REASON_CHARS).optional(),
-    headSha: z.string().regex(/^[0-9a-f]{40}$/),
+    /** Absent only when the shard failed before it read the plan (it knows no head then). */
+    headSha: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/)
+      .optional(),
     winner: agentId.optional(),
     answers: z
       .array(
@@ -79,7 +83,7 @@ export type ShardRecord = z.infer<typeof recordSchema>
 /** The record of a shard's run (written by the shard job, redacted). */
 export function recordOf(
   shard: ShardEntry,
-  headSha: string,
+  headSha: string | undefined,
   result: RunResult,
   secrets: string[]
 ): ShardRecord {
@@ -93,7 +97,7 @@ export function recordOf(
     ...(result.reason
       ? { reason: clean(result.reason, MAX_REASON_CHARS) }
       : {}),
-    headSha: headSha.toLowerCase(),
+    ...(headSha ? { headSha: headSha.toLowerCase() } : {}),
     ...(result.winner ? { winner: result.winner } : {}),
     answers: reviewAnswers(result)
       .slice(0, MAX_AGENTS)
@@ -197,7 +201,14 @@ export function checkRecord(
       ok: false,
       reason: `the record names shard '${record.shard}', not '${entry.id}' that its artifact is for`
     }
-  if (record.headSha !== expected.headSha.toLowerCase())
+  // A shard that failed before it read the plan knows no head: it is a
+  // failed shard, not a refused one; a success always names its head.
+  if (record.headSha === undefined && record.status === 'success')
+    return { ok: false, reason: 'the record says success but names no head' }
+  if (
+    record.headSha !== undefined &&
+    record.headSha !== expected.headSha.toLowerCase()
+  )
     return {
       ok: false,
       reason: `the record reviewed ${record.headSha.slice(0, 12)}, not the head ${expected.headSha.slice(0, 12)}`

@@ -300,7 +300,7 @@ export async function shardJob(job: {
   }
   const file = path.join(job.workDir, 'record', RECORD_FILE)
   fs.mkdirSync(path.dirname(file), { recursive: true })
-  const record = recordOf(entry, head || '0'.repeat(40), result, secrets)
+  const record = recordOf(entry, head || undefined, result, secrets)
   fs.writeFileSync(file, JSON.stringify(record), { mode: 0o600 })
   const kept = path.join(
     process.env.RUNNER_TEMP || job.workDir,
