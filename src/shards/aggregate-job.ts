@@ -9,11 +9,9 @@
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { Inputs, Outputs } from '../core/constants.js'
-import type { RunResult, Settings } from '../core/types.js'
-import type { GitHubApi } from '../github/api.js'
+import type { RunResult } from '../core/types.js'
 import { runUrl } from '../github/run-url.js'
 import { cutDiff } from '../github/pull.js'
-import type { ShardInputs } from '../inputs/shard-inputs.js'
 import { pullFactsOf } from '../context/pull-facts.js'
 import { runReview } from '../review/post.js'
 import { gateFailure, setReviewOutputs } from '../review/review.js'
@@ -31,8 +29,7 @@ import {
   attemptOf,
   fetchArtifactFile,
   latestAttempt,
-  runAttempt,
-  type ArtifactDoor
+  runAttempt
 } from './download.js'
 import { planArtifactName } from './matrix-job.js'
 import { PLAN_DIFF_MAX_BYTES, readPullPlan } from './pull-plan.js'
@@ -42,15 +39,9 @@ import {
   totalsOf,
   type ShardOutcome
 } from './aggregate-report.js'
+import type { TokenRoleJob } from './role-job.js'
 
-export async function aggregateJob(job: {
-  inputs: ShardInputs
-  settings: Settings
-  pullNumber: number | undefined
-  github: () => GitHubApi
-  artifacts: () => Promise<ArtifactDoor>
-  workDir: string
-}): Promise<void> {
+export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   const { settings, inputs } = job
   if (!job.pullNumber)
     throw new Error(

@@ -10,16 +10,12 @@ import type { PullRequestContext } from '../github/pull.js'
 import type { RepoFile } from '../github/repo-file.js'
 import { INSTRUCTION_FILES } from '../context/project-instructions.js'
 import { errorText } from '../core/text.js'
-import type { ShardEntry, ShardInputs } from '../inputs/shard-inputs.js'
+import type { ShardEntry } from '../inputs/shard-inputs.js'
 import type { Settings } from '../core/types.js'
 import { matrixOf } from './plan-shards.js'
 import { readPullPlan } from './pull-plan.js'
-import {
-  attemptName,
-  runAttempt,
-  uploadFile,
-  type ArtifactDoor
-} from './download.js'
+import { attemptName, runAttempt, uploadFile } from './download.js'
+import type { TokenRoleJob } from './role-job.js'
 
 export const PLAN_FILE = 'plan.json'
 
@@ -67,14 +63,7 @@ export function planArtifactName(tag: string): string {
   return `${ShardDefaults.planArtifact}-${tag}`
 }
 
-export async function matrixJob(job: {
-  inputs: ShardInputs
-  settings: Settings
-  pullNumber: number | undefined
-  github: () => GitHubApi
-  artifacts: () => Promise<ArtifactDoor>
-  workDir: string
-}): Promise<void> {
+export async function matrixJob(job: TokenRoleJob): Promise<void> {
   if (!job.pullNumber)
     throw new Error(
       `Role 'matrix' plans a pull request's review: run it on pull_request events, or set '${Inputs.IssueNumber}'.`
