@@ -1,0 +1,121 @@
+// Everything before MassGen starts, in order: the pull request's context
+// and the config written (the first live view announced as soon as the
+// agents are known), the setup's three parts at once (prepare-run.ts), the
+// guard of what MassGen loads by itself, and MassGen's own check of a
+// merged user config.
+import * as core from '@actions/core'
+import { saveStepState } from '../core/step-state.js'
+import type { ProcessRunner } from '../core/process.js'
+import type { AgentPlan, RunResult, Settings } from '../core/types.js'
+import { gatherContext } from '../context/run-context.js'
+import type { RunDecision } from '../event/intake.js'
+import type { GitHubApi } from '../github/api.js'
+import { writeMassgenGuard } from '../safety/massgen-guard.js'
+import { preflight } from './preflight.js'
+import { prepareRun, type PreparedRun } from './prepare-run.js'
+import {
+  startReadContainerBeside,
+  type StartingReadContainer
+} from './read-container.js'
+import { readFolders, writeConfig } from './run-config.js'
+import { describeSetup } from './setup.js'
+import type { RunContext } from '../context/run-context.js'
+
+type Configured = ReturnType<typeof writeConfig> & { context: RunContext }
+
+export interface ReadyRun extends Readonly<PreparedRun<Configured>> {
+  /** The folder of the guard MassGen's every start goes through. */
+  readonly guardDir: string
+  /** The first live view: every later post queues behind it. */
+  readonly firstView: Promise<void>
+  /** Docker mode's read container, started beside the setup and MassGen's own start. */
+  readonly reading?: StartingReadContainer
+  /** MassGen's validation refused the merged config: nothing is to run. */
+  readonly refused?: Omit<RunResult, 'question'>
+}
+
+export async function readyRun(
+  settings: Settings,
+  decision: RunDecision,
+  where: {
+    workDir: string
+    runner: ProcessRunner
+    /** The head commit checked before the run (head-check.ts), if any. */
+    reviewedHead?: string
+    /** What the plan reads GitHub with (the pull request, the conversation). */
+    github?: GitHubApi
+    /** Opens GitHub for the repository's instructions when nothing else does. */
+    instructionsGitHub?: () => GitHubApi
+  },
+  /** Posts the first live view; not waited for here. */
+  announce: (agents: AgentPlan[]) => Promise<void>
+): Promise<ReadyRun> {
+  const { workDir, runner, github } = where
+  // The first view is not waited for: it goes out while MassGen is prepared
+  // and starts; everything posted later queues behind it, so a late first
+  // view can never overwrite a newer view or a failure report.
+  let firstView: Promise<void> = Promise.resolve()
+  const configured = (async (): Promise<Configured> => {
+    const context = await gatherContext(
+      settings,
+      decision,
+      github,
+      workDir,
+      where.reviewedHead,
+      github ?? where.instructionsGitHub?.()
+    )
+    const written = writeConfig(settings, decision.agents, context, workDir)
+    firstView = announce(written.plan.agents)
+    return { context, ...written }
+  })()
+  // Beside the MassGen restore or install and MassGen's own start, not after.
+  let reading: StartingReadContainer | undefined
+  // Settled before the run ends, so the run-end sweep sees the container.
+  const readingSettled = () => reading?.up.catch(() => undefined)
+  const setup = await prepareRun(settings, runner, workDir, configured, {
+    env: process.env,
+    log: core,
+    withImage: (config) => {
+      if (config.readContainer)
+        reading = startReadContainerBeside(
+          runner,
+          config.readServer,
+          readFolders(settings, config.context),
+          config.readContainer,
+          core,
+          workDir
+        )
+    }
+  }).catch(async (error: unknown) => {
+    // A failure report must come after the first view, never before it.
+    await configured.catch(() => undefined)
+    await readingSettled()
+    await firstView
+    throw error
+  })
+  core.info(`Setup: ${describeSetup(setup.timings)}`)
+  // Fingerprinted before MassGen first starts; saved by the post step.
+  if (setup.installation.pendingSave)
+    saveStepState(
+      'massgenCacheSave',
+      JSON.stringify(setup.installation.pendingSave)
+    )
+  // Before MassGen first starts (the preflight too): what it loads by itself.
+  const guardDir = writeMassgenGuard(workDir)
+  const refused = settings.userConfig
+    ? await preflight(runner, setup.installation, setup.config.configFile, {
+        workDir,
+        passEnv: settings.passEnv,
+        guardDir
+      })
+    : undefined
+  // Nothing runs: the read container settles first (the run-end sweep), then the first view.
+  if (refused) await readingSettled()
+  return {
+    ...setup,
+    guardDir,
+    firstView,
+    ...(reading ? { reading } : {}),
+    ...(refused ? { refused } : {})
+  }
+}

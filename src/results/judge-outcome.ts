@@ -1,0 +1,67 @@
+// What MassGen left behind, judged (results.ts): its log folder found and
+// read, its config errors picked out of stderr.
+import { saveStepState } from '../core/step-state.js'
+import type { AgentPlan, RunResult, Settings } from '../core/types.js'
+import type { MassgenRunOutcome } from '../run/run-massgen.js'
+import { GUARD_ACTIVE_LINE } from '../safety/massgen-guard.js'
+import { discoverLogDir, readRunFiles } from './log-files.js'
+import { judgeRun } from './results.js'
+
+/** What MassGen left behind, judged (results/results.ts). */
+export function judgeOutcome(
+  settings: Settings,
+  question: string,
+  agents: AgentPlan[],
+  outcome: MassgenRunOutcome,
+  seen: { logBase: string; costAtStop: number | undefined }
+): RunResult {
+  const logDir = outcome.hints.logDir ?? discoverLogDir(seen.logBase)
+  const files = logDir
+    ? readRunFiles(
+        logDir,
+        agents.map((a) => a.id),
+        outcome.hints
+      )
+    : {
+        statusUnreadable: false,
+        answers: {},
+        votes: {},
+        answersTruncated: false
+      }
+  if (logDir) saveStepState('logDir', logDir)
+  return judgeRun({
+    question,
+    agents,
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut,
+    cancelled: outcome.cancelled,
+    ...(outcome.stoppedByStatus && settings.maxCost !== undefined
+      ? { costLimit: { maxCost: settings.maxCost, seenCost: seen.costAtStop } }
+      : {}),
+    maxDurationSeconds: settings.maxDurationSeconds,
+    logDir,
+    files,
+    configErrors: configErrorLines(outcome.stderrTail),
+    wallSeconds: outcome.wallSeconds
+  })
+}
+
+/**
+ * MassGen's validation messages: `❌ [location] message` lines with their
+ * `💡 Suggestion` lines on stderr; the rest of stderr is warnings noise.
+ */
+function configErrorLines(stderr: string[]): string[] {
+  const marked = stderr
+    .filter((line) => /❌|💡/.test(line))
+    .map((line) => line.trim())
+  if (marked.length > 0) return marked.slice(0, 60)
+  return stderr
+    .filter(
+      (line) =>
+        line.trim() &&
+        line !== GUARD_ACTIVE_LINE &&
+        !/Warning|^\s+(from|with|import) |^It will be compatible/.test(line)
+    )
+    .slice(-20)
+}
