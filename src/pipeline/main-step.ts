@@ -2,9 +2,6 @@
 // execute, take back, finish. Each stage's value is built once and handed
 // on; none is written to afterwards.
 import * as core from '@actions/core'
-import * as fs from 'node:fs'
-import * as os from 'node:os'
-import * as path from 'node:path'
 import type { ProcessRunner } from '../core/process.js'
 import type { RunResult } from '../core/types.js'
 import { readConversation } from '../context/conversation-read.js'
@@ -26,7 +23,7 @@ import { failedBefore, failUnexpectedly } from './failure.js'
 import { finish } from './finish.js'
 import { verifyHead } from './head.js'
 import { saveStateForPost } from './post-step.js'
-import { openGitHub } from './step-env.js'
+import { makeWorkDir, openGitHub } from './step-env.js'
 
 export async function runMainStep(
   runner: ProcessRunner = createProcessRunner()
@@ -70,7 +67,7 @@ async function runToResult(
   const head = await verifyHead(decided, dest)
   if (head === 'stopped') return undefined
   const decision = await withConversation(decided)
-  const workDir = makeWorkDir()
+  const workDir = makeWorkDir(process.env.GITHUB_RUN_ID ?? 'local')
   // The issue only where the run comments: the post step comments there.
   saveStateForPost(
     settings,
@@ -162,12 +159,4 @@ async function executeLent(
   } catch (error) {
     return failedBefore(decision.question, error, run.started)
   }
-}
-
-function makeWorkDir(): string {
-  const root = process.env.RUNNER_TEMP || os.tmpdir()
-  fs.mkdirSync(root, { recursive: true })
-  return fs.mkdtempSync(
-    path.join(root, `massgen-${process.env.GITHUB_RUN_ID ?? 'local'}-`)
-  )
 }

@@ -2,6 +2,9 @@
 // repository, the token, the secrets every redaction uses, the one GitHub
 // client.
 import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
 import { createGitHub, type GitHubApi } from '../github/api.js'
 import { readKeys, readToken } from '../inputs/settings.js'
 
@@ -56,4 +59,11 @@ export function openGitHub(
 export function gitHubOnce(token: string): () => GitHubApi {
   let github: GitHubApi | undefined
   return () => (github ??= openGitHub(token))
+}
+
+/** The step's own folder under RUNNER_TEMP (the OS's temp folder off Actions). */
+export function makeWorkDir(label: string): string {
+  const root = process.env.RUNNER_TEMP || os.tmpdir()
+  fs.mkdirSync(root, { recursive: true })
+  return fs.mkdtempSync(path.join(root, `massgen-${label}-`))
 }

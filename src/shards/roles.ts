@@ -4,8 +4,6 @@
 import * as core from '@actions/core'
 import { context } from '@actions/github'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
-import * as path from 'node:path'
 import { Inputs, Outputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
 import type { Settings } from '../core/types.js'
@@ -17,6 +15,7 @@ import { saveStateForPost } from '../pipeline/post-step.js'
 import {
   actionSecrets,
   actionToken,
+  makeWorkDir,
   openGitHub as openRepository
 } from '../pipeline/step-env.js'
 import { readShardInputs, type ShardInputs } from '../inputs/shard-inputs.js'
@@ -108,10 +107,4 @@ function openGitHub(settings: Settings): GitHubApi {
       `Input '${Inputs.GithubToken}' is empty: the matrix and aggregate roles read the pull request with it.`
     )
   return openRepository(settings.githubToken)
-}
-
-function makeWorkDir(role: string): string {
-  const root = process.env.RUNNER_TEMP || os.tmpdir()
-  fs.mkdirSync(root, { recursive: true })
-  return fs.mkdtempSync(path.join(root, `massgen-${role}-`))
 }

@@ -21,8 +21,7 @@ import {
 } from '../inputs/shard-inputs.js'
 import { chooseAgents } from '../plan/plan.js'
 import { onlyFiles } from '../context/review-scope.js'
-import { removeLeftoverContainers } from '../prepare/docker.js'
-import { revokeContainerWrite } from '../prepare/container-write-access.js'
+import { takeBack } from '../pipeline/credentials.js'
 import { execute } from '../pipeline/execute.js'
 import { runUrl } from '../github/run-url.js'
 import { confineToWorkspace } from '../safety/context-path.js'
@@ -368,10 +367,17 @@ async function runShard(
       planDoor(pull, plan.base)
     )
   } finally {
-    if (settings.docker) {
-      await removeLeftoverContainers(job.runner, runDir, core)
-      await revokeContainerWrite(job.runner, runDir, core)
-    }
+    // A shard lends no credentials: only its containers are taken back.
+    await takeBack(
+      job.runner,
+      {
+        docker: settings.docker,
+        workDir: runDir,
+        credentials: [],
+        restoreFrom: { token: '' }
+      },
+      []
+    )
   }
 }
 
