@@ -90,3 +90,9 @@ export function unescapeC(text: string): string {
   }
   return Buffer.from(bytes).toString('utf8')
 }
+
+/** `: <first line>` of a command's error output, or '' when it said nothing. */
+export function stderrDetail(text: string): string {
+  const line = firstLine(text)
+  return line ? `: ${line}` : ''
+}

@@ -6,7 +6,7 @@ import type { ProcessRunner } from '../core/process.js'
 import { saveStepState } from '../core/step-state.js'
 import type { Settings } from '../core/types.js'
 import { revokeContainerWrite } from '../prepare/container-write-access.js'
-import { removeLeftoverContainers } from '../prepare/docker.js'
+import { removeLeftoverContainers } from '../run/run-containers.js'
 import { confineToWorkspace } from '../safety/context-path.js'
 import {
   credentialState,

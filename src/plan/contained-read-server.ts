@@ -36,7 +36,7 @@ export const READ_CONTAINER_PREFIX = 'massgen-read-'
 export interface ReadContainer {
   /** Absolute path of the docker client. */
   docker: string
-  /** `massgen-read-<hex>`: found and removed with MassGen's (docker.ts). */
+  /** `massgen-read-<hex>`: found and removed with MassGen's (run/run-containers.ts). */
   name: string
   image: string
   /** `uid:gid` the server runs as: the action's own. */
@@ -45,7 +45,7 @@ export interface ReadContainer {
   env: Record<string, string>
   /**
    * An empty folder in the run's folder, mounted too: the run's containers
-   * are found by a mount under the run's folder (docker.ts findRunContainers).
+   * are found by a mount under the run's folder (run/run-containers.ts findRunContainers).
    */
   marker: string
 }

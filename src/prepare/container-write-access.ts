@@ -5,12 +5,11 @@
 // POSIX ACLs give that one uid write access for the run; afterwards they are
 // taken back exactly, by the main step or, if it died, by the post step: a
 // record in the run's private folder says what to undo.
-import { stderrDetail } from './docker.js'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Inputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
-import { errorText, unescapeC } from '../core/text.js'
+import { errorText, stderrDetail, unescapeC } from '../core/text.js'
 import type { StageLog } from '../core/log.js'
 
 export class ContainerWriteError extends Error {}

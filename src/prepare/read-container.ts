@@ -1,6 +1,6 @@
 // Docker mode's read container (plan/contained-read-server.ts): started once
 // per run, checked to run the server's Node, and removed with the run's
-// other containers (docker.ts removeLeftoverContainers). It starts once the
+// other containers (run/run-containers.ts removeLeftoverContainers). It starts once the
 // image and the config are there, and runs beside the rest of the setup and
 // MassGen's own start (seconds of imports): MassGen's MCP client waits for
 // the gate file this opens once the container serves (safety/massgen-guard.ts).
