@@ -93,26 +93,65 @@ function job(
   })
 }
 
-interface Entry {
+/** A matrix entry, all a shard job is given (toJSON(matrix)). */
+interface Ref {
   id: string
-  files: string[]
   question: string
+}
+
+/** A shard of the plan artifact: what its job reviews. */
+interface Entry extends Ref {
+  files: string[]
   ask: string
+}
+
+/** The matrix job's output, and the plan it uploaded for the run. */
+function planned(run: ActionRun): { matrix: Ref[]; plan: Entry[] } {
+  const matrix = (JSON.parse(run.outputs.matrix ?? '{}') as { include: Ref[] })
+    .include
+  const zip = artifacts.artifacts.find(
+    (a) =>
+      a.name === 'massgen-shards-plan-massgen-a1' &&
+      a.workflowRunBackendId === runBackendId
+  )
+  const plan = zip
+    ? (
+        JSON.parse(
+          readZip(zip.bytes).get('plan.json')?.toString('utf8') ?? '{}'
+        ) as { shards: Entry[] }
+      ).shards
+    : []
+  return { matrix, plan }
 }
 
 /** A shard job as the example runs it: no token, its matrix entry. */
 async function shard(
-  entry: Entry,
+  entry: Ref,
   env: Record<string, string>
 ): Promise<{
   run: ActionRun
   massgen: { tokenVars: string[]; args: string[] } | undefined
+  /** The changed-files.tsv its agents were given. */
+  changedFiles: string
 }> {
-  const record = path.join(openTempDir('matrix-shard-'), 'record.json')
+  const dir = openTempDir('matrix-shard-')
+  const record = path.join(dir, 'record.json')
+  const changed = path.join(dir, 'changed-files.tsv')
   const run = await job(
     'shard',
-    { 'github-token': '', shard: JSON.stringify(entry) },
-    { FAKE_MASSGEN_RECORD: record, ...env }
+    {
+      'github-token': '',
+      shard: JSON.stringify({ id: entry.id, question: entry.question })
+    },
+    {
+      FAKE_MASSGEN_RECORD: record,
+      // MassGen runs in the shard's work folder, beside its pr-context.
+      FAKE_MASSGEN_READ: JSON.stringify({
+        from: 'pr-context/changed-files.tsv',
+        to: changed
+      }),
+      ...env
+    }
   )
   const massgen = fs.existsSync(record)
     ? (JSON.parse(fs.readFileSync(record, 'utf8')) as {
@@ -120,7 +159,10 @@ async function shard(
         args: string[]
       })
     : undefined
-  return { run, massgen }
+  const changedFiles = fs.existsSync(changed)
+    ? fs.readFileSync(changed, 'utf8')
+    : ''
+  return { run, massgen, changedFiles }
 }
 
 function latestComment(): string {
@@ -158,15 +200,14 @@ function answer(own: string, other: string): string {
 
 describe('a matrix review of a 1,000-file pull request', () => {
   let matrix: Entry[] = []
+  let refs: Ref[] = []
   const shardRuns: Array<Awaited<ReturnType<typeof shard>>> = []
   let aggregate: ActionRun
 
   beforeAll(async () => {
-    const planned = await job('matrix')
-    expect(planned.exitCode).toBe(0)
-    matrix = (
-      JSON.parse(planned.outputs.matrix ?? '{}') as { include: Entry[] }
-    ).include
+    const run = await job('matrix')
+    expect(run.exitCode).toBe(0)
+    ;({ matrix: refs, plan: matrix } = planned(run))
     const [s1, s2, s3] = matrix as [Entry, Entry, Entry]
     // The three shard jobs run at once, as a matrix does.
     shardRuns.push(
@@ -199,6 +240,11 @@ describe('a matrix review of a 1,000-file pull request', () => {
   })
 
   it('plans three shards of about a third of the files each, every file once', () => {
+    expect(refs).toEqual([
+      { id: 's1', question: '' },
+      { id: 's2', question: '' },
+      { id: 's3', question: '' }
+    ])
     expect(matrix.map((e) => e.id)).toEqual(['s1', 's2', 's3'])
     const all = matrix.flatMap((e) => e.files)
     expect(new Set(all).size).toBe(1000)
@@ -367,7 +413,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
   })
 
   it('refuses to run a shard given a token (the input, the environment, the checkout) or without the sandbox', async () => {
-    const entry = matrix[0] as Entry
+    const entry = refs[0] as Ref
     const before = artifacts.artifacts.length
     const withInput = await job(
       'shard',
@@ -421,17 +467,13 @@ describe('a matrix review of a 1,000-file pull request', () => {
 
 describe("a taken-over shard uploads records under the other shards' names", () => {
   const RUN = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004343'
-  let matrix: Entry[] = []
   let honestS2: ActionRun
 
   beforeAll(async () => {
     runBackendId = RUN
-    const planned = await job('matrix')
-    expect(planned.exitCode).toBe(0)
-    matrix = (
-      JSON.parse(planned.outputs.matrix ?? '{}') as { include: Entry[] }
-    ).include
-    const [s1, s2] = matrix as [Entry, Entry, Entry]
+    const run = await job('matrix')
+    expect(run.exitCode).toBe(0)
+    const [s1, s2] = planned(run).matrix as [Ref, Ref, Ref]
     const first = await shard(s1, { FAKE_MASSGEN_SCENARIO: 'success' })
     expect(first.run.exitCode).toBe(0)
     // s1's runner holds ACTIONS_RUNTIME_TOKEN: it uploads s2's and s3's
@@ -501,21 +543,22 @@ describe("a taken-over shard uploads records under the other shards' names", () 
 describe('a pull request of 3,001 files, GitHub naming 3,000 of them', () => {
   const RUN = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004444'
   let run: ActionRun
+  let matrixOutput = ''
+  let plan: Entry[] = []
+  let shards: Array<Awaited<ReturnType<typeof shard>>> = []
 
   beforeAll(async () => {
     runBackendId = RUN
     // Filler ahead of the file that matters: GitHub's files list stops at 3,000.
     github.state.pulls['42'] = largePull(manyFiles(3001))
-    const planned = await job('matrix')
-    expect(planned.exitCode).toBe(0)
-    const matrix = (
-      JSON.parse(planned.outputs.matrix ?? '{}') as { include: Entry[] }
-    ).include
-    expect(matrix.flatMap((e) => e.files)).toHaveLength(3000)
-    const shards = await Promise.all(
+    const matrixJob = await job('matrix')
+    expect(matrixJob.exitCode).toBe(0)
+    matrixOutput = matrixJob.outputs.matrix ?? ''
+    const { matrix } = planned(matrixJob)
+    plan = planned(matrixJob).plan
+    shards = await Promise.all(
       matrix.map((e) => shard(e, { FAKE_MASSGEN_SCENARIO: 'success' }))
     )
-    for (const s of shards) expect(s.run.exitCode).toBe(0)
     run = await job('aggregate', { 'shards-result': 'success' })
   })
   afterAll(() => {
@@ -533,6 +576,46 @@ describe('a pull request of 3,001 files, GitHub naming 3,000 of them', () => {
     expect(run.exitCode).not.toBe(0)
     expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
   })
+
+  it('keeps the matrix output small: ids and question names, the files in the plan artifact', () => {
+    // Each shard's files were ~30 KB of it; GitHub caps a job's outputs at
+    // 1 MB and Linux one INPUT_SHARD string at 128 KiB.
+    expect(Buffer.byteLength(matrixOutput)).toBeLessThan(256)
+    expect(JSON.parse(matrixOutput)).toEqual({
+      include: [
+        { id: 's1', question: '' },
+        { id: 's2', question: '' },
+        { id: 's3', question: '' }
+      ]
+    })
+    expect(plan.flatMap((e) => e.files)).toHaveLength(3000)
+  })
+
+  it('each shard reviews its own files of the plan, given its id alone', () => {
+    expect(shards).toHaveLength(3)
+    shards.forEach((s, i) => {
+      const own = plan[i]?.files ?? []
+      expect(s.run.exitCode).toBe(0)
+      expect(s.run.stdout).toContain(
+        `Shard 's${i + 1}': success, ${own.length} file(s)`
+      )
+      const given = s.changedFiles.trim().split('\n').slice(1)
+      expect(given).toHaveLength(own.length)
+      expect(given.map((line) => line.split('\t').at(-1))).toEqual(own)
+    })
+  })
+
+  it("fails a shard whose id is not in the plan, naming the 'shard' input", async () => {
+    const lost = await shard(
+      { id: 's7', question: '' },
+      { FAKE_MASSGEN_SCENARIO: 'success' }
+    )
+    expect(lost.run.exitCode).not.toBe(0)
+    expect(lost.run.stdout).toMatch(
+      /Input 'shard': shard 's7' is not in the matrix job's plan \(its shards: s1, s2, s3\)/
+    )
+    expect(lost.massgen).toBeUndefined()
+  })
 })
 
 describe('the roles refuse bad inputs through the bundle', () => {
@@ -548,6 +631,14 @@ describe('the roles refuse bad inputs through the bundle', () => {
     [
       { role: 'shard', 'github-token': '' },
       /Input 'shard' is empty, but role 'shard' needs this job's matrix entry/
+    ],
+    [
+      {
+        role: 'shard',
+        'github-token': '',
+        shard: '{"id":"s1","files":["a.ts"],"question":""}'
+      },
+      /Input 'shard': 'files' is not part of a matrix entry .*\{"id": "s1", "question": ""\}/
     ],
     [
       { role: 'aggregate' },

@@ -8,13 +8,14 @@ import { parse } from 'yaml'
 import { Defaults, Inputs } from '../../src/core/constants.js'
 import { readShardInputs } from '../../src/inputs/shard-inputs.js'
 import {
+  matrixOf,
   planShards,
   weightOf,
   type PlannedFile
 } from '../../src/shards/plan-shards.js'
 import { latestAttempt, readOnlyFile } from '../../src/shards/download.js'
 import { checkRecord, MAX_RECORD_BYTES } from '../../src/shards/record.js'
-import { tokenInReach } from '../../src/shards/shard-job.js'
+import { plannedEntry, tokenInReach } from '../../src/shards/shard-job.js'
 import { makeZip } from '../../test-support/zip.js'
 
 const file = (filename: string, changed = 10): PlannedFile => ({
@@ -127,6 +128,48 @@ describe('planShards', () => {
   })
 })
 
+describe('the matrix and a shard entry of the plan', () => {
+  const questions = [{ name: 'security', text: 'Find injection bugs.' }]
+  const files = Array.from({ length: 3000 }, (_, i) =>
+    file(`src/gen/f${String(i).padStart(4, '0')}.ts`)
+  )
+  const plan = planShards(files, questions, 4)
+
+  it('carries ids and question names only, a few dozen bytes a shard', () => {
+    expect(matrixOf(plan).include).toEqual(
+      plan.shards.map((s) => ({ id: s.id, question: 'security' }))
+    )
+    expect(JSON.stringify(matrixOf(plan)).length).toBeLessThan(
+      50 * plan.shards.length
+    )
+  })
+
+  it("finds a shard's files and question text in the plan by its id", () => {
+    const entry = plannedEntry(plan.shards, {
+      id: 's2-security',
+      question: 'security'
+    })
+    expect(entry).toBe(plan.shards[1])
+    expect(entry.ask).toBe('Find injection bugs.')
+    expect(plannedEntry(plan.shards, { id: 's1-security', question: '' })).toBe(
+      plan.shards[0]
+    )
+  })
+
+  it('refuses an id the plan does not have, or another question, naming the input', () => {
+    expect(() =>
+      plannedEntry(plan.shards, { id: 's9-security', question: '' })
+    ).toThrow(
+      /Input 'shard': shard 's9-security' is not in the matrix job's plan \(its shards: s1-security, s2-security, s3-security, s4-security\).*toJSON\(matrix\)/
+    )
+    expect(() =>
+      plannedEntry(plan.shards, { id: 's1-security', question: 'tests' })
+    ).toThrow(
+      /Input 'shard': shard 's1-security' asks question 'security' in the matrix job's plan, not 'tests'/
+    )
+  })
+})
+
 describe('the shard inputs', () => {
   const action = parse(fs.readFileSync('action.yml', 'utf8')) as {
     inputs: Record<string, { default?: string }>
@@ -176,16 +219,15 @@ describe('the shard inputs', () => {
     ])
   })
 
-  it('read a matrix entry for role shard', () => {
-    const shard = {
-      id: 's1-security',
-      files: ['a.ts'],
-      question: 'security',
-      ask: 'Why?'
-    }
+  it('read a matrix entry for role shard: its id and question name', () => {
+    const shard = { id: 's1-security', question: 'security' }
     expect(read({ role: 'shard', shard: JSON.stringify(shard) }).shard).toEqual(
       shard
     )
+    expect(read({ role: 'shard', shard: '{"id":"s2"}' }).shard).toEqual({
+      id: 's2',
+      question: ''
+    })
   })
 
   it.each([
@@ -220,15 +262,16 @@ describe('the shard inputs', () => {
     ],
     [{ role: 'shard', shard: '{' }, /Input 'shard': got '\{', not JSON/],
     [
-      {
-        role: 'shard',
-        shard: '{"id":"../x","files":["a"],"question":"","ask":""}'
-      },
-      /Input 'shard': id is not valid/
+      { role: 'shard', shard: '{"id":"../x","question":""}' },
+      /Input 'shard': id is not valid; expected this job's matrix entry as JSON .*\{"id": "s1", "question": ""\}/
     ],
     [
-      { role: 'shard', shard: '{"id":"s1","files":[],"question":"","ask":""}' },
-      /Input 'shard': files is not valid/
+      { role: 'shard', shard: '{"id":"s1","question":"Not A Name"}' },
+      /Input 'shard': question is not valid/
+    ],
+    [
+      { role: 'shard', shard: '{"id":"s1","files":["a.ts"],"question":""}' },
+      /Input 'shard': 'files' is not part of a matrix entry \(the shard reads its files from the plan\)/
     ]
   ])('refuse %j naming the input and the form', (inputs, message) => {
     expect(() => read(inputs)).toThrow(message)

@@ -12,6 +12,7 @@ import * as path from 'node:path'
 import {
   DEFAULT_RUN_BACKEND_ID,
   fakeRuntimeToken,
+  readZip,
   startArtifactServer
 } from '../../test-support/artifact-server.ts'
 import { startGitHubServer } from '../../test-support/github-server.ts'
@@ -96,9 +97,20 @@ async function matrixReview(
     const plan = await job('matrix', {})
     const entries = (
       JSON.parse(plan.outputs.matrix ?? '{"include":[]}') as {
-        include: Array<{ id: string; files: string[] }>
+        include: Array<{ id: string; question: string }>
       }
     ).include
+    // The matrix names the shards; their files are in the plan artifact.
+    const uploaded = artifacts.artifacts.find((a) =>
+      a.name.startsWith('massgen-shards-plan-')
+    )
+    const planned = JSON.parse(
+      (uploaded &&
+        readZip(uploaded.bytes).get('plan.json')?.toString('utf8')) ||
+        '{"shards":[]}'
+    ) as { shards: Array<{ id: string; files: string[] }> }
+    const filesOf = (id: string) =>
+      planned.shards.find((e) => e.id === id)?.files.length ?? 0
     say(
       `matrix review: ${shards} shard(s), ${entries.length} shard job(s) at once`
     )
@@ -109,11 +121,9 @@ async function matrixReview(
           { 'github-token': '', shard: JSON.stringify(entry) },
           {
             FAKE_MASSGEN_SCENARIO: 'success',
-            FAKE_MASSGEN_DELAY_MS: String(
-              entry.files.length * MODEL_MS_PER_FILE
-            )
+            FAKE_MASSGEN_DELAY_MS: String(filesOf(entry.id) * MODEL_MS_PER_FILE)
           }
-        ).then((run) => ({ run, files: entry.files.length }))
+        ).then((run) => ({ run, files: filesOf(entry.id) }))
       )
     )
     for (const { run } of runs)

@@ -25,7 +25,19 @@ export interface NamedQuestion {
   text: string
 }
 
-/** One entry of the matrix: what one shard job reviews. */
+/**
+ * One entry of the matrix, all a shard job is given through `shard`: the
+ * matrix output and each INPUT_SHARD stay small whatever the pull request
+ * (GitHub caps a job's outputs at 1 MB, Linux one environment string at
+ * 128 KiB); the shard takes its files and question text from the plan.
+ */
+export interface ShardRef {
+  id: string
+  /** The question's name ('' when the query alone is asked). */
+  question: string
+}
+
+/** One shard of the plan: what one shard job reviews. */
 export interface ShardEntry {
   id: string
   /** The changed files it reviews, as GitHub names them. */
@@ -47,8 +59,8 @@ export type JobResult = (typeof JOB_RESULTS)[number]
 
 export interface ShardInputs {
   role: Role
-  /** With role 'shard': this job's entry. */
-  shard?: ShardEntry
+  /** With role 'shard': this job's matrix entry. */
+  shard?: ShardRef
   questions: NamedQuestion[]
   maxShards: number
   /** The shards' artifact names: this prefix, then the shard id. */
@@ -70,6 +82,14 @@ export const shardEntrySchema = z
   })
   .strict()
 
+/** A matrix entry: the question may be left out (it is checked against the plan's). */
+export const shardRefSchema = z
+  .object({
+    id: z.string().regex(SHARD_ID),
+    question: z.string().regex(QUESTION_NAME).or(z.literal('')).default('')
+  })
+  .strict()
+
 function readRole(value: string, errors: string[]): Role {
   const v = (value || Defaults.Role).trim().toLowerCase()
   if ((ROLES as readonly string[]).includes(v)) return v as Role
@@ -79,10 +99,10 @@ function readRole(value: string, errors: string[]): Role {
   return Defaults.Role
 }
 
-function readShard(value: string, errors: string[]): ShardEntry | undefined {
+function readShard(value: string, errors: string[]): ShardRef | undefined {
   const expected =
     `expected this job's matrix entry as JSON (toJSON(matrix) of the matrix role's output): ` +
-    `{"id": "s1", "files": ["src/a.ts"], "question": "", "ask": ""}`
+    `{"id": "s1", "question": ""}`
   let json: unknown
   try {
     json = JSON.parse(value)
@@ -92,10 +112,14 @@ function readShard(value: string, errors: string[]): ShardEntry | undefined {
     )
     return undefined
   }
-  const parsed = shardEntrySchema.safeParse(json)
+  const parsed = shardRefSchema.safeParse(json)
   if (parsed.success) return parsed.data
-  const where = parsed.error.issues[0]?.path.join('.') || 'the entry'
-  errors.push(`Input '${Inputs.Shard}': ${where} is not valid; ${expected}`)
+  const issue = parsed.error.issues[0]
+  const what =
+    issue?.code === 'unrecognized_keys'
+      ? `'${showValue(issue.keys.join("', '"))}' is not part of a matrix entry (the shard reads its files from the plan)`
+      : `${issue?.path.join('.') || 'the entry'} is not valid`
+  errors.push(`Input '${Inputs.Shard}': ${what}; ${expected}`)
   return undefined
 }
 
@@ -191,7 +215,7 @@ export function readShardInputs(raw: (name: string) => string): ShardInputs {
   const errors: string[] = []
   const role = readRole(raw(Inputs.Role), errors)
   const shardText = raw(Inputs.Shard).trim()
-  let shard: ShardEntry | undefined
+  let shard: ShardRef | undefined
   if (role === 'shard' && !shardText)
     errors.push(
       `Input '${Inputs.Shard}' is empty, but role 'shard' needs this job's matrix entry: ` +

@@ -3,7 +3,11 @@
 // max-shards. The matrix job and the aggregate both call it on the same
 // pull request, so the aggregate knows which shards it asked for without
 // trusting anything a shard says.
-import type { NamedQuestion, ShardEntry } from '../inputs/shard-inputs.js'
+import type {
+  NamedQuestion,
+  ShardEntry,
+  ShardRef
+} from '../inputs/shard-inputs.js'
 import { MAX_SHARD_FILES } from '../inputs/shard-inputs.js'
 
 /** What the plan needs of a changed file. */
@@ -149,7 +153,11 @@ export function planShards(
   return { shards, pathGroups: groups.length }
 }
 
-/** The matrix job's output, for `strategy.matrix: ${{ fromJSON(...) }}`. */
-export function matrixOf(plan: ShardPlan): { include: ShardEntry[] } {
-  return { include: plan.shards }
+/**
+ * The matrix job's output, for `strategy.matrix: ${{ fromJSON(...) }}`: the
+ * shards' ids and question names only, a few dozen bytes a shard; the files
+ * and question texts are in the plan artifact.
+ */
+export function matrixOf(plan: ShardPlan): { include: ShardRef[] } {
+  return { include: plan.shards.map(({ id, question }) => ({ id, question })) }
 }

@@ -82,7 +82,7 @@ export type ShardRecord = z.infer<typeof recordSchema>
 
 /** The record of a shard's run (written by the shard job, redacted). */
 export function recordOf(
-  shard: ShardEntry,
+  shard: Pick<ShardEntry, 'id'>,
   headSha: string | undefined,
   result: RunResult,
   secrets: string[]

@@ -17,7 +17,8 @@ import type { PullRequestContext } from '../github/pull.js'
 import {
   shardEntrySchema,
   type ShardEntry,
-  type ShardInputs
+  type ShardInputs,
+  type ShardRef
 } from '../inputs/shard-inputs.js'
 import { chooseAgents } from '../plan/plan.js'
 import { onlyFiles } from '../context/review-scope.js'
@@ -215,6 +216,29 @@ async function readPlan(
   return parsed.data as unknown as PlanFile
 }
 
+/**
+ * This job's shard of the plan, found by the id of its matrix entry: the
+ * matrix carries ids only, the files and the question text are the plan's.
+ */
+export function plannedEntry(
+  shards: readonly ShardEntry[],
+  ref: ShardRef
+): ShardEntry {
+  const planned = shards.find((s) => s.id === ref.id)
+  const ids = shards.map((s) => s.id)
+  const known = `${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', ...' : ''}`
+  if (!planned)
+    throw new Error(
+      `Input '${Inputs.Shard}': shard '${ref.id}' is not in the matrix job's plan (its shards: ${known || 'none'}); ` +
+        "give each shard job its own entry of the same run's matrix: shard: '${{ toJSON(matrix) }}'"
+    )
+  if (ref.question && ref.question !== planned.question)
+    throw new Error(
+      `Input '${Inputs.Shard}': shard '${ref.id}' asks question '${planned.question}' in the matrix job's plan, not '${ref.question}'`
+    )
+  return planned
+}
+
 /** The settings of a shard's run: no token, a review of its files, nothing posted. */
 function shardSettings(settings: Settings, entry: ShardEntry): Settings {
   return {
@@ -238,7 +262,7 @@ export async function shardJob(job: {
   workDir: string
   runner: ProcessRunner
 }): Promise<void> {
-  const entry = job.inputs.shard as ShardEntry
+  const ref = job.inputs.shard as ShardRef
   const refusal = await tokenInReach(job.settings.githubToken, process.env, {
     workspace: job.settings.workspace,
     contextPath: path.resolve(job.settings.workspace, job.settings.contextPath)
@@ -246,14 +270,14 @@ export async function shardJob(job: {
   if (refusal) {
     core.setOutput(Outputs.Status, 'config-error')
     core.setFailed(
-      `Shard '${entry.id}' did not run: ${refusal}. A shard job runs the agents with no GitHub token.`
+      `Shard '${ref.id}' did not run: ${refusal}. A shard job runs the agents with no GitHub token.`
     )
     return
   }
   if (!job.settings.docker && !job.settings.localSandbox) {
     core.setOutput(Outputs.Status, 'config-error')
     core.setFailed(
-      `Shard '${entry.id}' did not run: '${Inputs.LocalSandbox}: false' lets the agents' commands read ` +
+      `Shard '${ref.id}' did not run: '${Inputs.LocalSandbox}: false' lets the agents' commands read ` +
         "the action's own environment (ACTIONS_RUNTIME_TOKEN, the API keys); a shard runs them in the sandbox or in Docker."
     )
     return
@@ -261,7 +285,7 @@ export async function shardJob(job: {
   if (job.settings.baseSetup.length > 0 || job.settings.setupFiles.length > 0) {
     core.setOutput(Outputs.Status, 'config-error')
     core.setFailed(
-      `Shard '${entry.id}' did not run: '${Inputs.Config}', '${Inputs.InstructionsFile}' and '${Inputs.QueryFile}' ` +
+      `Shard '${ref.id}' did not run: '${Inputs.Config}', '${Inputs.InstructionsFile}' and '${Inputs.QueryFile}' ` +
         'name files, which a shard cannot read from the base commit without a token; give them inline.'
     )
     return
@@ -272,6 +296,7 @@ export async function shardJob(job: {
   )
   const started = Date.now()
   let head = ''
+  let entry: ShardEntry | undefined
   let result: RunResult
   try {
     const plan = await readPlan(
@@ -280,17 +305,13 @@ export async function shardJob(job: {
       path.join(job.workDir, 'plan')
     )
     head = plan.pull.headSha.toLowerCase()
-    const planned = plan.shards.find((s) => s.id === entry.id)
-    if (!planned || JSON.stringify(planned) !== JSON.stringify(entry))
-      throw new Error(
-        `Shard '${entry.id}' is not in the matrix job's plan as given to this job`
-      )
+    entry = plannedEntry(plan.shards, ref)
     result = await runShard(job, entry, plan, secrets)
   } catch (error) {
     result = {
       outcome: 'failed',
       reason: redactSecrets(errorText(error), secrets),
-      question: entry.ask,
+      question: entry?.ask ?? '',
       exitCode: null,
       agents: [],
       votes: {},
@@ -299,31 +320,31 @@ export async function shardJob(job: {
   }
   const file = path.join(job.workDir, 'record', RECORD_FILE)
   fs.mkdirSync(path.dirname(file), { recursive: true })
-  const record = recordOf(entry, head || undefined, result, secrets)
+  const record = recordOf(ref, head || undefined, result, secrets)
   fs.writeFileSync(file, JSON.stringify(record), { mode: 0o600 })
   const kept = path.join(
     process.env.RUNNER_TEMP || job.workDir,
-    `massgen-shard-${entry.id}.json`
+    `massgen-shard-${ref.id}.json`
   )
   fs.copyFileSync(file, kept)
   await uploadFile(
     door,
     attemptName(
-      `${job.inputs.resultsPrefix}${entry.id}`,
+      `${job.inputs.resultsPrefix}${ref.id}`,
       runAttempt(process.env)
     ),
     file
   )
   core.setOutput(Outputs.ShardFile, kept)
   core.setOutput(Outputs.Status, result.outcome)
-  await writeShardSummary(job.settings, entry, result, secrets)
+  await writeShardSummary(job.settings, entry ?? ref, result, secrets)
   core.info(
-    `Shard '${entry.id}': ${result.outcome}, ${entry.files.length} file(s); record uploaded.`
+    `Shard '${ref.id}': ${result.outcome}, ${entry ? entry.files.length : 'no'} file(s); record uploaded.`
   )
   reportScrub(await scrubSecrets(job.workDir, secrets))
   if (result.outcome !== 'success')
     core.setFailed(
-      `Shard '${entry.id}' ${result.outcome}: ${result.reason ?? ''}`
+      `Shard '${ref.id}' ${result.outcome}: ${result.reason ?? ''}`
     )
 }
 
@@ -384,14 +405,14 @@ async function runShard(
 /** The shard's job summary: what it reviewed and how it ended; the report is the aggregate's. */
 async function writeShardSummary(
   settings: Settings,
-  entry: ShardEntry,
+  entry: ShardEntry | ShardRef,
   result: RunResult,
   secrets: string[]
 ): Promise<void> {
   if (!settings.jobSummary || !process.env.GITHUB_STEP_SUMMARY) return
   const text = [
     `### MassGen shard \`${entry.id}\`: \`${result.outcome}\``,
-    `${entry.files.length} file(s)${entry.question ? `, question \`${entry.question}\`` : ''}; ` +
+    `${'files' in entry ? entry.files.length : 'no'} file(s)${entry.question ? `, question \`${entry.question}\`` : ''}; ` +
       'its record is uploaded as an artifact, and the aggregate job posts the report.',
     result.reason ? codeBlock(result.reason, secrets, 2000) : ''
   ]
