@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // A stand-in for the `massgen` CLI for fault scenarios that the real MassGen
 // cannot be made to produce on demand (crash, hang, spoofed output, broken
-// status.json). Its output lines, log folder and status.json copy the shapes
+// status.json), and for runs whose agents answer and vote as a test scripts
+// them (`scripted`), where the test proves what the action does with the
+// answers. Its output lines, log folder and status.json copy the shapes
 // MassGen 0.1.97 really writes (see __fixtures__/massgen/). The scenario comes
 // from FAKE_MASSGEN_SCENARIO; FAKE_MASSGEN_RECORD names a file that receives
 // the argument array, the config file's text (the action removes the file
@@ -154,19 +156,17 @@ function header() {
   )
 }
 
-function footer() {
+function footer(winner = agentIds[0]) {
   const rel = path.relative(
     process.cwd(),
-    path.join(attempt, 'final', agentIds[0], 'answer.txt')
+    path.join(attempt, 'final', winner, 'answer.txt')
   )
-  console.log(`WINNER: ${agentIds[0]}`)
+  console.log(`WINNER: ${winner}`)
   console.log(`ANSWER_FILE: ${rel}`)
   console.log('DURATION: 1.5s')
-  console.log(`ANSWER_PREVIEW: Answer from ${agentIds[0]}.`)
+  console.log(`ANSWER_PREVIEW: Answer from ${winner}.`)
   console.log(`COMPLETED: ${agentIds.length} agents, 1.5s total`)
-  console.log(
-    `ANSWER: ${path.join(attempt, 'final', agentIds[0], 'answer.txt')}`
-  )
+  console.log(`ANSWER: ${path.join(attempt, 'final', winner, 'answer.txt')}`)
 }
 
 /**
@@ -254,6 +254,74 @@ function plantSparse() {
   }
 }
 
+/**
+ * FAKE_MASSGEN_AGENTS (JSON `{ <agent id>: { answer, voteFor, voteReason? } }`):
+ * each agent's own answer and vote, laid out as MassGen 0.1.97 leaves them
+ * (__fixtures__/massgen/split-3-agents): an answer folder and a vote folder
+ * per agent, labels `agentN.1` in the order of the sorted ids, the votes
+ * keyed by label in status.json, the winner's final presentation in both
+ * final/ folders. The winner has the most votes; on a tie, the first of the
+ * tied in that order (no test relies on MassGen's own tie-break).
+ */
+function writeScriptedRun(script) {
+  const sorted = [...agentIds].sort()
+  const labelOf = (id) => `agent${sorted.indexOf(id) + 1}.1`
+  const tally = new Map(sorted.map((id) => [id, 0]))
+  for (const id of agentIds) {
+    const target = script[id]?.voteFor
+    if (tally.has(target)) tally.set(target, tally.get(target) + 1)
+  }
+  const winner = sorted.reduce((best, id) =>
+    tally.get(id) > tally.get(best) ? id : best
+  )
+  const answerOf = (id) => script[id]?.answer ?? `Answer from ${id}.`
+  const reasonOf = (id) => script[id]?.voteReason ?? `Vote from ${id}.`
+  agentIds.forEach((id, i) => {
+    const answerDir = path.join(attempt, id, `20261130_12000${i}_000000`)
+    fs.mkdirSync(answerDir, { recursive: true })
+    fs.writeFileSync(path.join(answerDir, 'answer.txt'), answerOf(id))
+    const target = script[id]?.voteFor
+    if (!tally.has(target)) return
+    const voteDir = path.join(attempt, id, `20261130_12001${i}_000000`)
+    fs.mkdirSync(voteDir, { recursive: true })
+    fs.writeFileSync(
+      path.join(voteDir, 'vote.json'),
+      JSON.stringify({
+        voter_id: id,
+        voted_for: target,
+        voted_for_label: labelOf(target),
+        reason: reasonOf(id)
+      })
+    )
+  })
+  writeStatus({ winner })
+  const status = JSON.parse(fs.readFileSync(statusFile, 'utf8'))
+  for (const id of agentIds) {
+    const target = script[id]?.voteFor
+    status.agents[id].latest_answer_label = labelOf(id)
+    status.agents[id].vote_cast = tally.has(target)
+      ? {
+          voted_for_agent: target,
+          voted_for_label: labelOf(target),
+          reason_preview: reasonOf(id).slice(0, 100)
+        }
+      : null
+  }
+  status.results.votes = Object.fromEntries(
+    sorted
+      .filter((id) => tally.get(id) > 0)
+      .map((id) => [labelOf(id), tally.get(id)])
+  )
+  status.results.winner = winner
+  fs.writeFileSync(statusFile, JSON.stringify(status, null, 2))
+  for (const dir of [attempt, path.dirname(attempt)]) {
+    const final = path.join(dir, 'final', winner)
+    fs.mkdirSync(final, { recursive: true })
+    fs.writeFileSync(path.join(final, 'answer.txt'), answerOf(winner))
+  }
+  return winner
+}
+
 /** status.json as MassGen writes it early on: running, no answer or vote yet. */
 const STARTING = {
   phase: 'initial_answer',
@@ -278,6 +346,14 @@ switch (scenario) {
     plantSparse()
     footer()
     break
+  case 'scripted': {
+    header()
+    writeStatus(STARTING)
+    footer(
+      writeScriptedRun(JSON.parse(process.env.FAKE_MASSGEN_AGENTS ?? '{}'))
+    )
+    break
+  }
   case 'progress':
     // Several status.json changes, a phase at a time, for the live view.
     header()

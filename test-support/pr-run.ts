@@ -44,15 +44,19 @@ export const EVERY_KEY_QUICK: PrInputs = {
 
 /**
  * A review of #42 by three scripted agents (model-a..c on the scripted LLM
- * server at `llmUrl`) with the real MassGen, inline.
+ * server at `llmUrl`) with the real MassGen, inline; or with `massgen`, the
+ * stand-in that plays them (scriptedAgents).
  */
-export function threeAgentReview(llmUrl: string): Record<string, string> {
+export function threeAgentReview(
+  llmUrl: string,
+  massgen: string = massgenBinary()
+): Record<string, string> {
   return {
     query: 'Review this pull request.',
     models: 'vllm/model-a vllm/model-b vllm/model-c',
     'base-url': llmUrl,
     'openai-api-key': KEYS.openai,
-    'massgen-command': massgenBinary(),
+    'massgen-command': massgen,
     'max-duration': '600',
     'upload-logs': 'false',
     review: 'inline'
@@ -85,4 +89,30 @@ export function prRun(
     ...options,
     inputs: prInputs(options.inputs)
   })
+}
+
+/** What one agent of the stand-in answers and whom it votes for. */
+export interface ScriptedAgent {
+  answer: string
+  voteFor: string
+  voteReason?: string
+}
+
+/** The base URL given with the stand-in: its agents send no request. */
+export const NO_LLM_URL = 'http://127.0.0.1:9/v1'
+
+/**
+ * The environment that makes the stand-in (`massgen-command: FAKE_MASSGEN`)
+ * play a finished run whose agents answered and voted as `agents` says, in
+ * the layout MassGen 0.1.97 leaves (recordings `success-2-agents` and
+ * `split-3-agents`, docs/test-contracts.md facts 21 and 22). For the tests
+ * whose fact is what the action does with the answers, not MassGen's.
+ */
+export function scriptedAgents(
+  agents: Record<string, ScriptedAgent>
+): Record<string, string> {
+  return {
+    FAKE_MASSGEN_SCENARIO: 'scripted',
+    FAKE_MASSGEN_AGENTS: JSON.stringify(agents)
+  }
 }
