@@ -390,6 +390,50 @@ describe('a matrix review of a 1,000-file pull request', () => {
     }
   )
 
+  it.each([
+    [
+      'an agent id its models do not give',
+      ['agent_a', 'injected'],
+      /names agent 'injected', not one the shard runs \('models' names 2 pairs\)/
+    ],
+    [
+      'more agents than its models',
+      ['agent_a', 'agent_b', 'agent_c'],
+      /names 3 agents, more than the 2 the shard runs/
+    ]
+  ])(
+    'refuses a record with %s, and none of its findings is posted',
+    async (_what, agents, reason) => {
+      const s3 = matrix[2] as Entry
+      const finding = findingsBlock([
+        {
+          file: s3.files[0] ?? '',
+          line: 2,
+          severity: 'blocker',
+          title: 'Injected agents agree on this'
+        }
+      ])
+      artifacts.put(
+        'massgen-shard-massgen-s3-a1',
+        recordZip({
+          answers: agents.map((agent) => ({ agent, text: finding })),
+          votes: agents.map((agent) => ({ agent, votedFor: agents[0] }))
+        })
+      )
+      const reviews = github.state.reviews.length
+      // min-agreement 1 (the default): one injected agent would be enough.
+      const run = await job('aggregate', { 'shards-result': 'success' })
+      expect(run.exitCode).not.toBe(0)
+      const body = latestComment()
+      expect(body).toContain('#### Shard `s3` · 🛑 refused')
+      expect(body).toMatch(reason)
+      expect(body).not.toContain('Injected agents agree')
+      expect(
+        JSON.stringify(github.state.reviews.slice(reviews))
+      ).not.toContain('Injected agents agree')
+    }
+  )
+
   it('a re-run of the failed shard (attempt 2) uploads its own record, which the aggregate of attempt 2 takes', async () => {
     const s2 = matrix[1] as Entry
     const rerun = await shard(s2, {

@@ -16,6 +16,8 @@ import {
 import { latestAttempt, readOnlyFile } from '../../src/shards/download.js'
 import { checkRecord, MAX_RECORD_BYTES } from '../../src/shards/record.js'
 import { plannedEntry, tokenInReach } from '../../src/shards/shard-job.js'
+import { expectedAgents } from '../../src/shards/expected-agents.js'
+import { parseModels, possibleAgentIds } from '../../src/inputs/models.js'
 import { makeZip } from '../../test-support/zip.js'
 
 const file = (filename: string, changed = 10): PlannedFile => ({
@@ -377,8 +379,13 @@ describe('checkRecord (a shard record, hostile)', () => {
       votes: [],
       ...extra
     })
+  const agents = expectedAgents({
+    models: parseModels('openai/gpt-5.4 gemini/gemini-3.1-pro-preview'),
+    userConfig: undefined,
+    baseSetup: []
+  })
   const check = (text: string) =>
-    checkRecord(text, { entry, headSha: head, pullFiles })
+    checkRecord(text, { entry, headSha: head, pullFiles, agents })
 
   it('takes a shard that failed before reading the plan (no head) as failed, not refused', () => {
     const got = check(
@@ -458,10 +465,29 @@ describe('checkRecord (a shard record, hostile)', () => {
     [
       'an agent twice',
       record([
-        { agent: 'a', text: '' },
-        { agent: 'a', text: '' }
+        { agent: 'agent_a', text: '' },
+        { agent: 'agent_a', text: '' }
       ]),
-      /agent 'a' twice/
+      /agent 'agent_a' twice/
+    ],
+    [
+      'an agent the models do not name',
+      record([{ agent: 'agent_a', text: '' }], { winner: 'reviewer' }),
+      /names agent 'reviewer', not one the shard runs \('models' names 2 pairs\)/
+    ],
+    [
+      'a vote by an agent the models do not name',
+      record([], { votes: [{ agent: 'agent_c', votedFor: 'agent_a' }] }),
+      /names agent 'agent_c'/
+    ],
+    [
+      'more agents than the models',
+      record([
+        { agent: 'agent_a', text: '' },
+        { agent: 'agent_b', text: '' },
+        { agent: 'agent_c', text: '' }
+      ]),
+      /names 3 agents, more than the 2 the shard runs/
     ],
     [
       'another shard',
@@ -473,6 +499,37 @@ describe('checkRecord (a shard record, hostile)', () => {
     const got = check(text)
     expect(got.ok).toBe(false)
     if (!got.ok) expect(got.reason).toMatch(reason)
+  })
+})
+
+describe('expectedAgents (what a shard may name, known without a key)', () => {
+  it('gives the ids the models may run, the defaults at most four, a config its own', () => {
+    expect([...possibleAgentIds(parseModels('openai/a gemini/b')).ids]).toEqual(
+      ['agent_a', 'agent_b']
+    )
+    expect(possibleAgentIds([])).toEqual({
+      ids: new Set(['agent_a', 'agent_b', 'agent_c', 'agent_d']),
+      most: 4
+    })
+    const config = expectedAgents({
+      models: [],
+      userConfig: {
+        config: { agents: [{ id: 'sec' }, { id: 'perf' }] },
+        origin: 'inline'
+      },
+      baseSetup: []
+    })
+    expect([...config.ids]).toEqual(['sec', 'perf'])
+    expect(config.most).toBe(2)
+  })
+  it('refuses a config file, which the shards cannot have', () => {
+    expect(() =>
+      expectedAgents({
+        models: [],
+        userConfig: undefined,
+        baseSetup: [{ input: 'config', path: 'massgen.yaml', maxBytes: 1 }]
+      })
+    ).toThrow(/Input 'config' names a file/)
   })
 })
 

@@ -210,3 +210,35 @@ export function agentId(index: number, total: number): string {
       : letter(Math.floor(index / 26)) + letter(index % 26)
   return `agent_${suffix}`
 }
+
+/** Every provider's key, as placeholders: to count what the defaults may give. */
+const EVERY_KEY: Required<ApiKeys> = {
+  openai: 'x',
+  google: 'x',
+  anthropic: 'x',
+  xai: 'x',
+  openrouter: 'x'
+}
+
+/**
+ * The agent ids a run of `models` (the default models when empty) may name,
+ * whichever keys it holds, and how many it runs at most: selectAgents names
+ * the pairs it keeps agent_a, agent_b, ... in order. For a step that holds
+ * no key (a matrix review's aggregate) and checks what a run reported.
+ */
+export function possibleAgentIds(models: ModelSpec[]): {
+  ids: ReadonlySet<string>
+  most: number
+} {
+  const most =
+    models.length > 0
+      ? models.length
+      : Math.max(
+          defaultModels(EVERY_KEY).length,
+          defaultModels({ openrouter: 'x' }).length
+        )
+  const ids = new Set<string>()
+  for (let kept = 1; kept <= most; kept++)
+    for (let i = 0; i < kept; i++) ids.add(agentId(i, kept))
+  return { ids, most }
+}

@@ -34,6 +34,7 @@ import {
 import { planArtifactName } from './matrix-job.js'
 import { PLAN_DIFF_MAX_BYTES, readPullPlan } from './pull-plan.js'
 import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
+import { expectedAgents } from './expected-agents.js'
 import {
   renderAggregate,
   totalsOf,
@@ -47,6 +48,8 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
     throw new Error(
       `Role 'aggregate' reports on a pull request: run it on pull_request events, or set '${Inputs.IssueNumber}'.`
     )
+  // Before any GitHub call: a config file here is a setup mistake.
+  const agents = expectedAgents(settings)
   const github = job.github()
   const secrets = [settings.githubToken].filter(Boolean)
   const { pull, plan } = await readPullPlan(
@@ -101,7 +104,12 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
       MAX_RECORD_BYTES
     )
     const checked = fetched.ok
-      ? checkRecord(fetched.text, { entry, headSha: pull.headSha, pullFiles })
+      ? checkRecord(fetched.text, {
+          entry,
+          headSha: pull.headSha,
+          pullFiles,
+          agents
+        })
       : { ok: false as const, reason: fetched.reason }
     if (!checked.ok) {
       core.warning(

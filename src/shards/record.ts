@@ -17,6 +17,7 @@ import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import { redactSecrets } from '../safety/redact.js'
 import { parseFindings } from '../review/findings.js'
 import { reviewAnswers } from '../review/review.js'
+import type { ExpectedAgents } from './expected-agents.js'
 
 export const RECORD_FILE = 'record.json'
 /** A record's cap: 16 agents' answers fit many times over. */
@@ -165,6 +166,34 @@ export function findingsAnswer(findings: Finding[]): string {
   return `\`\`\`${FINDINGS_FENCE}\n${JSON.stringify(items)}\n\`\`\``
 }
 
+/** Every agent id the record names: its answers, MassGen's votes, the winner. */
+function namedAgents(record: ShardRecord): string[] {
+  return [
+    ...record.answers.map((a) => a.agent),
+    ...record.votes.flatMap((v) => [v.agent, ...(v.votedFor ? [v.votedFor] : [])]),
+    ...(record.winner ? [record.winner] : [])
+  ]
+}
+
+/** Why the record's agents are not the shard's, or undefined when they are. */
+function agentsRefusal(
+  record: ShardRecord,
+  expected: ExpectedAgents
+): string | undefined {
+  const twice = (ids: string[]) => ids.find((id, i) => ids.indexOf(id) !== i)
+  const again =
+    twice(record.answers.map((a) => a.agent)) ??
+    twice(record.votes.map((v) => v.agent))
+  if (again !== undefined) return `the record gives agent '${again}' twice`
+  const named = [...new Set(namedAgents(record))]
+  if (named.length > expected.most)
+    return `the record names ${named.length} agents, more than the ${expected.most} the shard runs (${expected.from})`
+  const stranger = named.find((id) => !expected.ids.has(id))
+  if (stranger !== undefined)
+    return `the record names agent '${stranger}', not one the shard runs (${expected.from})`
+  return undefined
+}
+
 /**
  * A record as the aggregate takes it, or why not. `entry` is the shard of
  * the aggregate's own plan whose artifact the record came in.
@@ -176,6 +205,8 @@ export function checkRecord(
     headSha: string
     /** Every file the pull request changes: to tell 'another shard's file' from noise. */
     pullFiles: ReadonlySet<string>
+    /** The agents the shards' settings may run (expected-agents.ts). */
+    agents: ExpectedAgents
   }
 ): Checked {
   if (Buffer.byteLength(text, 'utf8') > MAX_RECORD_BYTES)
@@ -213,18 +244,13 @@ export function checkRecord(
       ok: false,
       reason: `the record reviewed ${record.headSha.slice(0, 12)}, not the head ${expected.headSha.slice(0, 12)}`
     }
+  const strangers = agentsRefusal(record, expected.agents)
+  if (strangers) return { ok: false, reason: strangers }
   const own = new Set(entry.files)
-  const agents = new Set<string>()
   let dropped = 0
   let outside = 0
   const answers: AcceptedRecord['answers'] = []
   for (const answer of record.answers) {
-    if (agents.has(answer.agent))
-      return {
-        ok: false,
-        reason: `the record gives agent '${answer.agent}' twice`
-      }
-    agents.add(answer.agent)
     const kept = parseFindings(answer.agent, answer.text, own)
     const anyFile = parseFindings(answer.agent, answer.text, expected.pullFiles)
     dropped += kept.dropped
