@@ -9,7 +9,7 @@ import {
   followUpContext,
   MAX_CONTEXT_BYTES,
   reviewThreadContext
-} from '../../src/plan/conversation.js'
+} from '../../src/context/conversation.js'
 import {
   type ConversationRequest,
   type ThreadComment

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { gitPath, rebuildDiff } from '../../src/github/rebuilt-diff.js'
 import type { PullRequestContext } from '../../src/github/pull.js'
-import { narrowPullRequest, splitDiff } from '../../src/plan/pr-filter.js'
+import { narrowPullRequest, splitDiff } from '../../src/context/pr-filter.js'
 import { overviewOf, prContextNote } from '../../src/context/pr-context.js'
 import { checkSteeringFiles } from '../../src/context/steering-files.js'
 import { pullFactsOf } from '../../src/context/pull-facts.js'

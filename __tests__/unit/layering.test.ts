@@ -17,8 +17,8 @@ const STAGE_ORDER: string[][] = [
   ['process', 'github'], // the two doors' implementations
   ['inputs'], // the action's inputs into Settings
   ['event'], // the event into a Trigger, and the intake's decision
-  ['plan'], // pure planning: agents, the MassGen config, the question
-  ['context'], // what the plan reads from GitHub and files
+  ['context'], // what the run reads from GitHub and files, narrowed into the question's notes
+  ['plan'], // pure planning from what context read: the agents, the MassGen config
   ['prepare'], // everything run before MassGen starts
   ['run'], // MassGen running: the process, its lines, status.json
   ['results'], // the run's files into one RunResult

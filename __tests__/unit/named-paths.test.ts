@@ -22,7 +22,7 @@ const BARE_SOURCE = /(?<![\w./:@-])([a-z][\w-]*\.(?:ts|mjs))\b(?![\w/])/g
 const NOT_OURS = new Set([
   'src/x.ts', // src/review/findings.ts: an example finding's file
   'b/src/x.ts', // the same, as a diff names it
-  'path/changed/in/the/pull/request.ts', // src/plan/review-prompt.ts: the prompt's example
+  'path/changed/in/the/pull/request.ts', // src/context/review-prompt.ts: the prompt's example
   '.github/workflows/massgen.yml', // README.md: the user's workflow
   '.github/massgen.yaml', // README.md: the user's config
   '.github/massgen-agents.yaml',

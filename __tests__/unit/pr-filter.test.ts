@@ -1,7 +1,7 @@
 // include / exclude: the glob semantics, the defaults, the base branch's
 // .gitattributes marks, and how the diff is narrowed and fitted.
 import { describe, expect, it } from '@jest/globals'
-import { parseGitAttributes } from '../../src/plan/gitattributes.js'
+import { parseGitAttributes } from '../../src/context/gitattributes.js'
 import {
   globProblem,
   parseGlobList,
@@ -12,7 +12,7 @@ import {
   headerFile,
   pathFilter,
   splitDiff
-} from '../../src/plan/pr-filter.js'
+} from '../../src/context/pr-filter.js'
 import { readSettings } from '../../src/inputs/settings.js'
 import * as fs from 'node:fs'
 import * as os from 'node:os'

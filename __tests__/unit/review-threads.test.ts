@@ -16,7 +16,7 @@ import {
   decideScope,
   earlierFindings,
   lastReviewedCommit
-} from '../../src/plan/earlier-record.js'
+} from '../../src/context/earlier-record.js'
 import type { EarlierFinding, FindingGroup } from '../../src/core/review.js'
 import { reviewedMarker } from '../../src/review/render.js'
 import { onlyFiles } from '../../src/context/review-scope.js'

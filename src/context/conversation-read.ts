@@ -3,7 +3,7 @@
 // the report a follow-up needs. A failure costs only the context, never
 // the run: the question still stands on its own.
 import type { GitHubApi } from '../github/api.js'
-import { followUpContext, reviewThreadContext } from '../plan/conversation.js'
+import { followUpContext, reviewThreadContext } from './conversation.js'
 import { type ConversationRequest } from '../core/conversation.js'
 import { errorText } from '../core/text.js'
 import type { StageLog } from '../core/log.js'

@@ -9,7 +9,7 @@ import { stripInvisible, visibleText } from '../event/command.js'
 import { fenceFor } from '../safety/markdown.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import type { PullRequestContext } from '../github/pull.js'
-import type { LeftOut } from '../plan/pr-filter.js'
+import type { LeftOut } from './pr-filter.js'
 import { steeringLines, type SteeringCheck } from './steering-files.js'
 
 const PR_CONTEXT_FILES = [

@@ -1,6 +1,6 @@
 // Before a `review: inline` run: what earlier runs left open, and whether
 // this run reviews the whole pull request or only what changed since the
-// commit the action reviewed last (plan/earlier-record.ts decides). An
+// commit the action reviewed last (context/earlier-record.ts decides). An
 // incremental run gives the agents that change and the open findings as
 // read-only files beside the pull request's folder; the whole diff stays
 // in the pull request's folder for reference.
@@ -15,7 +15,7 @@ import {
   decideScope,
   earlierFindings,
   lastReviewedCommit
-} from '../plan/earlier-record.js'
+} from './earlier-record.js'
 import type { EarlierFinding } from '../core/review.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import { stripInvisible } from '../event/command.js'

@@ -7,18 +7,15 @@ import type { RunIntake } from '../event/intake.js'
 import type { GitHubApi } from '../github/api.js'
 import { cutDiff, type PullRequestContext } from '../github/pull.js'
 import type { PullFacts, ReviewedPull, Settings } from '../core/types.js'
-import { reviewInstructions } from '../plan/review-prompt.js'
-import {
-  parseGitAttributes,
-  type GitAttributes
-} from '../plan/gitattributes.js'
+import { reviewInstructions } from './review-prompt.js'
+import { parseGitAttributes, type GitAttributes } from './gitattributes.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import {
   projectInstructionsNote,
   readProjectInstructions
 } from './project-instructions.js'
 import { prContextNote, writePrContext } from './pr-context.js'
-import { narrowPullRequest } from '../plan/pr-filter.js'
+import { narrowPullRequest } from './pr-filter.js'
 import { scopeReview, writeReviewContext } from './review-scope.js'
 import { pullFactsOf, summaryOnlyNote } from './pull-facts.js'
 

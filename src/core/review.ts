@@ -146,7 +146,7 @@ export interface ReviewReport {
   reviewUrl?: string
   /** Why no review was posted, when none was. */
   notPosted?: string
-  /** Full or incremental, and why (plan/earlier-record.ts). */
+  /** Full or incremental, and why (context/earlier-record.ts). */
   scope?: ReviewScope
   /** Each finding earlier runs left open, and what became of it. */
   earlier?: EarlierOutcome[]

@@ -2,7 +2,7 @@
 // earlier runs left open: confirmed (raised again), fixed (GitHub marks its
 // thread outdated and no agent raised it again: its thread is resolved), or
 // carried forward (its lines did not change and it was not raised again: it
-// stays open). Earlier findings are read by plan/earlier-record.ts.
+// stays open). Earlier findings are read by context/earlier-record.ts.
 import type {
   EarlierFinding,
   EarlierOutcome,

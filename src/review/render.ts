@@ -18,7 +18,7 @@ import {
   defuseMarkers,
   findingMarker,
   reviewedMarker
-} from '../plan/review-markers.js'
+} from '../github/review-markers.js'
 // Where the review's other files and the tests found them before.
 export {
   bodyMarkers,
@@ -26,7 +26,7 @@ export {
   defuseMarkers,
   findingMarker,
   reviewedMarker
-} from '../plan/review-markers.js'
+} from '../github/review-markers.js'
 import { clip } from '../core/text.js'
 
 const SEVERITY_LABEL: Record<Severity, string> = {

@@ -4,7 +4,7 @@
 // through the GitHub door and plan it the same way.
 import type { GitHubApi } from '../github/api.js'
 import type { PullRequestContext } from '../github/pull.js'
-import { pathFilter } from '../plan/pr-filter.js'
+import { pathFilter } from '../context/pr-filter.js'
 import type { ShardInputs } from '../inputs/shard-inputs.js'
 import { planShards, type ShardPlan } from './plan-shards.js'
 

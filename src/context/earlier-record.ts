@@ -10,7 +10,11 @@
 import type { PostedText } from '../github/review.js'
 import type { ReviewThread } from '../github/review-threads.js'
 import type { EarlierFinding, ReviewScope, Severity } from '../core/review.js'
-import { commentMarker, reviewedMarker, safeTag } from './review-markers.js'
+import {
+  commentMarker,
+  reviewedMarker,
+  safeTag
+} from '../github/review-markers.js'
 
 /**
  * The commit of the last review the token itself posted for `tag`: a review

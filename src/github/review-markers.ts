@@ -4,7 +4,7 @@
 // GitHub records for it). Only text the action writes carries one: every
 // generated text goes through defuseMarkers.
 import type { FindingGroup } from '../core/review.js'
-import { defuseStickyMarkers } from '../github/sticky-marker.js'
+import { defuseStickyMarkers } from './sticky-marker.js'
 
 const FINDING_MARKER = 'massgen-action:finding'
 const DEFUSED_FINDING_MARKER = 'massgen-action\u2236finding'
