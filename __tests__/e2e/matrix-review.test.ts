@@ -662,6 +662,86 @@ describe('a pull request of 3,001 files, GitHub naming 3,000 of them', () => {
   })
 })
 
+describe('a matrix review grouped by the globs of shard-paths', () => {
+  const RUN = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004545'
+  const SHARD_PATHS = 'web: web/**, *.css\napi: api/**, lib/'
+  const names = [
+    ...Array.from({ length: 6 }, (_, i) => `web/page${i}.ts`),
+    'api/styles/theme.css',
+    ...Array.from({ length: 4 }, (_, i) => `api/route${i}.ts`),
+    'lib/util.ts',
+    'README.md',
+    'scripts/build.sh'
+  ]
+  let matrix: Ref[] = []
+  let plan: Entry[] = []
+  let shards: Array<Awaited<ReturnType<typeof shard>>> = []
+  let aggregate: ActionRun
+
+  beforeAll(async () => {
+    runBackendId = RUN
+    github.state.pulls['42'] = largePull(
+      manyFiles(names.length).map((f, i) => ({
+        ...f,
+        filename: names[i] ?? ''
+      }))
+    )
+    const run = await job('matrix', { 'shard-paths': SHARD_PATHS })
+    expect(run.exitCode).toBe(0)
+    ;({ matrix, plan } = planned(run))
+    shards = await Promise.all(
+      matrix.map((e) => shard(e, { FAKE_MASSGEN_SCENARIO: 'success' }))
+    )
+    aggregate = await job('aggregate', {
+      'shard-paths': SHARD_PATHS,
+      'shards-result': 'success'
+    })
+  })
+  afterAll(() => {
+    runBackendId = DEFAULT_RUN_BACKEND_ID
+    github.state.pulls['42'] = largePull(FILES)
+  })
+
+  it('plans a shard per group, the first matching group taking a file, the rest last', () => {
+    expect(matrix).toEqual([
+      { id: 'web', question: '' },
+      { id: 'api', question: '' },
+      { id: 'rest', question: '' }
+    ])
+    expect(plan.map((e) => e.files)).toEqual([
+      [...names.slice(0, 6), 'api/styles/theme.css'].sort(),
+      [...names.slice(7, 11), 'lib/util.ts'],
+      ['README.md', 'scripts/build.sh']
+    ])
+  })
+
+  it("reviews each group's files in its shard, and the aggregate reports every group", () => {
+    shards.forEach((s, i) => {
+      expect(s.run.exitCode).toBe(0)
+      const given = s.changedFiles.trim().split('\n').slice(1)
+      // changed-files.tsv lists them in the pull request's order.
+      expect(given.map((line) => line.split('\t').at(-1)).sort()).toEqual(
+        plan[i]?.files
+      )
+    })
+    const body = latestComment()
+    for (const id of ['web', 'api', 'rest'])
+      expect(body).toContain(`#### Shard \`${id}\` · ✅ reviewed`)
+    expect(aggregate.stdout).not.toMatch(/shard-paths/)
+  })
+
+  it('refuses more groups with files than max-shards leaves, naming both inputs', async () => {
+    const run = await job('matrix', {
+      'shard-paths': SHARD_PATHS,
+      'max-shards': '2'
+    })
+    expect(run.exitCode).not.toBe(0)
+    expect(run.stdout).toMatch(
+      /the changed files fall into 3 groups of 'shard-paths' \(web, api, rest\), but 'max-shards' leaves 2/
+    )
+  })
+})
+
 describe('the roles refuse bad inputs through the bundle', () => {
   it.each([
     [
@@ -687,6 +767,10 @@ describe('the roles refuse bad inputs through the bundle', () => {
     [
       { role: 'aggregate' },
       /Input 'shards-result': got '', but role 'aggregate' needs the shard jobs' result/
+    ],
+    [
+      { role: 'matrix', 'shard-paths': 'web/**' },
+      /Input 'shard-paths': got 'web\/\*\*', expected 'name: glob\[, glob\.\.\.\]'/
     ]
   ])('%j', async (inputs, message) => {
     const run = await job(inputs.role, inputs)

@@ -130,6 +130,100 @@ describe('planShards', () => {
   })
 })
 
+describe('planShards by the globs of shard-paths', () => {
+  const rules = [
+    { name: 'web', globs: ['web/**', '*.css'] },
+    { name: 'api', globs: ['api/', 'lib/**'] }
+  ]
+  const ids = (plan: ReturnType<typeof planShards>) =>
+    plan.shards.map((s) => s.id)
+
+  it('groups by the first matching group, the unmatched files in rest', () => {
+    const files = [
+      file('web/app.ts'),
+      file('api/styles/x.css'), // '*.css' of web comes first
+      file('api/server.ts'),
+      file('lib/util.ts'),
+      file('README.md'),
+      file('docs/a.md')
+    ]
+    const plan = planShards(files, [], 3, rules)
+    expect(ids(plan)).toEqual(['web', 'api', 'rest'])
+    expect(plan.shards.map((s) => s.files)).toEqual([
+      ['api/styles/x.css', 'web/app.ts'],
+      ['api/server.ts', 'lib/util.ts'],
+      ['README.md', 'docs/a.md']
+    ])
+    expect(plan.pathGroups).toBe(3)
+  })
+
+  it('makes no shard for a group no file falls into, nor an empty rest', () => {
+    const plan = planShards([file('web/a.ts'), file('lib/b.ts')], [], 4, rules)
+    expect(ids(plan)).toEqual(['web', 'api'])
+  })
+
+  it('gives the path groups left to the heaviest group, cut by folder, balanced by changed lines', () => {
+    const files = [
+      ...Array.from({ length: 40 }, (_, i) =>
+        file(`web/p${i % 4}/f${String(i).padStart(2, '0')}.ts`, 15)
+      ),
+      file('api/a.ts', 30),
+      file('api/b.ts', 30)
+    ]
+    const plan = planShards(files, [], 5, rules)
+    expect(ids(plan)).toEqual(['web-1', 'web-2', 'web-3', 'web-4', 'api'])
+    const webWeights = plan.shards
+      .filter((s) => s.id.startsWith('web'))
+      .map((s) => weight(s.files, files))
+    expect(webWeights.reduce((a, b) => a + b, 0)).toBe(600)
+    expect(webWeights).toEqual([150, 150, 150, 150])
+    expect(new Set(plan.shards.flatMap((s) => s.files)).size).toBe(42)
+  })
+
+  it('crosses the groups with the questions', () => {
+    const plan = planShards(
+      [file('web/a.ts'), file('x.ts')],
+      [{ name: 'security', text: 'Find injection bugs.' }],
+      4,
+      rules
+    )
+    expect(ids(plan)).toEqual(['web-security', 'rest-security'])
+  })
+
+  it('refuses more groups with files than max-shards leaves, naming both inputs', () => {
+    expect(() =>
+      planShards(
+        [file('web/a.ts'), file('api/b.ts'), file('x.ts')],
+        [],
+        2,
+        rules
+      )
+    ).toThrow(
+      /the changed files fall into 3 groups of 'shard-paths' \(web, api, rest\), but 'max-shards' leaves 2 path group\(s\)/
+    )
+  })
+
+  it('refuses two shards of one name', () => {
+    const clash = [
+      { name: 'web', globs: ['web/**'] },
+      { name: 'web-1', globs: ['other/**'] }
+    ]
+    const files = [file('web/a/x.ts'), file('web/b/y.ts'), file('other/z.ts')]
+    expect(() => planShards(files, [], 3, clash)).toThrow(
+      /two shards would be named 'web-1': rename a group of 'shard-paths'/
+    )
+  })
+
+  it('gives the same plan for the same files in any order', () => {
+    const files = Array.from({ length: 40 }, (_, i) =>
+      file(`${['web', 'api', 'lib', 'misc'][i % 4]}/f${i}.ts`, i + 1)
+    )
+    expect(planShards([...files].reverse(), [], 6, rules)).toEqual(
+      planShards(files, [], 6, rules)
+    )
+  })
+})
+
 describe('the matrix and a shard entry of the plan', () => {
   const questions = [{ name: 'security', text: 'Find injection bugs.' }]
   const files = Array.from({ length: 3000 }, (_, i) =>
@@ -184,6 +278,7 @@ describe('the shard inputs', () => {
       Inputs.Role,
       Inputs.Shard,
       Inputs.ShardQuestions,
+      Inputs.ShardPaths,
       Inputs.MaxShards,
       Inputs.ShardResults,
       Inputs.ShardsResult
@@ -195,6 +290,7 @@ describe('the shard inputs', () => {
     expect(read({})).toEqual({
       role: 'run',
       questions: [],
+      paths: [],
       maxShards: Defaults.MaxShards,
       resultsPrefix: 'massgen-shard-massgen-'
     })
@@ -208,6 +304,44 @@ describe('the shard inputs', () => {
       read({ role: 'aggregate', 'shards-result': 'failure' }).shardsResult
     ).toBe('failure')
   })
+
+  it('read shard-paths, one named group of globs a line', () => {
+    expect(
+      read({
+        'shard-paths':
+          'Web: web/**, *.{css,scss}\r\n# comment\n\napi: api/\nlib-2: lib/**'
+      }).paths
+    ).toEqual([
+      { name: 'web', globs: ['web/**', '*.{css,scss}'] },
+      { name: 'api', globs: ['api/'] },
+      { name: 'lib-2', globs: ['lib/**'] }
+    ])
+  })
+
+  it.each([
+    ['web/**', /got 'web\/\*\*', expected 'name: glob\[, glob\.\.\.\]'/],
+    ['web:', /got 'web:', expected 'name: glob\[, glob\.\.\.\]'/],
+    ['a b: x/**', /got 'a b: x\/\*\*', expected 'name: glob/],
+    [`${'n'.repeat(25)}: x`, /expected 'name: glob.*at most 24 letters/],
+    ['rest: x/**', /the name 'rest' is the group of the files no glob matches/],
+    ['a: x\nA: y', /the name 'a' is given twice/],
+    [
+      'a: src/**, !src/gen/**',
+      /group 'a': '!src\/gen\/\*\*' cannot take files back/
+    ],
+    [
+      `a: ${'x'.repeat(501)}`,
+      /group 'a': the glob 'x+.*' is longer than 500 characters/
+    ],
+    ['a: src/\u0001', /group 'a': the glob .* is a control character/]
+  ])(
+    'refuse shard-paths %j naming the input and the form',
+    (value, message) => {
+      expect(() => read({ 'shard-paths': value })).toThrow(
+        new RegExp(`Input 'shard-paths': .*${message.source}`)
+      )
+    }
+  )
 
   it('read named questions, one a line', () => {
     expect(

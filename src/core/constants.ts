@@ -64,6 +64,7 @@ export const Inputs = {
   Role: 'role',
   Shard: 'shard',
   ShardQuestions: 'shard-questions',
+  ShardPaths: 'shard-paths',
   MaxShards: 'max-shards',
   ShardResults: 'shard-results',
   ShardsResult: 'shards-result'

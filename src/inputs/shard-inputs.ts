@@ -1,11 +1,11 @@
 // The inputs of a review fanned out over a job matrix (docs/matrix-review.md):
-// `role`, `shard`, `shard-questions`, `max-shards`, `shard-results` and
-// `shards-result`, read
-// and checked once. Each bad value is an error naming the input and the form
+// `role`, `shard`, `shard-questions`, `shard-paths`, `max-shards`,
+// `shard-results` and `shards-result`, read and checked once. Each bad value is an error naming the input and the form
 // it expects.
 import { z } from 'zod'
 import { Defaults, Inputs, ShardDefaults } from '../core/constants.js'
 import { showValue } from '../core/text.js'
+import { globProblem, parseGlobList } from './globs.js'
 import { InputError } from './settings.js'
 
 export const ROLES = ['run', 'matrix', 'shard', 'aggregate'] as const
@@ -18,6 +18,20 @@ export const MAX_QUESTIONS = 16
 const MAX_QUESTION_CHARS = 4000
 /** GitHub's files list names at most 3,000 files; so does one shard. */
 export const MAX_SHARD_FILES = 3000
+
+/**
+ * A path group's name: a shard id is it, a piece number and a question
+ * name joined by '-', at most 24 + 3 + 33 characters of SHARD_ID's 64.
+ */
+const PATH_GROUP_NAME = /^[a-z0-9][a-z0-9-]{0,23}$/
+/** The path group of the files no glob of `shard-paths` matches. */
+export const REST_GROUP = 'rest'
+
+/** A named group of `shard-paths`: the files its globs match first. */
+export interface PathRule {
+  name: string
+  globs: string[]
+}
 
 /** A named review question of `shard-questions`. */
 export interface NamedQuestion {
@@ -62,6 +76,8 @@ export interface ShardInputs {
   /** With role 'shard': this job's matrix entry. */
   shard?: ShardRef
   questions: NamedQuestion[]
+  /** `shard-paths`, in order (the first matching group takes a file); empty: by folder. */
+  paths: PathRule[]
   maxShards: number
   /** The shards' artifact names: this prefix, then the shard id. */
   resultsPrefix: string
@@ -163,6 +179,56 @@ export function parseQuestions(
   return out
 }
 
+/**
+ * `name: glob[, glob...]`, one a line; blank lines and `#` comments
+ * skipped. The globs are include's (inputs/globs.ts); no `!`, since the
+ * first group whose glob matches takes a file.
+ */
+export function parseShardPaths(value: string, errors: string[]): PathRule[] {
+  const out: PathRule[] = []
+  const bad = (message: string) =>
+    errors.push(`Input '${Inputs.ShardPaths}': ${message}`)
+  for (const raw of value.split(/\r?\n/)) {
+    const line = raw.trim()
+    if (!line || line.startsWith('#')) continue
+    const colon = line.indexOf(':')
+    const name = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : ''
+    const globs = colon > 0 ? parseGlobList(line.slice(colon + 1)) : []
+    if (!PATH_GROUP_NAME.test(name) || globs.length === 0) {
+      bad(
+        `got '${showValue(line)}', expected 'name: glob[, glob...]' (a name of at most 24 letters, ` +
+          'digits and dashes, then globs as include takes them, e.g. "web: web/**, *.css")'
+      )
+      continue
+    }
+    if (name === REST_GROUP) {
+      bad(
+        `the name '${REST_GROUP}' is the group of the files no glob matches; name the group otherwise`
+      )
+      continue
+    }
+    if (out.some((r) => r.name === name)) {
+      bad(`the name '${name}' is given twice`)
+      continue
+    }
+    const problems = globs.flatMap((glob) => {
+      if (glob.startsWith('!'))
+        return [
+          `group '${name}': '${showValue(glob)}' cannot take files back, the first group whose glob matches takes a file`
+        ]
+      const problem = globProblem(glob)
+      return problem
+        ? [`group '${name}': the glob '${showValue(glob)}' is ${problem}`]
+        : []
+    })
+    problems.forEach(bad)
+    if (problems.length === 0) out.push({ name, globs })
+  }
+  if (out.length > ShardDefaults.maxShardsCap)
+    bad(`${out.length} groups, at most ${ShardDefaults.maxShardsCap}`)
+  return out
+}
+
 function readMaxShards(value: string, errors: string[]): number {
   const text = value.trim() || String(Defaults.MaxShards)
   const n = /^\d+$/.test(text) ? Number(text) : NaN
@@ -226,6 +292,7 @@ export function readShardInputs(raw: (name: string) => string): ShardInputs {
     role,
     ...(shard ? { shard } : {}),
     questions: parseQuestions(raw(Inputs.ShardQuestions), errors),
+    paths: parseShardPaths(raw(Inputs.ShardPaths), errors),
     maxShards: readMaxShards(raw(Inputs.MaxShards), errors),
     resultsPrefix: readResultsPrefix(
       raw(Inputs.ShardResults),

@@ -1,14 +1,17 @@
-// The shards of one review, pure: the changed files grouped by folder,
-// balanced by diff size, crossed with the named questions, capped at
-// max-shards. The matrix job and the aggregate both call it on the same
+// The shards of one review, pure: the changed files grouped by folder (or
+// first by the named globs of shard-paths), balanced by diff size, crossed
+// with the named questions, capped at max-shards. The matrix job and the aggregate both call it on the same
 // pull request, so the aggregate knows which shards it asked for without
 // trusting anything a shard says.
+import { Inputs } from '../core/constants.js'
+import { globMatcher } from '../inputs/globs.js'
 import type {
   NamedQuestion,
+  PathRule,
   ShardEntry,
   ShardRef
 } from '../inputs/shard-inputs.js'
-import { MAX_SHARD_FILES } from '../inputs/shard-inputs.js'
+import { MAX_SHARD_FILES, REST_GROUP } from '../inputs/shard-inputs.js'
 
 /** What the plan needs of a changed file. */
 export interface PlannedFile {
@@ -125,14 +128,89 @@ function pathGroups(files: PlannedFile[], wanted: number): PlannedFile[][] {
 
 export class ShardPlanError extends Error {}
 
+/** A path group and the name its shards' ids start with. */
+interface NamedGroup {
+  name: string
+  files: PlannedFile[]
+}
+
+/**
+ * The files by the first rule one of whose globs matches, in the rules'
+ * order, then the rest; groups no file fell into are left out.
+ */
+function byRules(files: PlannedFile[], rules: PathRule[]): Unit[] {
+  const matchers = rules.map((r) => r.globs.map(globMatcher))
+  const groups: PlannedFile[][] = [...rules, REST_GROUP].map(() => [])
+  for (const f of files) {
+    const first = matchers.findIndex((globs) =>
+      globs.some((m) => m(f.filename))
+    )
+    groups[first < 0 ? rules.length : first]?.push(f)
+  }
+  return groups.map(unitOf)
+}
+
+/**
+ * How many path groups each named group is cut into: one each, then every
+ * slot left to the group heaviest per slot (while it has files to spare).
+ */
+function slotsOf(units: Unit[], wanted: number): number[] {
+  const slots = units.map(() => 1)
+  for (let left = wanted - units.length; left > 0; left--) {
+    let best = -1
+    units.forEach((u, i) => {
+      const perSlot = u.weight / (slots[i] ?? 1)
+      if (
+        (slots[i] ?? 1) < u.files.length &&
+        (best < 0 || perSlot > (units[best]?.weight ?? 0) / (slots[best] ?? 1))
+      )
+        best = i
+    })
+    if (best < 0) break
+    slots[best] = (slots[best] ?? 1) + 1
+  }
+  return slots
+}
+
+/** shard-paths' groups, each cut by folder into its share of the slots. */
+function namedGroups(
+  files: PlannedFile[],
+  rules: PathRule[],
+  wanted: number
+): NamedGroup[] {
+  const names = [...rules.map((r) => r.name), REST_GROUP]
+  const found = byRules(files, rules)
+    .map((unit, i) => ({ name: names[i] ?? REST_GROUP, unit }))
+    .filter((g) => g.unit.files.length > 0)
+  if (found.length > wanted)
+    throw new ShardPlanError(
+      `the changed files fall into ${found.length} groups of '${Inputs.ShardPaths}' ` +
+        `(${found.map((g) => g.name).join(', ')}), but '${Inputs.MaxShards}' leaves ${wanted} ` +
+        'path group(s) for each question: raise max-shards or join groups'
+    )
+  const slots = slotsOf(
+    found.map((g) => g.unit),
+    wanted
+  )
+  return found.flatMap(({ name, unit }, i) => {
+    const pieces = pathGroups(unit.files, slots[i] ?? 1)
+    return pieces.map((piece, k) => ({
+      name: pieces.length > 1 ? `${name}-${k + 1}` : name,
+      files: piece
+    }))
+  })
+}
+
 /**
  * The shards: at most maxShards, each path group once per question. With
- * more questions than maxShards the plan is refused, never cut silently.
+ * more questions (or shard-paths groups that got files) than maxShards
+ * allows the plan is refused, never cut silently.
  */
 export function planShards(
   files: PlannedFile[],
   questions: NamedQuestion[],
-  maxShards: number
+  maxShards: number,
+  paths: PathRule[] = []
 ): ShardPlan {
   const asks = questions.length > 0 ? questions : [{ name: '', text: '' }]
   if (asks.length > maxShards)
@@ -141,15 +219,28 @@ export function planShards(
     )
   if (files.length === 0) return { shards: [], pathGroups: 0 }
   const wanted = Math.max(1, Math.floor(maxShards / asks.length))
-  const groups = pathGroups(files, wanted)
-  const shards = groups.flatMap((group, g) =>
+  const groups: NamedGroup[] =
+    paths.length > 0
+      ? namedGroups(files, paths, wanted)
+      : pathGroups(files, wanted).map((group, g) => ({
+          name: `s${g + 1}`,
+          files: group
+        }))
+  const shards = groups.flatMap((group) =>
     asks.map((q): ShardEntry => ({
-      id: q.name ? `s${g + 1}-${q.name}` : `s${g + 1}`,
-      files: group.map((f) => f.filename).slice(0, MAX_SHARD_FILES),
+      id: q.name ? `${group.name}-${q.name}` : group.name,
+      files: group.files.map((f) => f.filename).slice(0, MAX_SHARD_FILES),
       question: q.name,
       ask: q.text
     }))
   )
+  const twice = shards.find(
+    (s, i) => shards.findIndex((t) => t.id === s.id) < i
+  )
+  if (twice)
+    throw new ShardPlanError(
+      `two shards would be named '${twice.id}': rename a group of '${Inputs.ShardPaths}' or a question of '${Inputs.ShardQuestions}'`
+    )
   return { shards, pathGroups: groups.length }
 }
 

@@ -37,7 +37,8 @@ export async function readPullPlan(
   const plan = planShards(
     reviewableFiles(pull, filters),
     inputs.questions,
-    inputs.maxShards
+    inputs.maxShards,
+    inputs.paths
   )
   return { pull, plan }
 }
