@@ -1,13 +1,15 @@
-// The run proper, once the event says to run: everything before MassGen
-// starts (prepare/ready.ts), MassGen run under the deadline with live
-// progress, the result judged from what it left behind, and the vote on
-// the findings.
+// The run proper, once the event says to run, stage by stage: the context
+// read, the round planned from it, everything before MassGen starts
+// (prepare/ready.ts), MassGen run under the deadline with live progress, the
+// result judged from what it left behind, and the vote on the findings.
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import type { ProcessRunner } from '../core/process.js'
 import type { RunResult, Settings } from '../core/types.js'
 import type { RunDecision } from '../event/intake.js'
 import type { GitHubApi } from '../github/api.js'
+import { gatherContext } from '../context/run-context.js'
+import { planRound } from '../plan/run-plan.js'
 import { massgenLaunch } from '../prepare/launch.js'
 import { removeReadContainer } from '../prepare/read-container.js'
 import { readyRun, type ReadyRun } from '../prepare/ready.js'
@@ -42,10 +44,21 @@ export async function execute(
   instructionsGitHub?: () => GitHubApi
 ): Promise<RunResult> {
   const publish = async (body: string) => void (await postComment(dest, body))
-  const ready = await readyRun(
+  const planned = gatherContext(
     settings,
     decision,
-    { workDir, runner, reviewedHead, github, instructionsGitHub },
+    github,
+    workDir,
+    reviewedHead,
+    github ?? instructionsGitHub?.()
+  ).then((context) => ({
+    context,
+    ...planRound(settings, decision.agents, context, workDir)
+  }))
+  const ready = await readyRun(
+    settings,
+    planned,
+    { workDir, runner },
     (agents) =>
       publish(renderProgress(toSnapshot({}, agents, 0), progressCtx(dest)))
   )
@@ -144,14 +157,14 @@ function roundRunner(
       maxDurationSeconds: limits.seconds,
       maxCost: limits.cost
     }
-    const round = writeConfig(
+    const round = planRound(
       quick,
       decision.agents,
       { ...context, question },
       workDir,
-      'vote',
-      readContainer
+      { readContainer }
     )
+    writeConfig(quick, round)
     const roundLaunch = await massgenLaunch(
       quick,
       { workDir, runner, guardDir, ...(reading ? { reading } : {}) },

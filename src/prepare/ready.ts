@@ -1,15 +1,14 @@
-// Everything before MassGen starts, in order: the pull request's context
-// and the config written (the first live view announced as soon as the
-// agents are known), the setup's three parts at once (prepare-run.ts), the
-// guard of what MassGen loads by itself, and MassGen's own check of a
-// merged user config.
+// Everything before MassGen starts, once the pipeline has the round planned
+// (context read, then planned; still on its way): the config written and the
+// first live view announced as soon as the plan is there, the setup's three
+// parts at once (prepare-run.ts), the guard of what MassGen loads by itself,
+// and MassGen's own check of a merged user config.
 import * as core from '@actions/core'
 import { saveStepState } from '../core/step-state.js'
 import type { ProcessRunner } from '../core/process.js'
 import type { AgentPlan, RunResult, Settings } from '../core/types.js'
-import { gatherContext } from '../context/run-context.js'
-import type { RunDecision } from '../event/intake.js'
-import type { GitHubApi } from '../github/api.js'
+import type { RunContext } from '../context/run-context.js'
+import type { PlannedRound } from '../plan/run-plan.js'
 import { writeMassgenGuard } from '../safety/massgen-guard.js'
 import { preflight } from './preflight.js'
 import { prepareRun, type PreparedRun } from './prepare-run.js'
@@ -19,11 +18,11 @@ import {
 } from './read-container.js'
 import { readFolders, writeConfig } from './run-config.js'
 import { describeSetup } from './setup.js'
-import type { RunContext } from '../context/run-context.js'
 
-type Configured = ReturnType<typeof writeConfig> & { context: RunContext }
+/** The answers' round as planned, with the context it was planned from. */
+export type Planned = PlannedRound & { readonly context: RunContext }
 
-export interface ReadyRun extends Readonly<PreparedRun<Configured>> {
+export interface ReadyRun extends Readonly<PreparedRun<Planned>> {
   /** The folder of the guard MassGen's every start goes through. */
   readonly guardDir: string
   /** The first live view: every later post queues behind it. */
@@ -36,38 +35,21 @@ export interface ReadyRun extends Readonly<PreparedRun<Configured>> {
 
 export async function readyRun(
   settings: Settings,
-  decision: RunDecision,
-  where: {
-    workDir: string
-    runner: ProcessRunner
-    /** The head commit checked before the run (head-check.ts), if any. */
-    reviewedHead?: string
-    /** What the plan reads GitHub with (the pull request, the conversation). */
-    github?: GitHubApi
-    /** Opens GitHub for the repository's instructions when nothing else does. */
-    instructionsGitHub?: () => GitHubApi
-  },
+  planned: Promise<Planned>,
+  where: { workDir: string; runner: ProcessRunner },
   /** Posts the first live view; not waited for here. */
   announce: (agents: AgentPlan[]) => Promise<void>
 ): Promise<ReadyRun> {
-  const { workDir, runner, github } = where
+  const { workDir, runner } = where
   // The first view is not waited for: it goes out while MassGen is prepared
   // and starts; everything posted later queues behind it, so a late first
   // view can never overwrite a newer view or a failure report.
   let firstView: Promise<void> = Promise.resolve()
-  const configured = (async (): Promise<Configured> => {
-    const context = await gatherContext(
-      settings,
-      decision,
-      github,
-      workDir,
-      where.reviewedHead,
-      github ?? where.instructionsGitHub?.()
-    )
-    const written = writeConfig(settings, decision.agents, context, workDir)
-    firstView = announce(written.plan.agents)
-    return { context, ...written }
-  })()
+  const configured = planned.then((config) => {
+    writeConfig(settings, config)
+    firstView = announce(config.plan.agents)
+    return config
+  })
   // Beside the MassGen restore or install and MassGen's own start, not after.
   let reading: StartingReadContainer | undefined
   // Settled before the run ends, so the run-end sweep sees the container.
