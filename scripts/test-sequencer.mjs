@@ -11,7 +11,6 @@ const LONGEST_FIRST = [
   'docker/docker-mode.test.ts',
   'e2e/real-massgen.test.ts',
   'reliability/properties.test.ts',
-  'e2e/review.test.ts',
   'e2e/user-config.test.ts',
   // Its runs take the live slot after docker-mode's: started at once, it
   // would hold a worker only to wait (test-support/live-slot.ts).
@@ -22,7 +21,6 @@ const LONGEST_FIRST = [
   'reliability/faults.test.ts',
   // Single real runs: before the short files, not after them.
   'e2e/read-tools.test.ts',
-  'e2e/real-massgen-thread.test.ts',
   'e2e/cost-and-context.test.ts',
   'e2e/fake-massgen.test.ts',
   'security/local-sandbox.test.ts'

@@ -156,17 +156,19 @@ function header() {
   )
 }
 
-function footer(winner = agentIds[0]) {
+function footer() {
   const rel = path.relative(
     process.cwd(),
-    path.join(attempt, 'final', winner, 'answer.txt')
+    path.join(attempt, 'final', agentIds[0], 'answer.txt')
   )
-  console.log(`WINNER: ${winner}`)
+  console.log(`WINNER: ${agentIds[0]}`)
   console.log(`ANSWER_FILE: ${rel}`)
   console.log('DURATION: 1.5s')
-  console.log(`ANSWER_PREVIEW: Answer from ${winner}.`)
+  console.log(`ANSWER_PREVIEW: Answer from ${agentIds[0]}.`)
   console.log(`COMPLETED: ${agentIds.length} agents, 1.5s total`)
-  console.log(`ANSWER: ${path.join(attempt, 'final', winner, 'answer.txt')}`)
+  console.log(
+    `ANSWER: ${path.join(attempt, 'final', agentIds[0], 'answer.txt')}`
+  )
 }
 
 /**
@@ -322,6 +324,40 @@ function writeScriptedRun(script) {
   return winner
 }
 
+/**
+ * The result lines of a scripted run as 0.1.97's automation display prints
+ * them (__fixtures__/massgen/split-3-agents/stdout.txt): each vote with its
+ * reason, the tally, and the winner's answer in ANSWER_PREVIEW (its first
+ * 200 characters, as they are: agents' text reaches the step's log here).
+ */
+function printResults(script, winner) {
+  const final = path.join(attempt, 'final', winner, 'answer.txt')
+  const answer = script[winner]?.answer ?? `Answer from ${winner}.`
+  console.log(`\nWINNER: ${winner}`)
+  console.log(`ANSWER_FILE: ${final}`)
+  console.log('DURATION: 1.5s')
+  console.log('\nTIMELINE:')
+  const tally = new Map()
+  for (const id of agentIds) {
+    const { voteFor, voteReason } = script[id] ?? {}
+    if (!voteFor) continue
+    tally.set(voteFor, (tally.get(voteFor) ?? 0) + 1)
+    console.log(`  [VOTE] ${id} -> ${voteFor}`)
+    console.log(`         Reason: ${voteReason ?? `Vote from ${id}.`}`)
+  }
+  console.log('  [RESULTS]')
+  for (const [id, count] of [...tally].sort((a, b) => b[1] - a[1]))
+    console.log(
+      `    ${id}: ${count} vote${count === 1 ? '' : 's'}${id === winner ? ' (winner)' : ''}`
+    )
+  const preview = answer.length > 200 ? `${answer.slice(0, 200)}...` : answer
+  console.log(`ANSWER_PREVIEW: ${preview}`)
+  console.log(`\nCOMPLETED: ${agentIds.length} agents, 1.5s total`)
+  console.log(
+    `ANSWER: ${path.join(path.dirname(attempt), 'final', winner, 'answer.txt')}`
+  )
+}
+
 /** status.json as MassGen writes it early on: running, no answer or vote yet. */
 const STARTING = {
   phase: 'initial_answer',
@@ -347,11 +383,10 @@ switch (scenario) {
     footer()
     break
   case 'scripted': {
+    const script = JSON.parse(process.env.FAKE_MASSGEN_AGENTS ?? '{}')
     header()
     writeStatus(STARTING)
-    footer(
-      writeScriptedRun(JSON.parse(process.env.FAKE_MASSGEN_AGENTS ?? '{}'))
-    )
+    printResults(script, writeScriptedRun(script))
     break
   }
   case 'progress':

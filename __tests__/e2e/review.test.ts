@@ -1,43 +1,42 @@
-// review: inline end to end: the bundled action under Node 24, the REAL
-// pinned MassGen with three scripted agents whose findings differ and
-// overlap, and the loopback GitHub, which checks every review comment
+// review: inline end to end: the bundled action under Node 24, three agents
+// whose findings differ and overlap, played by the MassGen stand-in (their
+// answers and votes in the layout MassGen 0.1.97 leaves, facts 21 and 22 of
+// docs/test-contracts.md; review-vote.test.ts runs a review through the real
+// MassGen), and the loopback GitHub, which checks every review comment
 // against the pull request's diff the way GitHub does (422 otherwise).
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
 import {
   startGitHubServer,
   type GitHubServer
 } from '../../test-support/github-server.js'
 import {
-  startLlmServer,
-  type LlmServer
-} from '../../test-support/llm-server.js'
-import { runAction, type ActionRun } from '../../test-support/run-action.js'
+  FAKE_MASSGEN,
+  runAction,
+  type ActionRun
+} from '../../test-support/run-action.js'
 import {
   answerOf,
   BYTES_BEFORE_CACHE,
   reviewPull
 } from '../../test-support/review-pull.js'
-import { threeAgentReview } from '../../test-support/pr-run.js'
+import {
+  NO_LLM_URL,
+  scriptedAgents,
+  threeAgentReview
+} from '../../test-support/pr-run.js'
 import { FIXTURE_HEAD_SHA } from '../../test-support/sample-pull.js'
 import { fingerprintOf } from '../../src/review/group.js'
 import { event } from '../../test-support/fixtures.js'
 import { expectNoKeyLeak } from '../../test-support/leaks.js'
 
-// Two real MassGen runs of three agents in local mode on a loaded machine.
-jest.setTimeout(900_000)
-
-const AGENTS = ['agent_a', 'agent_b', 'agent_c']
-
 let github: GitHubServer
-const llms: LlmServer[] = []
 beforeAll(async () => {
   github = await startGitHubServer({ issues: [42] })
   github.state.pulls['42'] = reviewPull()
 })
 afterAll(async () => {
   await github.close()
-  await Promise.all(llms.map((s) => s.close()))
 })
 
 /** Three agents; everyone votes for agent_b, so agent_b wins. */
@@ -46,22 +45,20 @@ async function review(
   inputs: Record<string, string>,
   payload: unknown
 ): Promise<ActionRun> {
-  const llm = await startLlmServer({
-    agentIds: AGENTS,
-    agents: Object.fromEntries(
-      (['a', 'b', 'c'] as const).map((x) => [
-        `model-${x}`,
-        { answer: answerOf(x, extra[x] ?? []), voteFor: 'agent_b' }
-      ])
-    )
-  })
-  llms.push(llm)
   return runAction({
     eventName: 'pull_request',
     payload,
     githubApiUrl: github.url,
+    env: scriptedAgents(
+      Object.fromEntries(
+        (['a', 'b', 'c'] as const).map((x) => [
+          `agent_${x}`,
+          { answer: answerOf(x, extra[x] ?? []), voteFor: 'agent_b' }
+        ])
+      )
+    ),
     inputs: {
-      ...threeAgentReview(llm.url),
+      ...threeAgentReview(NO_LLM_URL, FAKE_MASSGEN),
       // The review without the vote and the noise limits (review-vote.test.ts
       // has them): every finding placed by its raisers alone.
       'finding-vote': 'false',
@@ -80,7 +77,7 @@ const submitted = () =>
 const commentsOf = (reviewId: number) =>
   github.state.reviewComments.filter((c) => c.reviewId === reviewId)
 
-describe('review: inline with the real MassGen', () => {
+describe('review: inline', () => {
   let first: ActionRun
 
   it('posts one COMMENT review: agreements, a suggestion, the 422 fallback, the gate after the report', async () => {

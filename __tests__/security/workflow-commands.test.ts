@@ -1,24 +1,23 @@
 // Workflow commands from readers: MassGen prints the whole question, which
 // on a review-thread command carries the thread's earlier comments, and the
-// action copies MassGen's output to the step's stdout, where the runner
-// parses workflow commands. A reader's comment holding `::error`,
-// `::add-mask::`, `::save-state`, `::set-output` or a legacy `##[...]` line
-// must stay text. Played through the bundle with the REAL MassGen against
-// the scripted LLM server; the step's stdout is read as the runner reads it
-// (test-support/workflow-commands.ts).
-import { describe, expect, it, jest } from '@jest/globals'
+// first 200 characters of the winner's answer, and the action copies
+// MassGen's output to the step's stdout, where the runner parses workflow
+// commands. A reader's comment holding `::error`, `::add-mask::`,
+// `::save-state`, `::set-output` or a legacy `##[...]` line must stay text.
+// Played through the bundle with the MassGen stand-in, which prints its
+// result lines as 0.1.97 does (the question's echo by the real MassGen is
+// fact 5 of docs/test-contracts.md, proven live); the step's stdout is read
+// as the runner reads it (test-support/workflow-commands.ts).
+import { describe, expect, it } from '@jest/globals'
 import {
   addReviewComment,
   type ServerUser
 } from '../../test-support/github-server.js'
-import { runAction } from '../../test-support/run-action.js'
-import { massgenBinary } from '../../test-support/massgen-binary.js'
+import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
+import { NO_LLM_URL, scriptedAgents } from '../../test-support/pr-run.js'
 import { workflowCommands } from '../../test-support/workflow-commands.js'
 import { event, KEYS } from '../../test-support/fixtures.js'
 import { loopbackServers } from '../../test-support/loopback.js'
-
-// Real MassGen on a loaded 2-core machine: minutes, not seconds.
-jest.setTimeout(600_000)
 
 const loopback = loopbackServers()
 
@@ -69,37 +68,35 @@ describe('workflow commands in readers text', () => {
       in_reply_to_id: root.id,
       body
     })
-    const server = await loopback.llm({
-      agentIds: ['agent_a', 'agent_b'],
-      agents: {
-        'model-a': {
-          answer: 'Thread answer A: safe.\n::error::EVIL from the answer',
-          voteFor: 'agent_a',
-          voteReason: 'Fine.'
-        },
-        'model-b': {
-          answer: 'Thread answer B: safe.\n##[warning]EVIL from the answer',
-          voteFor: 'agent_a',
-          voteReason: 'A is fine.'
-        }
-      }
-    })
     const run = await runAction({
       eventName: 'pull_request_review_comment',
       payload,
       githubApiUrl: github.url,
+      env: scriptedAgents({
+        agent_a: {
+          answer: 'Thread answer A: safe.\n::error::EVIL from the answer',
+          voteFor: 'agent_a',
+          voteReason: 'Fine.'
+        },
+        agent_b: {
+          answer: 'Thread answer B: safe.\n##[warning]EVIL from the answer',
+          voteFor: 'agent_a',
+          voteReason: 'A is fine.\n::warning::EVIL from a vote'
+        }
+      }),
       inputs: {
         models: 'vllm/model-a vllm/model-b',
-        'base-url': server.url,
+        'base-url': NO_LLM_URL,
         'openai-api-key': KEYS.openai,
-        'massgen-command': massgenBinary(),
+        'massgen-command': FAKE_MASSGEN,
         'comment-tag': 'commands',
         'max-duration': '600'
       }
     })
     expect(run.outputs.status).toBe('success')
-    // MassGen did echo the reader's lines into the step's output...
+    // MassGen did echo the reader's lines and the answer into the step's output...
     expect(run.stdout).toContain('EVIL forged annotation')
+    expect(run.stdout).toContain('EVIL from the answer')
     // ...yet the runner finds only the action's own commands.
     const commands = workflowCommands(run.stdout)
     expect(commands.length).toBeGreaterThan(0)
