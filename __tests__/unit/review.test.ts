@@ -15,6 +15,7 @@ import { type Finding } from '../../src/core/review.js'
 import {
   groupFindings,
   jaccard,
+  MAX_CHECKS_PER_FILE,
   sameFinding,
   similarity,
   SIMILARITY_THRESHOLD,
@@ -258,6 +259,112 @@ describe('grouping', () => {
   })
 })
 
+describe('grouping a hostile record in bounded work', () => {
+  /** The grouping as it was, every finding against every group: the reference. */
+  function naiveGroups(findings: Finding[], winner: string | undefined) {
+    const ordered = [...findings].sort(
+      (a, b) =>
+        Number(b.agent === winner) - Number(a.agent === winner) ||
+        a.agent.localeCompare(b.agent) ||
+        a.file.localeCompare(b.file) ||
+        a.line - b.line
+    )
+    const groups: Finding[][] = []
+    for (const f of ordered) {
+      const home = groups.find((g) => g.some((m) => sameFinding(m, f)))
+      if (home) home.push(f)
+      else groups.push([f])
+    }
+    return groups
+  }
+  const WORDS = [
+    'null pointer dereference of user',
+    'unbounded recursion in parseNested',
+    'cache never evicts entries',
+    'missing await on the write',
+    'race on the shared counter',
+    'sql injection through the name parameter'
+  ]
+  /** 16 agents' findings on 4 files, words and lines overlapping in many ways. */
+  const normal = Array.from({ length: 16 * 25 }, (_, i) =>
+    finding({
+      agent: `agent_${String.fromCharCode(97 + (i % 16))}`,
+      file: `src/f${i % 4}.ts`,
+      line: 1 + ((i * 7) % 40),
+      ...(i % 5 === 0 ? { startLine: (i * 7) % 40 } : {}),
+      title: `${WORDS[i % 6]} ${i % 3 === 0 ? 'here' : `case${i % 11}`}`,
+      explanation: i % 2 ? `${WORDS[(i + 1) % 6]} again` : ''
+    })
+  )
+  /** n findings on one line of one file, no two alike in any word. */
+  const flood = (n: number, file = 'src/parser.ts') =>
+    Array.from({ length: n }, (_, i) =>
+      finding({
+        agent: `agent_${i % 16}`,
+        file,
+        line: 10,
+        title: `alpha${i} beta${i} gamma${i}`,
+        explanation: `delta${i} epsilon${i} `.repeat(50)
+      })
+    )
+
+  it('gives the groups every-finding-against-every-group gives, for 16 agents of 25 findings', () => {
+    const work = { checks: 0, unchecked: 0 }
+    const groups = groupFindings(normal, 'agent_c', work)
+    const reference = naiveGroups(normal, 'agent_c')
+    expect(groups.length).toBe(reference.length)
+    const key = (members: Finding[]) =>
+      members
+        .map((m) => `${m.agent}:${m.file}:${m.line}:${m.title}`)
+        .sort()
+        .join('|')
+    const distinct = (fs: Finding[]) =>
+      fs.filter((m, i) => fs.findIndex((x) => x.agent === m.agent) === i)
+    expect(groups.map((g) => key(g.members)).sort()).toEqual(
+      reference.map((g) => key(distinct(g))).sort()
+    )
+    expect(groups.some((g) => g.agents.length > 1)).toBe(true)
+    expect(work.unchecked).toBe(0)
+  })
+
+  it('makes at most MAX_CHECKS_PER_FILE word comparisons on one file of 3,000 findings', () => {
+    const work = { checks: 0, unchecked: 0 }
+    const groups = groupFindings(flood(3000), undefined, work)
+    // Every finding against every earlier one would be 4,498,500.
+    expect(work.checks).toBe(MAX_CHECKS_PER_FILE)
+    expect(groups).toHaveLength(3000)
+    expect(work.unchecked).toBeGreaterThan(2800)
+  })
+
+  it("spends one file's checks only: the same finding on another file is still grouped", () => {
+    const honest = [
+      finding({
+        agent: 'z1',
+        file: 'src/cache.ts',
+        title: 'Cache never evicts entries'
+      }),
+      finding({
+        agent: 'z2',
+        file: 'src/cache.ts',
+        title: 'Cache entries never evicted'
+      })
+    ]
+    const work = { checks: 0, unchecked: 0 }
+    const groups = groupFindings([...flood(400), ...honest], undefined, work)
+    expect(groups[0]?.agents).toEqual(['z1', 'z2'])
+    expect(work.checks).toBeLessThanOrEqual(MAX_CHECKS_PER_FILE + 1)
+  })
+
+  it('makes at most 50 comparisons a finding, on average, when the flood is spread over many files', () => {
+    const spread = Array.from({ length: 30 }, (_, f) =>
+      flood(100, `src/f${f}.ts`)
+    ).flat()
+    const work = { checks: 0, unchecked: 0 }
+    groupFindings(spread, undefined, work)
+    expect(work.checks).toBeLessThanOrEqual(spread.length * 50)
+  })
+})
+
 describe('verdict and gate', () => {
   const g = (severity: Finding['severity'], agents: number) => ({
     fingerprint: '0'.repeat(16),
@@ -272,10 +379,18 @@ describe('verdict and gate', () => {
   it('blockers > concerns > pass, counting only groups at min-agreement', () => {
     expect(verdictOf({ groups: [], minAgreement: 1 })).toBe('pass')
     expect(verdictOf({ groups: [g('nit', 3)], minAgreement: 1 })).toBe('pass')
-    expect(verdictOf({ groups: [g('concern', 1), g('nit', 2)], minAgreement: 1 })).toBe('concerns')
-    expect(verdictOf({ groups: [g('blocker', 1), g('concern', 2)], minAgreement: 1 })).toBe('blockers')
-    expect(verdictOf({ groups: [g('blocker', 1), g('concern', 2)], minAgreement: 2 })).toBe('concerns')
-    expect(verdictOf({ groups: [g('blocker', 1)], minAgreement: 2 })).toBe('pass')
+    expect(
+      verdictOf({ groups: [g('concern', 1), g('nit', 2)], minAgreement: 1 })
+    ).toBe('concerns')
+    expect(
+      verdictOf({ groups: [g('blocker', 1), g('concern', 2)], minAgreement: 1 })
+    ).toBe('blockers')
+    expect(
+      verdictOf({ groups: [g('blocker', 1), g('concern', 2)], minAgreement: 2 })
+    ).toBe('concerns')
+    expect(verdictOf({ groups: [g('blocker', 1)], minAgreement: 2 })).toBe(
+      'pass'
+    )
   })
 
   it('fail-on', () => {

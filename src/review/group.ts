@@ -16,12 +16,22 @@
 // typically score 0.3 to 0.6. Two different problems at the same place
 // share almost no content words once stop words are gone (scores under
 // 0.15 in the tests). A third of the words in common sits between both
-// (review-group.test.ts plays both cases).
+// (__tests__/unit/review.test.ts plays both cases).
+//
+// A record's findings are hostile (a matrix review's aggregate groups every
+// shard's): each finding's words are read once, a finding is compared only
+// with the groups of its own file, and at most MAX_CHECKS_PER_FILE word
+// comparisons are made on one file; past that, its findings stand alone.
+// One run has at most 16 agents of 25 findings, so an honest file never
+// comes near it: 100 findings on one line, each unlike every other, take
+// 4,950.
 import { createHash } from 'node:crypto'
 import type { Finding, FindingGroup, Severity } from '../core/review.js'
 
 export const LINE_SLACK = 2
 export const SIMILARITY_THRESHOLD = 1 / 3
+/** The word comparisons groupFindings makes on one file, at most. */
+export const MAX_CHECKS_PER_FILE = 5000
 
 const STOP_WORDS = new Set(
   (
@@ -52,19 +62,31 @@ export function tokens(text: string): Set<string> {
 
 export function jaccard(a: Set<string>, b: Set<string>): number {
   if (a.size === 0 && b.size === 0) return 0
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a]
   let shared = 0
-  for (const word of a) if (b.has(word)) shared++
+  for (const word of small) if (large.has(word)) shared++
   return shared / (a.size + b.size - shared)
 }
 
+/** A finding's words, as similarity compares them. */
+interface Words {
+  title: Set<string>
+  all: Set<string>
+}
+
+function wordsOf(f: Finding): Words {
+  return {
+    title: tokens(f.title),
+    all: tokens(`${f.title} ${f.explanation}`)
+  }
+}
+
+function similarWords(a: Words, b: Words): number {
+  return Math.max(jaccard(a.title, b.title), jaccard(a.all, b.all))
+}
+
 export function similarity(a: Finding, b: Finding): number {
-  return Math.max(
-    jaccard(tokens(a.title), tokens(b.title)),
-    jaccard(
-      tokens(`${a.title} ${a.explanation}`),
-      tokens(`${b.title} ${b.explanation}`)
-    )
-  )
+  return similarWords(wordsOf(a), wordsOf(b))
 }
 
 function rangeOf(f: Finding): [number, number] {
@@ -108,14 +130,57 @@ export function fingerprintOf(f: Finding): string {
     .slice(0, 16)
 }
 
+/** What a grouping cost: for tests and for the caller's log. */
+export interface GroupWork {
+  /** Word comparisons (similarity of two findings) made. */
+  checks: number
+  /** Findings put in a group of their own, their file's checks spent. */
+  unchecked: number
+}
+
+interface Member {
+  finding: Finding
+  words: Words
+}
+
+/** One file's groups, in the order they were made, and its checks left. */
+interface FileGroups {
+  groups: Member[][]
+  checksLeft: number
+}
+
+/**
+ * The first group of the file (in the order made) with a member on an
+ * overlapping line of similar words; undefined when none, or when the
+ * file's checks ran out first.
+ */
+function homeOf(
+  file: FileGroups,
+  f: Member,
+  work: GroupWork
+): Member[] | undefined | 'spent' {
+  for (const group of file.groups)
+    for (const m of group) {
+      if (!overlaps(m.finding, f.finding)) continue
+      if (file.checksLeft <= 0) return 'spent'
+      file.checksLeft--
+      work.checks++
+      if (similarWords(m.words, f.words) >= SIMILARITY_THRESHOLD) return group
+    }
+  return undefined
+}
+
 /**
  * Greedy single-link grouping in a fixed order (agent, file, line), so the
  * same answers always give the same groups. An agent counts once per group,
- * however many of its findings land there.
+ * however many of its findings land there. A finding joins the first group
+ * (in the order made) that holds the same finding (sameFinding), as if every
+ * group were searched; only groups of its own file can, so only those are.
  */
 export function groupFindings(
   findings: Finding[],
-  winner: string | undefined
+  winner: string | undefined,
+  work: GroupWork = { checks: 0, unchecked: 0 }
 ): FindingGroup[] {
   const ordered = [...findings].sort(
     (a, b) =>
@@ -124,12 +189,25 @@ export function groupFindings(
       a.file.localeCompare(b.file) ||
       a.line - b.line
   )
-  const groups: Finding[][] = []
-  for (const f of ordered) {
-    const home = groups.find((g) => g.some((m) => sameFinding(m, f)))
-    if (home) home.push(f)
-    else groups.push([f])
+  const made: Member[][] = []
+  const byFile = new Map<string, FileGroups>()
+  for (const finding of ordered) {
+    const member = { finding, words: wordsOf(finding) }
+    let file = byFile.get(finding.file)
+    if (!file) {
+      file = { groups: [], checksLeft: MAX_CHECKS_PER_FILE }
+      byFile.set(finding.file, file)
+    }
+    const home = homeOf(file, member, work)
+    if (home === 'spent') work.unchecked++
+    if (home && home !== 'spent') home.push(member)
+    else {
+      const group = [member]
+      made.push(group)
+      file.groups.push(group)
+    }
   }
+  const groups = made.map((g) => g.map((m) => m.finding))
   return groups
     .map((all) => {
       const lead = all[0] as Finding
