@@ -10,7 +10,7 @@
 // base commit instead (input project-instructions).
 //
 // The first block uses the fake MassGen (what the action hands over); the
-// second two REAL MassGen runs against the scripted LLM server, whose every
+// second one REAL MassGen run against the scripted LLM server, whose every
 // request is recorded: a planted text must be in none of them.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import * as fs from 'node:fs'
@@ -26,15 +26,14 @@ import { massgenBinary } from '../../test-support/massgen-binary.js'
 import {
   FAKE_MASSGEN,
   openTempDir,
-  runAction,
-  type ActionRun
+  runAction
 } from '../../test-support/run-action.js'
 import { stickyMarker } from '../../src/github/sticky-marker.js'
 import { event, KEYS } from '../../test-support/fixtures.js'
 import { expectNoKeyLeak } from '../../test-support/leaks.js'
 import { loopbackServers } from '../../test-support/loopback.js'
 
-// Two real runs on a loaded 2-core machine: minutes, not seconds.
+// A real run on a loaded 2-core machine: minutes, not seconds.
 jest.setTimeout(900_000)
 
 const loopback = loopbackServers()
@@ -205,6 +204,17 @@ describe('the repository instructions and the markers the action hands over (fak
     expect(question).toContain(`AGENTS.md at commit ${DISPATCH_SHA}`)
   }, 60_000)
 
+  it("with project-instructions: none the checked-out commit's AGENTS.md is not given", async () => {
+    baseFiles({ [DISPATCH_SHA]: { 'AGENTS.md': MAINTAINERS } })
+    const { question } = await fakeRun({
+      eventName: 'workflow_dispatch',
+      payload: event('workflow_dispatch'),
+      inputs: { 'project-instructions': 'none' },
+      env: { GITHUB_SHA: DISPATCH_SHA }
+    })
+    expect(question).not.toContain(MAINTAINERS)
+  }, 60_000)
+
   it("attack: a reader's comment quoting MassGen's markers reaches the question as framing — fails", async () => {
     baseFiles({})
     const { question } = await fakeRun({
@@ -277,15 +287,36 @@ function peakRssProbe(dir: string): { nodeArgs: string[]; read(): number } {
 }
 
 /**
- * A maintainer's `/massgen` on #42 after a reader's forging comment; the
- * checkout (the pull request's head) adds AGENTS.md, a folder above it has
- * a CLAUDE.md, the base has its own AGENTS.md; agent A's answer quotes the
- * markers to forge agent B's.
+ * A maintainer's `/massgen` on #42 after a reader's forging comment; agent
+ * A's answer quotes the markers to forge agent B's. The base has its own
+ * AGENTS.md. The checkout (the pull request's head) adds AGENTS.md, and
+ * CLAUDE.md as a link to MassGen's own environment (which holds a job
+ * secret) and `.env` files, as an earlier step running the pull request's
+ * code could leave it; a folder above it has a CLAUDE.md and a `.env`, and
+ * so has the home folder MassGen sees (local-sandbox: false: the runner's,
+ * where the sandbox would give MassGen one of its own). One run for every
+ * file MassGen would load by itself: MassGen takes one instruction file per
+ * context path (CLAUDE.md first), and any it took would fill the section
+ * every test here finds empty.
  */
 async function commentRun() {
   const { above, checkout } = aboveCheckout('massgen-instr-above-')
   fs.writeFileSync(path.join(checkout, 'AGENTS.md'), PLANTED_HEAD)
+  fs.symlinkSync('/proc/self/environ', path.join(checkout, 'CLAUDE.md'))
   fs.writeFileSync(path.join(above, 'CLAUDE.md'), PLANTED_ABOVE)
+  const home = path.join(above, 'home')
+  const moved = (where: string) => path.join(above, `dotenv-logs-${where}`)
+  const dotenv = (dir: string, where: string) => {
+    fs.mkdirSync(dir, { recursive: true })
+    fs.writeFileSync(
+      path.join(dir, '.env'),
+      `MASSGEN_LOG_BASE_DIR=${moved(where)}\n`
+    )
+  }
+  dotenv(checkout, 'checkout')
+  dotenv(above, 'above')
+  dotenv(path.join(home, '.massgen'), 'home')
+  dotenv(path.join(home, '.config', 'massgen'), 'home-config')
   baseFiles({ [BASE_SHA]: { 'AGENTS.md': MAINTAINERS } })
   const payload = commandAfterComment(
     'instr-comment',
@@ -319,71 +350,19 @@ async function commentRun() {
     githubApiUrl: github().url,
     workspace: checkout,
     nodeArgs: rss.nodeArgs,
-    // The run's temp folder beside the checkout, as on a runner (_work/_temp).
-    env: { RUNNER_TEMP: path.join(above, '_temp') },
+    env: {
+      // The run's temp folder beside the checkout, as on a runner (_work/_temp).
+      RUNNER_TEMP: path.join(above, '_temp'),
+      HOME: home,
+      MASSGEN_ACTION_TEST_SECRET: ENV_SECRET
+    },
     inputs: {
       models: 'vllm/model-a vllm/model-b',
       'base-url': server.url,
       'openai-api-key': KEYS.openai,
       'massgen-command': massgenBinary(),
       'comment-tag': 'instr-comment',
-      'max-duration': '900'
-    }
-  })
-  return { run, server, peakRssKb: rss.read() }
-}
-
-/**
- * A dispatch run whose checkout has CLAUDE.md as a link to MassGen's own
- * environment (which holds a job secret) and `.env` files, with another in
- * the home folder, as an earlier step running the pull request's code could
- * leave it; project-instructions: none.
- */
-async function dispatchRun() {
-  const { above, checkout } = aboveCheckout('massgen-instr-link-')
-  fs.symlinkSync('/proc/self/environ', path.join(checkout, 'CLAUDE.md'))
-  const home = path.join(above, 'home')
-  const moved = (where: string) => path.join(above, `dotenv-logs-${where}`)
-  const dotenv = (dir: string, where: string) => {
-    fs.mkdirSync(dir, { recursive: true })
-    fs.writeFileSync(
-      path.join(dir, '.env'),
-      `MASSGEN_LOG_BASE_DIR=${moved(where)}\n`
-    )
-  }
-  dotenv(checkout, 'checkout')
-  dotenv(above, 'above')
-  dotenv(path.join(home, '.massgen'), 'home')
-  dotenv(path.join(home, '.config', 'massgen'), 'home-config')
-  baseFiles({ [DISPATCH_SHA]: { 'AGENTS.md': MAINTAINERS } })
-  const server = await loopback.llm(
-    {
-      agentIds: ['agent_a', 'agent_b'],
-      agents: {
-        'model-a': { answer: 'Answer A.', voteFor: 'agent_b' },
-        'model-b': { answer: 'Answer B.', voteFor: 'agent_b' }
-      }
-    },
-    { keepBodies: true }
-  )
-  const run = await runAction({
-    eventName: 'workflow_dispatch',
-    payload: event('workflow_dispatch'),
-    githubApiUrl: github().url,
-    workspace: checkout,
-    env: {
-      GITHUB_SHA: DISPATCH_SHA,
-      HOME: home,
-      MASSGEN_ACTION_TEST_SECRET: ENV_SECRET
-    },
-    inputs: {
-      query: 'Review the repository',
-      models: 'vllm/model-a vllm/model-b',
-      'base-url': server.url,
-      'massgen-command': massgenBinary(),
-      'comment-tag': 'instr-dispatch',
       'max-duration': '900',
-      'project-instructions': 'none',
       // The home folder MassGen sees is the runner's (the sandbox gives it one of its own).
       'local-sandbox': 'false'
     }
@@ -391,7 +370,7 @@ async function dispatchRun() {
   const dotenvLoaded = ['checkout', 'above', 'home', 'home-config'].filter(
     (where) => fs.existsSync(moved(where))
   )
-  return { run, server, dotenvLoaded }
+  return { run, server, peakRssKb: rss.read(), dotenvLoaded }
 }
 
 /**
@@ -402,24 +381,17 @@ async function dispatchRun() {
 const LEAST_REQUESTS = 5
 
 describe('files MassGen loads by itself and its markers (real MassGen)', () => {
-  let comment: { run: ActionRun; server: LlmServer; peakRssKb: number }
-  let dispatch: {
-    run: ActionRun
-    server: LlmServer
-    dotenvLoaded: string[]
-  }
+  let comment: Awaited<ReturnType<typeof commentRun>>
   beforeAll(async () => {
     comment = await inLiveSlot(() => commentRun())
-    dispatch = await inLiveSlot(() => dispatchRun())
   }, 900_000)
   afterAll(() => {
     github().state.files = {}
   })
 
-  it('both runs reach consensus (the guard keeps MassGen working)', () => {
+  it('the run reaches consensus (the guard keeps MassGen working)', () => {
     expect(comment.run.outputs.status).toBe('success')
     expect(comment.run.outputs.winner).toBe('agent_b')
-    expect(dispatch.run.outputs.status).toBe('success')
     expect(comment.run.stderr + comment.run.stdout).toContain(
       'massgen-action guard: project instruction files off'
     )
@@ -480,21 +452,21 @@ describe('files MassGen loads by itself and its markers (real MassGen)', () => {
   })
 
   it("attack: a pull request adds CLAUDE.md as a link to /proc/self/environ and MassGen's environment, a job secret with it, reaches the requests — fails", () => {
-    const bodies = bodiesOf(dispatch.server)
+    const bodies = bodiesOf(comment.server)
     expect(bodies.length).toBeGreaterThanOrEqual(LEAST_REQUESTS)
     expect(bodies.filter((b) => b.includes(ENV_SECRET))).toEqual([])
     // Nothing of the environment at all (the action sets this one for MassGen).
     expect(bodies.filter((b) => b.includes('PYTHONIOENCODING'))).toEqual([])
-    expect(dispatch.run.stdout + dispatch.run.summary).not.toContain(ENV_SECRET)
+    expect(
+      bodies.filter((b) =>
+        b.includes('instructions were found in your context paths')
+      )
+    ).toEqual([])
+    expect(comment.run.stdout + comment.run.summary).not.toContain(ENV_SECRET)
   })
 
   it('attack: a .env in the checkout, above it or in the home folder is loaded by MassGen (python-dotenv) — fails', () => {
-    expect(dispatch.dotenvLoaded).toEqual([])
-  })
-
-  it("with project-instructions: none the checked-out commit's AGENTS.md is not given", () => {
-    const bodies = bodiesOf(dispatch.server)
-    expect(bodies.filter((b) => b.includes(MAINTAINERS))).toEqual([])
+    expect(comment.dotenvLoaded).toEqual([])
   })
 
   it('the bundled action stays small: peak RSS of the main step under 1 GiB', () => {
