@@ -3,7 +3,7 @@ import { parse, stringify } from 'yaml'
 import { buildConfig, configRelativePath } from '../../src/plan/config.js'
 import { selectAgents, parseModels } from '../../src/inputs/models.js'
 import { agentCommandsOn } from '../../src/plan/plan.js'
-import { readContainerRunArgs } from '../../src/plan/contained-read-server.js'
+import { readContainerRunArgs } from '../../src/prepare/read-container.js'
 
 const keys = { openai: 'sk-secret-openai', google: 'AIza-secret' }
 const agents = selectAgents(parseModels('openai/gpt-5.4 gemini/g3'), keys, {

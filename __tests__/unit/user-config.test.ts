@@ -18,16 +18,18 @@ import {
 } from '../../src/plan/plan.js'
 import { readSettings } from '../../src/inputs/settings.js'
 import {
-  forbiddenReferences,
-  instructionsBlock,
   isCredentialName,
-  mergeUserConfig,
   parseUserConfig,
   secretFields,
-  userAgentPlans,
+  userAgentPlans
+} from '../../src/inputs/user-config.js'
+import {
+  forbiddenReferences,
+  instructionsBlock,
+  mergeUserConfig,
   valuesFoundIn,
   withInstructions
-} from '../../src/inputs/user-config.js'
+} from '../../src/plan/merged-config.js'
 import { isConfigPath } from '../../src/inputs/user-inputs.js'
 import { redactSecrets } from '../../src/safety/redact.js'
 

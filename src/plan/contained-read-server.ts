@@ -5,7 +5,7 @@
 // (docs/massgen-time.md); a read-only review does not need it.
 //
 // One container per run, started by the action before MassGen
-// (prepare/read-container.ts) and removed with the run's other containers;
+// (prepare/read-container.ts, which holds its `docker run`) and removed with the run's other containers;
 // MassGen starts the server at every agent turn with `docker exec`, which
 // costs about what a start on the runner costs, where a `docker run` per
 // turn was ~1 s more (docs/benchmarks.md). The container sees only the
@@ -14,6 +14,7 @@
 // root, the action's own uid (it reads what the runner's user may read,
 // nothing more), none of the runner's environment.
 import * as path from 'node:path'
+import { bindMount } from '../safety/docker-mount.js'
 import { READ_TOOLS, type ReadServerLaunch } from './read-tools.js'
 
 /** Where the runner's Node and the server's folder show in the container. */
@@ -61,51 +62,6 @@ export interface ContainedServerEntry {
   security: { allowed_executables: ['docker'] }
 }
 
-/** PID 1 of the container: waits, and ends on `docker stop`'s SIGTERM. */
-const KEEP_ALIVE =
-  "process.on('SIGTERM',()=>process.exit(0));setInterval(()=>{},1<<30)"
-
-/** `docker run` arguments of the run's read container (detached). */
-export function readContainerRunArgs(
-  launch: ReadServerLaunch,
-  folders: string[],
-  container: ReadContainer
-): string[] {
-  const mounts = [
-    [launch.node, CONTAINED_NODE],
-    [path.dirname(launch.script), CONTAINED_SERVER_DIR],
-    [container.marker, container.marker],
-    ...folders.map((f) => [f, f])
-  ].flatMap(([from, to]) => ['--mount', bindMount(from ?? '', to ?? '')])
-  return [
-    'run',
-    '--detach',
-    '--name',
-    container.name,
-    '--pull',
-    'never',
-    '--network',
-    'none',
-    '--cap-drop',
-    'ALL',
-    '--security-opt',
-    'no-new-privileges',
-    '--read-only',
-    '--pids-limit',
-    '64',
-    '--user',
-    container.user,
-    '--workdir',
-    CONTAINED_SERVER_DIR,
-    ...mounts,
-    '--entrypoint',
-    CONTAINED_NODE,
-    container.image,
-    '-e',
-    KEEP_ALIVE
-  ]
-}
-
 /** MassGen's MCP entry: the server started in the read container at each turn. */
 export function containedReadServerEntry(
   launch: ReadServerLaunch,
@@ -129,20 +85,6 @@ export function containedReadServerEntry(
     ...(Object.keys(container.env).length > 0 ? { env: container.env } : {}),
     security: { allowed_executables: ['docker'] }
   }
-}
-
-/**
- * A read-only bind mount. `--mount` takes comma-separated fields: a path
- * with a comma or a quote would be read as more fields, so it is refused
- * (the context path is the action's own folder or the user's input).
- */
-export function bindMount(source: string, target: string): string {
-  for (const p of [source, target])
-    if (!p.startsWith('/') || /[,"\n\r]/.test(p))
-      throw new Error(
-        `Docker mode cannot mount '${p}' for the agents' read tools: an absolute path without commas or quotes is needed.`
-      )
-  return `type=bind,source=${source},target=${target},readonly`
 }
 
 /** The Docker client's variables that are set in `env`. */

@@ -17,14 +17,13 @@ import type {
   RunMode,
   Settings
 } from '../core/types.js'
+import { userAgentPlans, UserConfigError } from '../inputs/user-config.js'
 import {
   forbiddenReferences,
   mergeUserConfig,
-  userAgentPlans,
-  UserConfigError,
   valuesFoundIn,
   withInstructions
-} from '../inputs/user-config.js'
+} from './merged-config.js'
 import type { ReadServerLaunch } from './read-tools.js'
 import type { ReadContainer } from './contained-read-server.js'
 
@@ -247,17 +246,4 @@ export function childEnv(
     NO_COLOR: '1',
     TERM: 'dumb'
   }
-}
-
-/**
- * MassGen starts its MCP servers by bare name (`fastmcp`), so the folder of
- * an absolute MassGen executable (its virtualenv's bin) goes first on PATH.
- */
-export function withMassgenOnPath(
-  env: NodeJS.ProcessEnv,
-  executable: string
-): NodeJS.ProcessEnv {
-  if (!executable.startsWith('/')) return env
-  const bin = executable.slice(0, executable.lastIndexOf('/'))
-  return { ...env, PATH: [bin, env.PATH].filter(Boolean).join(':') }
 }

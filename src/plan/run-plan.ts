@@ -18,11 +18,9 @@ import {
 import { agentCommandsOn, planRun, type RunPlan } from './plan.js'
 import { bundledReadServer, type ReadServerLaunch } from './read-tools.js'
 
-/** The answers' round, or the vote on their findings (its own file, no output). */
-export type Round = 'answers' | 'vote'
-
 export interface PlannedRound {
-  round: Round
+  /** The answers', or the vote on their findings (its own file, no output). */
+  round: 'answers' | 'vote'
   plan: RunPlan
   configFile: string
   readServer: ReadServerLaunch

@@ -4,7 +4,6 @@ import * as core from '@actions/core'
 import type { ProcessRunner } from '../core/process.js'
 import type { Settings } from '../core/types.js'
 import type { RunPlan } from '../plan/plan.js'
-import { withMassgenOnPath } from '../plan/plan.js'
 import { readServerFolders, type ReadServerLaunch } from '../plan/read-tools.js'
 import { READ_GATE_ENV, withMassgenGuard } from '../safety/massgen-guard.js'
 import { sandboxLaunch, type Launch } from '../safety/sandbox.js'
@@ -99,4 +98,17 @@ function withOpenUmask(launch: Launch): Launch {
     command: '/bin/sh',
     args: ['-c', 'umask 000 && exec "$0" "$@"', launch.command, ...launch.args]
   }
+}
+
+/**
+ * MassGen starts its MCP servers by bare name (`fastmcp`), so the folder of
+ * an absolute MassGen executable (its virtualenv's bin) goes first on PATH.
+ */
+export function withMassgenOnPath(
+  env: NodeJS.ProcessEnv,
+  executable: string
+): NodeJS.ProcessEnv {
+  if (!executable.startsWith('/')) return env
+  const bin = executable.slice(0, executable.lastIndexOf('/'))
+  return { ...env, PATH: [bin, env.PATH].filter(Boolean).join(':') }
 }

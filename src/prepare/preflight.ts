@@ -4,8 +4,9 @@ import * as core from '@actions/core'
 import { Inputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
 import type { RunResult } from '../core/types.js'
-import { childEnv, withMassgenOnPath } from '../plan/plan.js'
+import { childEnv } from '../plan/plan.js'
 import { withMassgenGuard } from '../safety/massgen-guard.js'
+import { withMassgenOnPath } from './launch.js'
 import { validateWithMassgen } from './validate-config.js'
 
 /**

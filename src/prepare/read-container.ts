@@ -10,12 +10,13 @@ import type { Log } from '../core/log.js'
 import { Inputs } from '../core/constants.js'
 import {
   CONTAINED_NODE,
-  readContainerRunArgs,
+  CONTAINED_SERVER_DIR,
   type ReadContainer
 } from '../plan/contained-read-server.js'
 import type { ReadServerLaunch } from '../plan/read-tools.js'
 import type { ProcessRunner } from '../core/process.js'
 import { firstLine } from '../core/text.js'
+import { bindMount } from '../safety/docker-mount.js'
 import { DockerError } from './docker.js'
 
 /** The read container on its way: MassGen waits at `gate` for it. */
@@ -97,4 +98,49 @@ export async function removeReadContainer(
 function detail(stderr: string): string {
   const line = firstLine(stderr.trim())
   return line ? ` (${line.slice(0, 300)})` : ''
+}
+
+/** PID 1 of the container: waits, and ends on `docker stop`'s SIGTERM. */
+const KEEP_ALIVE =
+  "process.on('SIGTERM',()=>process.exit(0));setInterval(()=>{},1<<30)"
+
+/** `docker run` arguments of the run's read container (detached). */
+export function readContainerRunArgs(
+  launch: ReadServerLaunch,
+  folders: string[],
+  container: ReadContainer
+): string[] {
+  const mounts = [
+    [launch.node, CONTAINED_NODE],
+    [path.dirname(launch.script), CONTAINED_SERVER_DIR],
+    [container.marker, container.marker],
+    ...folders.map((f) => [f, f])
+  ].flatMap(([from, to]) => ['--mount', bindMount(from ?? '', to ?? '')])
+  return [
+    'run',
+    '--detach',
+    '--name',
+    container.name,
+    '--pull',
+    'never',
+    '--network',
+    'none',
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
+    '--read-only',
+    '--pids-limit',
+    '64',
+    '--user',
+    container.user,
+    '--workdir',
+    CONTAINED_SERVER_DIR,
+    ...mounts,
+    '--entrypoint',
+    CONTAINED_NODE,
+    container.image,
+    '-e',
+    KEEP_ALIVE
+  ]
 }
