@@ -65,9 +65,6 @@ export async function gatherContext(
           pull.baseSha ?? checkedOut
         )
       : ''
-  // The conversation is the pull request's own text too: no evidence.
-  if (pull.context.pullRequest && decision.context)
-    pull.context.pullRequest.ownTexts.push(decision.context)
   return {
     ...pull.context,
     question: neutralizeMarkers(
@@ -185,11 +182,14 @@ async function pullContext(
       core
     )
     context.pullRequest = {
-      ...reviewedPull({
-        ...pr,
-        diff: cut.diff,
-        diffTruncated: pr.diffTruncated || cut.truncated
-      }),
+      ...reviewedPull(
+        {
+          ...pr,
+          diff: cut.diff,
+          diffTruncated: pr.diffTruncated || cut.truncated
+        },
+        decision.context
+      ),
       across: scoped.across
     }
     const dir = path.join(workDir, 'review-context')
@@ -224,7 +224,11 @@ async function baseAttributes(
   }
 }
 
-function reviewedPull(pr: PullRequestContext): ReviewedPull {
+/** The pull request as the review needs it; its own texts, the conversation too, are no evidence. */
+function reviewedPull(
+  pr: PullRequestContext,
+  conversation: string | undefined
+): ReviewedPull {
   return {
     number: pr.number,
     headSha: pr.headSha,
@@ -233,6 +237,6 @@ function reviewedPull(pr: PullRequestContext): ReviewedPull {
     files: pr.files
       .filter((f) => f.status !== 'removed')
       .map((f) => f.filename),
-    ownTexts: [pr.title, pr.body].filter(Boolean)
+    ownTexts: [pr.title, pr.body, conversation ?? ''].filter(Boolean)
   }
 }
