@@ -12,9 +12,9 @@ import { gatherContext } from '../context/run-context.js'
 import { planRound } from '../plan/run-plan.js'
 import { massgenLaunch } from '../prepare/launch.js'
 import { removeReadContainer } from '../prepare/read-container.js'
-import { readyRun, type ReadyRun } from '../prepare/ready.js'
+import { readyRun, type Planned, type ReadyRun } from '../prepare/ready.js'
 import { writeConfig } from '../prepare/run-config.js'
-import { ProgressTracker, toSnapshot } from '../run/progress.js'
+import { ProgressTracker } from '../run/progress.js'
 import { watchMassgen } from '../run/watch-massgen.js'
 import { judgeOutcome } from '../results/judge-outcome.js'
 import {
@@ -23,12 +23,8 @@ import {
   wantsVote,
   type RoundLimits
 } from '../review/vote-round.js'
-import { renderProgress } from '../report/render.js'
-import {
-  postComment,
-  reportContext,
-  type Destination
-} from '../report/report.js'
+import { liveView } from '../report/live-view.js'
+import type { Destination } from '../report/report.js'
 
 export async function execute(
   settings: Settings,
@@ -43,27 +39,26 @@ export async function execute(
   /** Opens GitHub for the repository's instructions when nothing else does. */
   instructionsGitHub?: () => GitHubApi
 ): Promise<RunResult> {
-  const publish = async (body: string) => void (await postComment(dest, body))
-  const planned = gatherContext(
-    settings,
-    decision,
-    github,
+  const written = writtenRound(settings, decision, {
     workDir,
     reviewedHead,
-    github ?? instructionsGitHub?.()
-  ).then((context) => ({
-    context,
-    ...planRound(settings, decision.agents, context, workDir)
-  }))
-  const ready = await readyRun(
-    settings,
-    planned,
-    { workDir, runner },
-    (agents) =>
-      publish(renderProgress(toSnapshot({}, agents, 0), progressCtx(dest)))
+    github,
+    instructionsGitHub
+  })
+  // Not waited for: it goes out while MassGen is prepared and starts; every
+  // later post queues behind it, so a late first view can never overwrite a
+  // newer view or a failure report. No plan, no first view.
+  const live = liveView(dest)
+  const firstView = written.then(
+    (round) => live.announce(round.plan.agents),
+    () => undefined
   )
+  const ready = await readyRun(settings, written, firstView, {
+    workDir,
+    runner
+  })
   const { context, plan, configFile, readServer, readContainer } = ready.config
-  const { installation, dockerImage, guardDir, firstView, reading } = ready
+  const { installation, dockerImage, guardDir, reading } = ready
   const ran = {
     question: decision.question,
     configFile,
@@ -81,7 +76,7 @@ export async function execute(
     minIntervalMs: 20_000,
     now: Date.now,
     log: (line) => core.info(line),
-    publish: (snapshot) => publish(renderProgress(snapshot, progressCtx(dest)))
+    publish: live.show
   })
   const logBase = path.join(workDir, '.massgen', 'massgen_logs')
   const launch = await massgenLaunch(
@@ -140,6 +135,39 @@ export async function execute(
   return { ...first, findingVote }
 }
 
+/**
+ * The answers' round: the context read, the round planned from it, its
+ * config written. A promise: the setup starts beside it (prepare/ready.ts).
+ */
+function writtenRound(
+  settings: Settings,
+  decision: RunDecision,
+  where: {
+    workDir: string
+    reviewedHead: string | undefined
+    github: GitHubApi | undefined
+    instructionsGitHub: (() => GitHubApi) | undefined
+  }
+): Promise<Planned> {
+  const { workDir, github } = where
+  return gatherContext(
+    settings,
+    decision,
+    github,
+    workDir,
+    where.reviewedHead,
+    github ?? where.instructionsGitHub?.()
+  )
+    .then((context) => ({
+      context,
+      ...planRound(settings, decision.agents, context, workDir)
+    }))
+    .then((round) => {
+      writeConfig(settings, round)
+      return round
+    })
+}
+
 /** The vote round's MassGen: the same agents, launch and folders, MassGen's quick mode, no live view. */
 function roundRunner(
   settings: Settings,
@@ -192,8 +220,4 @@ function roundRunner(
       costAtStop: watched.costAtStop
     })
   }
-}
-
-function progressCtx(dest: Destination) {
-  return reportContext(dest, 'comment')
 }

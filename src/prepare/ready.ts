@@ -1,12 +1,12 @@
-// Everything before MassGen starts, once the pipeline has the round planned
-// (context read, then planned; still on its way): the config written and the
-// first live view announced as soon as the plan is there, the setup's three
-// parts at once (prepare-run.ts), the guard of what MassGen loads by itself,
+// Everything else before MassGen starts, while the pipeline reads the
+// context, plans the round and writes its config (pipeline/execute.ts): the
+// setup's three parts at once (prepare-run.ts), the read container once the
+// image and the config are there, the guard of what MassGen loads by itself,
 // and MassGen's own check of a merged user config.
 import * as core from '@actions/core'
 import { saveStepState } from '../core/step-state.js'
 import type { ProcessRunner } from '../core/process.js'
-import type { AgentPlan, RunResult, Settings } from '../core/types.js'
+import type { RunResult, Settings } from '../core/types.js'
 import type { RunContext } from '../context/run-context.js'
 import type { PlannedRound } from '../plan/run-plan.js'
 import { writeMassgenGuard } from '../safety/massgen-guard.js'
@@ -16,7 +16,7 @@ import {
   startReadContainerBeside,
   type StartingReadContainer
 } from './read-container.js'
-import { readFolders, writeConfig } from './run-config.js'
+import { readFolders } from './run-config.js'
 import { describeSetup } from './setup.js'
 
 /** The answers' round as planned, with the context it was planned from. */
@@ -25,8 +25,6 @@ export type Planned = PlannedRound & { readonly context: RunContext }
 export interface ReadyRun extends Readonly<PreparedRun<Planned>> {
   /** The folder of the guard MassGen's every start goes through. */
   readonly guardDir: string
-  /** The first live view: every later post queues behind it. */
-  readonly firstView: Promise<void>
   /** Docker mode's read container, started beside the setup and MassGen's own start. */
   readonly reading?: StartingReadContainer
   /** MassGen's validation refused the merged config: nothing is to run. */
@@ -35,21 +33,13 @@ export interface ReadyRun extends Readonly<PreparedRun<Planned>> {
 
 export async function readyRun(
   settings: Settings,
-  planned: Promise<Planned>,
-  where: { workDir: string; runner: ProcessRunner },
-  /** Posts the first live view; not waited for here. */
-  announce: (agents: AgentPlan[]) => Promise<void>
+  /** The answers' round, its config written once it resolves. */
+  configured: Promise<Planned>,
+  /** The first live view, on its way: a failure report waits for it. */
+  firstView: Promise<void>,
+  where: { workDir: string; runner: ProcessRunner }
 ): Promise<ReadyRun> {
   const { workDir, runner } = where
-  // The first view is not waited for: it goes out while MassGen is prepared
-  // and starts; everything posted later queues behind it, so a late first
-  // view can never overwrite a newer view or a failure report.
-  let firstView: Promise<void> = Promise.resolve()
-  const configured = planned.then((config) => {
-    writeConfig(settings, config)
-    firstView = announce(config.plan.agents)
-    return config
-  })
   // Beside the MassGen restore or install and MassGen's own start, not after.
   let reading: StartingReadContainer | undefined
   // Settled before the run ends, so the run-end sweep sees the container.
@@ -96,7 +86,6 @@ export async function readyRun(
   return {
     ...setup,
     guardDir,
-    firstView,
     ...(reading ? { reading } : {}),
     ...(refused ? { refused } : {})
   }
