@@ -47,6 +47,8 @@ try {
     command: undefined,
     docker,
     useCache: false,
+    // Any complete install is reused as it is; a fresh one holds its extras.
+    needsExtras: false,
     saveCache: false,
     toolCacheDir:
       process.env.RUNNER_TOOL_CACHE ?? path.join(os.homedir(), '.cache'),

@@ -98,11 +98,13 @@ function emptyToolCache(toolCache: string): void {
 function run(
   ref: string,
   toolCache: string,
-  attack?: string
+  attack?: string,
+  inputs: Record<string, string> = {}
 ): Promise<ActionRun> {
   emptyToolCache(toolCache)
   return runAction({
     inputs: {
+      ...inputs,
       query: 'Is the parser change safe?',
       models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview',
       'openai-api-key': KEYS.openai,
@@ -138,6 +140,12 @@ function archived(file: string): string[] {
 }
 
 const committed = () => cache.entries.filter((e) => e.committed)
+/** The install's two entries (src/prepare/install/split.ts). */
+const CORE =
+  /^massgen-action-v1-massgen-0\.1\.97-base-\S+-pruned1-without-claude-cli-video-audio-documents-memory-frameworks$/
+const EXTRAS =
+  /^massgen-action-v1-massgen-0\.1\.97-base-\S+-pruned1-claude-cli-video-audio-documents-memory-frameworks-only$/
+const entry = (key: RegExp) => committed().find((e) => key.test(e.key))!
 
 describe('the post step saves the install as it was before MassGen ran', () => {
   const toolCache = newToolCache()
@@ -151,17 +159,26 @@ describe('the post step saves the install as it was before MassGen ran', () => {
     expect(first.stdout).toMatch(/MassGen: installed massgen==0\.1\.97 with uv/)
     expect(first.stdout).toMatch(/runs from \S+\.run-0\.1\.97-base-/)
     expect(first.post?.stdout).toMatch(
-      /MassGen: saved the install to the Actions cache as massgen-action-v1-/
+      /MassGen: saved the install to the Actions cache as massgen-action-v1-\S+ and massgen-action-v1-/
     )
-    expect(committed()).toHaveLength(1)
+    expect(committed().map((e) => e.key)).toEqual([
+      expect.stringMatching(CORE),
+      expect.stringMatching(EXTRAS)
+    ])
   })
 
-  it('the saved entry holds the install, not the bytecode MassGen wrote at its start', () => {
-    const files = archived(committed()[0]!.file)
+  it('the saved core holds the install, not the bytecode MassGen wrote at its start; the extras entry their marker', () => {
+    const files = archived(entry(CORE).file)
     expect(files.some((f) => f.endsWith('/bin/massgen'))).toBe(true)
     expect(files.some((f) => f.endsWith(`/${SITE}/__init__.py`))).toBe(true)
+    expect(files.some((f) => f.endsWith('/.massgen-action-install'))).toBe(true)
     expect(files.some((f) => f.includes('opt-beartype'))).toBe(false)
     expect(files.some((f) => f.includes('.run-'))).toBe(false)
+    expect(files.some((f) => f.endsWith('/.massgen-action-extras'))).toBe(false)
+    // This stand-in install has no bundled CLI nor opencv: the marker alone.
+    expect(archived(entry(EXTRAS).file).map((f) => path.basename(f))).toEqual([
+      '.massgen-action-extras'
+    ])
   })
 
   it('the copy MassGen ran from is gone after the post step', () => {
@@ -169,15 +186,34 @@ describe('the post step saves the install as it was before MassGen ran', () => {
     expect(left.filter((name) => name.startsWith('.run-'))).toEqual([])
   })
 
-  it('a pull request restores that entry, runs MassGen from it and saves none of its own', async () => {
+  it('a pull request restores the core alone, runs MassGen from it and saves none of its own', async () => {
     const pr = await run('refs/pull/7/merge', toolCache)
     expect(pr.outputs.status).toBe('success')
     expect(pr.stdout).toMatch(
-      /MassGen: restored from cache key massgen-action-v1-/
+      /MassGen: restored from cache key massgen-action-v1-\S+-without-claude-cli-video-audio-documents-memory-frameworks \(/
     )
     expect(pr.post?.stdout ?? '').not.toMatch(/MassGen: saved/)
-    expect(committed()).toHaveLength(1)
-    expect(cache.requests.filter((r) => r.kind === 'reserve')).toHaveLength(1)
+    expect(committed()).toHaveLength(2)
+    expect(cache.requests.filter((r) => r.kind === 'reserve')).toHaveLength(2)
+  }, 300_000)
+
+  it('a pull request with a user config (it may reach the extras) restores both entries', async () => {
+    const pr = await run('refs/pull/8/merge', toolCache, undefined, {
+      config: 'orchestrator:\n  voting_sensitivity: strictest'
+    })
+    expect(pr.outputs.status).toBe('success')
+    expect(pr.stdout).toMatch(
+      /MassGen: restored from cache keys massgen-action-v1-\S+-without-claude-cli-video-audio-documents-memory-frameworks and massgen-action-v1-\S+-claude-cli-video-audio-documents-memory-frameworks-only \(/
+    )
+    const install = fs
+      .readdirSync(path.join(toolCache, 'massgen'))
+      .find((name) => name.startsWith('0.1.97-base-'))!
+    expect(
+      fs.existsSync(
+        path.join(toolCache, 'massgen', install, '.massgen-action-extras')
+      )
+    ).toBe(true)
+    expect(committed()).toHaveLength(2)
   }, 300_000)
 })
 

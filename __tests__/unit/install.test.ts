@@ -13,6 +13,7 @@ import {
 import { MassgenInstallError, tail } from '../../src/prepare/install/output.js'
 import { UV_VERSION } from '../../src/prepare/install/uv.js'
 import { lockText } from '../../src/prepare/install/lock.js'
+import { EXTRAS_MARKER_FILE } from '../../src/prepare/install/split.js'
 import { type CacheStore } from '../../src/prepare/install/cache.js'
 import type { ExecResult } from '../../src/core/process.js'
 import {
@@ -124,6 +125,7 @@ function options(extra: Partial<PrepareOptions> = {}): PrepareOptions & {
     command: undefined,
     docker: false,
     useCache: true,
+    needsExtras: false,
     saveCache: true,
     toolCacheDir: toolCache,
     env: { PATH: '/usr/bin:/bin', ...CACHE_ENV },
@@ -321,8 +323,17 @@ describe('fresh install', () => {
     expect(saved).toEqual([])
     expect(result.pendingSave?.dir).toBe(dir)
     expect(result.pendingSave?.fingerprint.hash).toMatch(/^[0-9a-f]{64}$/)
-    expect(result.pendingSave?.key).toMatch(
-      /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.11\.3\+-linux-x86_64-lock[0-9a-f]{8}-pruned1$/
+    expect(result.pendingSave?.entries.map((e) => e.key)).toEqual([
+      expect.stringMatching(
+        /^massgen-action-v1-massgen-0\.1\.97-docker-py3\.11\.3\+-linux-x86_64-lock[0-9a-f]{8}-pruned1-without-claude-cli-video-audio-documents-memory-frameworks$/
+      ),
+      expect.stringMatching(
+        /-pruned1-claude-cli-video-audio-documents-memory-frameworks-only$/
+      )
+    ])
+    // The extras' marker is part of the install, saved with the extras.
+    expect(fs.readFileSync(path.join(dir, EXTRAS_MARKER_FILE), 'utf8')).toBe(
+      'extras=claude-cli-video-audio-documents-memory-frameworks\ncomplete=true\n'
     )
     const uv = path.join(root, `uv-${UV_VERSION}`, 'bin', 'uv')
     const install = calls.find((c) => c.command === uv && c.args[0] === 'pip')

@@ -17,7 +17,8 @@ import { fingerprintTree } from '../../src/prepare/install/fingerprint.js'
 import {
   MARKER_FILE,
   markerText,
-  venvLayout
+  venvLayout,
+  type VenvLayout
 } from '../../src/prepare/install/layout.js'
 import { pythonClass } from '../../src/prepare/install/lock.js'
 import { relinkInterpreter } from '../../src/prepare/install/relink.js'
@@ -312,6 +313,7 @@ describe('cache policy', () => {
       command: undefined,
       docker: false,
       useCache: true,
+      needsExtras: false,
       saveCache,
       toolCacheDir: path.join(temp, 'tc'),
       env: { PATH: '/usr/bin:/bin', ...CACHE_ENV },
@@ -326,8 +328,11 @@ describe('cache policy', () => {
     const first = await prepare(main.cache, true)
     expect(main.calls).toHaveLength(1)
     expect(main.calls[0]).toMatch(/^restore /)
-    const key = first.pendingSave?.key
-    expect(key).toBeDefined()
+    // The core and the extras; a run that cannot reach the extras restores the core.
+    const key = first.pendingSave?.entries[0]?.key
+    expect(key).toMatch(
+      /-without-claude-cli-video-audio-documents-memory-frameworks$/
+    )
     // MassGen runs from the linked copy; the install is what is saved.
     expect(first.command).toBe(
       path.join(first.pendingSave!.runCopy, 'bin', 'massgen')
@@ -428,6 +433,12 @@ describe("the post step's save", () => {
   const site = (dir: string, ...rest: string[]) =>
     path.join(dir, 'lib', 'python3.11', 'site-packages', ...rest)
 
+  /** Both entries, the core's patterns and the extras' paths. */
+  const savedEntries = (layout: VenvLayout) =>
+    [layout.entries.core, layout.entries.extras!].map(
+      (e) => `${e.key} ${e.paths.join(',')}`
+    )
+
   function recordingCache() {
     const saved: string[] = []
     const cache: CacheStore = {
@@ -452,7 +463,7 @@ describe("the post step's save", () => {
     const { layout, state } = installed()
     const { cache, saved } = recordingCache()
     expect(await saveDeferredInstall(state, cache, log)).toBe('saved')
-    expect(saved).toEqual([`${layout.cacheKey} ${layout.dir}`])
+    expect(saved).toEqual(savedEntries(layout))
   })
 
   it('saves the install without what MassGen wrote at its start into the copy it ran from, then removes the copy', async () => {
@@ -470,7 +481,7 @@ describe("the post step's save", () => {
     )
     const { cache, saved } = recordingCache()
     expect(await saveDeferredInstall(state, cache, log)).toBe('saved')
-    expect(saved).toEqual([`${layout.cacheKey} ${layout.dir}`])
+    expect(saved).toEqual(savedEntries(layout))
     expect(fs.existsSync(site(layout.dir, 'massgen', '__pycache__'))).toBe(
       false
     )

@@ -10,8 +10,17 @@
 //          the module proxy); MassGen installed from PyPI with an empty uv
 //          cache. Its post step saves the install (ref refs/heads/main).
 //   warm   a pull request's run (refs/pull/1/merge): an empty tool cache
-//          (the same path: the cache's version hashes it), the entry the
-//          cold run saved, the image absent, then present.
+//          (the same path: the cache's version hashes it), the entries the
+//          cold run saved, the image absent, then present; then, image
+//          present, a run with a user `config`, which may reach the extras
+//          (src/prepare/install/split.ts), so restores core and extras at once.
+//
+// With BENCH_BASELINE_DIST=<a dist/ folder> (say, main's bundle before a
+// change) the baseline installs cold too (its own entry; uv's cache warm, so
+// its cold figure is not comparable), then the warm runs with the image
+// present alternate, this bundle then the baseline, BENCH_PAIRS times
+// (default 2), and the ratios are printed pair by pair: the load of a shared
+// machine drifts, a pair's two runs see about the same.
 //
 // The image the registry serves is a copy of the runtime image with one
 // extra file, so its single layer is new to the daemon and a pull really
@@ -42,6 +51,8 @@ export interface SetupRun {
   postLine?: string
   /** The step's error lines, when it failed. */
   errors?: string
+  /** The restore's own line (`MassGen: restored from cache ...`). */
+  restored?: string
 }
 
 /** distribution's registry, built once into the tool folder the linters use. */
@@ -156,6 +167,10 @@ async function oneRun(
     ref: string
     /** uv's own cache, empty for a cold run. */
     uvCache: string
+    /** The bundle to run (default this checkout's dist/). */
+    actionDir?: string
+    /** Extra inputs (a user `config`). */
+    inputs?: Record<string, string>
   }
 ): Promise<SetupRun> {
   const llm = await startLlmServer({
@@ -176,8 +191,10 @@ async function oneRun(
       docker: 'true',
       'docker-image': with_.image,
       'max-duration': '600',
-      'upload-logs': 'false'
+      'upload-logs': 'false',
+      ...with_.inputs
     },
+    ...(with_.actionDir ? { actionDir: with_.actionDir } : {}),
     env: {
       RUNNER_TOOL_CACHE: with_.toolCache,
       ACTIONS_CACHE_URL: `${with_.cacheUrl}/`,
@@ -208,7 +225,7 @@ async function oneRun(
   await llm.close()
   const postOut = run.post?.stdout ?? ''
   const save =
-    /saved the install to the Actions cache as \S+ \(([\d.]+) s/.exec(postOut)
+    /saved the install to the Actions cache as .+? \(([\d.]+) s/.exec(postOut)
   return {
     name,
     ...parseSetup(run.stdout),
@@ -226,7 +243,8 @@ async function oneRun(
         }),
     postLine: /^.*MassGen: (?:saved|not saved|cache save failed).*$/m.exec(
       postOut
-    )?.[0]
+    )?.[0],
+    restored: /MassGen: restored from cache .*$/m.exec(run.stdout)?.[0]
   }
 }
 
@@ -277,21 +295,63 @@ export async function setupOnRunner(
         uvCache: fresh(`uv-cache-${runs.length}`)
       })
     )
-    say('warm run, image present (cache restore)')
+    const baseline = process.env.BENCH_BASELINE_DIST
+    if (baseline) {
+      say(`baseline cold run (${baseline}; uv's cache warm)`)
+      runs.push(
+        await oneRun('baseline: cold (uv cache warm)', {
+          image,
+          toolCache: emptyToolCache(),
+          cacheUrl: cache.url,
+          ref: 'refs/heads/main',
+          uvCache: path.join(work, 'uv-cache-0'),
+          actionDir: baseline
+        })
+      )
+    }
+    const pairs = baseline ? Number(process.env.BENCH_PAIRS ?? 2) : 1
+    for (let i = 0; i < pairs; i++) {
+      say('warm run, image present (cache restore)')
+      runs.push(
+        await oneRun('warm, image present', {
+          image,
+          toolCache: emptyToolCache(),
+          cacheUrl: cache.url,
+          ref: 'refs/pull/1/merge',
+          uvCache: fresh(`uv-cache-${runs.length}`)
+        })
+      )
+      if (!baseline) break
+      say('baseline warm run, image present')
+      runs.push(
+        await oneRun('baseline: warm, image present', {
+          image,
+          toolCache: emptyToolCache(),
+          cacheUrl: cache.url,
+          ref: 'refs/pull/1/merge',
+          uvCache: fresh(`uv-cache-${runs.length}`),
+          actionDir: baseline
+        })
+      )
+    }
+    say('warm run, image present, a user config (core and extras at once)')
     runs.push(
-      await oneRun('warm, image present', {
+      await oneRun('warm, image present, user config', {
         image,
         toolCache: emptyToolCache(),
         cacheUrl: cache.url,
         ref: 'refs/pull/1/merge',
-        uvCache: fresh(`uv-cache-${runs.length}`)
+        uvCache: fresh(`uv-cache-${runs.length}`),
+        inputs: { config: 'orchestrator:\n  voting_sensitivity: strictest' }
       })
     )
     // Before the clean-up, which takes minutes on a loaded disk.
     printSetupRuns(runs)
-    const entry = cache.entries.find((e) => e.committed)
     say(
-      `cache entries: ${cache.entries.length} (${entry ? `${(entry.size / 1e6).toFixed(0)} MB` : 'none'})`
+      `cache entries: ${cache.entries
+        .filter((e) => e.committed)
+        .map((e) => `${e.key} ${(e.size / 1e6).toFixed(0)} MB`)
+        .join(', ')}`
     )
   } finally {
     if (image) removeImage(image)
@@ -318,11 +378,52 @@ export function printSetupRuns(runs: SetupRun[]): void {
         `${r.saveSeconds !== undefined ? `${r.saveSeconds.toFixed(1)} s` : (r.postLine ?? 'none')} | ${r.status ?? 'n/a'} |`
     )
   }
+  printPairs(runs)
+  for (const r of runs.filter((r) => r.restored))
+    console.log(`${r.name}: ${r.restored}`)
   for (const r of runs.filter((r) => r.errors))
     console.log(`\n${r.name} failed:\n${r.errors}`)
   console.log(
     '\nGoals: cold critical path <= x1.15 its longest phase; warm step start -> MassGen start <= 15 s.'
   )
+}
+
+/** Each warm run against the baseline's run right after it, and the median. */
+function printPairs(runs: SetupRun[]): void {
+  const ratios: { start: number; massgen: number }[] = []
+  runs.forEach((run, i) => {
+    const base = runs[i + 1]
+    if (
+      run.name !== 'warm, image present' ||
+      base?.name !== 'baseline: warm, image present'
+    )
+      return
+    const massgen = (r: SetupRun) =>
+      r.phases.find((p) => p.name === 'MassGen')?.seconds ?? NaN
+    ratios.push({
+      start: (run.toMassgenStart ?? NaN) / (base.toMassgenStart ?? NaN),
+      massgen: massgen(run) / massgen(base)
+    })
+  })
+  if (ratios.length === 0) return
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b)
+    const mid = Math.floor(sorted.length / 2)
+    return sorted.length % 2
+      ? sorted[mid]!
+      : (sorted[mid - 1]! + sorted[mid]!) / 2
+  }
+  console.log(
+    '\n| warm, image present: this bundle / the baseline | each pair | median |'
+  )
+  console.log('| --- | --- | --- |')
+  for (const [label, pick] of [
+    ['step start -> MassGen start', (r: (typeof ratios)[0]) => r.start],
+    ['MassGen phase (the restore)', (r: (typeof ratios)[0]) => r.massgen]
+  ] as const)
+    console.log(
+      `| ${label} | ${ratios.map((r) => `x${pick(r).toFixed(2)}`).join(', ')} | x${median(ratios.map(pick)).toFixed(2)} |`
+    )
 }
 
 if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {

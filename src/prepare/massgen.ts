@@ -25,6 +25,7 @@ import { MassgenInstallError } from './install/output.js'
 import { installerEnv, probePython, type PythonInfo } from './install/python.js'
 import { pendingSaveFor, type PendingSave } from './install/deferred-save.js'
 import { relinkInterpreter } from './install/relink.js'
+import { hasExtras, type CacheEntry } from './install/split.js'
 import { makeRunCopy, removeStaleRunCopies } from './install/run-copy.js'
 import { Inputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
@@ -38,6 +39,12 @@ export interface PrepareOptions {
   /** Adds the `[docker]` extra. */
   docker: boolean
   useCache: boolean
+  /**
+   * Whether the run can reach the install's extras (install/split.ts: the
+   * bundled Claude Code CLI, opencv): they are restored beside the core
+   * only then.
+   */
+  needsExtras: boolean
   /**
    * Whether a fresh install is to be saved to the Actions cache (cache-save
    * against this run's ref); the save itself is the post step's
@@ -96,13 +103,20 @@ export async function prepareMassgen(
     version: options.version
   })
   options.log.debug(`MassGen virtualenv: ${layout.dir}`)
-  if (reusable(layout, options.log))
+  if (reusable(layout, options.needsExtras, options.log))
     return done(result('local'), `reused ${layout.dir}`)
 
   const cache = cacheFor(options)
   const hit =
-    cache && (await restoreFromCache(cache, layout, python, options.log))
-  if (hit) return done(result('cache'), `restored from cache key ${hit}`)
+    cache &&
+    (await restoreFromCache(
+      cache,
+      layout,
+      python,
+      options.needsExtras,
+      options.log
+    ))
+  if (hit) return done(result('cache'), `restored from cache ${hit}`)
   const installer = await installFresh(runner, layout, python, env, options.log)
   const how = `installed ${layout.requirement} with ${installer} into ${layout.dir}`
   if (cache && !options.saveCache)
@@ -164,10 +178,21 @@ function givenCommand(
   ]
 }
 
-/** A complete install is reused; an unfinished one is removed. */
-function reusable(layout: VenvLayout, log: Log): boolean {
-  if (isComplete(layout)) return true
-  if (fs.existsSync(layout.dir)) {
+/**
+ * A complete install is reused; an unfinished one is removed, and so is one
+ * restored without the extras this run needs (a runner that keeps its tool
+ * cache): the restore or install that follows brings the whole.
+ */
+function reusable(layout: VenvLayout, needsExtras: boolean, log: Log): boolean {
+  const complete = isComplete(layout)
+  if (complete && (!needsExtras || hasExtras(layout.dir, layout.entries)))
+    return true
+  if (complete) {
+    log.info(
+      `MassGen: ${layout.dir} was restored without its extras (${layout.entries.extrasTag ?? ''}), which this run may need; restoring it whole`
+    )
+    fs.rmSync(layout.dir, { recursive: true, force: true })
+  } else if (fs.existsSync(layout.dir)) {
     log.warning(
       `MassGen: ${layout.dir} is an unfinished install (no complete marker); removing it and installing again`
     )
@@ -188,21 +213,30 @@ function cacheFor(options: PrepareOptions): CacheStore | undefined {
   return options.cache ?? createActionsCacheStore()
 }
 
-/** The restored key, when the cache held a complete install. */
+/**
+ * The restored keys, when the cache held a complete install: the core, and
+ * when the run needs them the extras too, both at once (two downloads and
+ * two extractions side by side, each its own tar and zstd).
+ */
 async function restoreFromCache(
   cache: CacheStore,
   layout: VenvLayout,
   python: PythonInfo,
+  needsExtras: boolean,
   log: Log
 ): Promise<string | undefined> {
-  let hit: string | undefined
-  try {
-    hit = await cache.restore([layout.dir], layout.cacheKey)
-  } catch (error) {
-    log.warning(`MassGen: cache restore failed: ${errorText(error)}`)
-  }
-  if (hit === undefined) {
-    log.debug(`MassGen: no cache entry for ${layout.cacheKey}`)
+  const { core, extras } = layout.entries
+  const wanted = needsExtras && extras ? [core, extras] : [core]
+  const hits = await Promise.all(
+    wanted.map((entry) => restoreEntry(cache, entry, log))
+  )
+  const missed = wanted.filter((_, i) => hits[i] === undefined)
+  if (missed.length > 0) {
+    log.debug(
+      `MassGen: no cache entry for ${missed.map((e) => e.key).join(', ')}`
+    )
+    // A core without its extras, or what a failed extraction left.
+    fs.rmSync(layout.dir, { recursive: true, force: true })
     return undefined
   }
   try {
@@ -213,12 +247,33 @@ async function restoreFromCache(
       `MassGen: could not point the restored virtualenv at ${python.executable}: ${errorText(error)}`
     )
   }
-  if (isComplete(layout)) return hit
+  const keys = `${hits.length > 1 ? 'keys' : 'key'} ${hits.join(' and ')}`
+  if (
+    isComplete(layout) &&
+    (!needsExtras || hasExtras(layout.dir, layout.entries))
+  )
+    return keys
   log.warning(
-    `MassGen: cache entry ${hit} is not a complete install; installing again`
+    `MassGen: cache ${keys} ${hits.length > 1 ? 'are' : 'is'} not a complete install; installing again`
   )
   fs.rmSync(layout.dir, { recursive: true, force: true })
   return undefined
+}
+
+/** One entry restored; its key, or undefined on a miss or a failure. */
+async function restoreEntry(
+  cache: CacheStore,
+  entry: CacheEntry,
+  log: Log
+): Promise<string | undefined> {
+  try {
+    return await cache.restore(entry.paths, entry.key)
+  } catch (error) {
+    log.warning(
+      `MassGen: cache restore of ${entry.key} failed: ${errorText(error)}`
+    )
+    return undefined
+  }
 }
 
 function checkVersion(version: string) {

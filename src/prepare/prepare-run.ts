@@ -9,6 +9,7 @@ import * as path from 'node:path'
 import { grantContainerWrite } from './container-write-access.js'
 import { prepareDocker } from './docker.js'
 import { savesOnRef } from './install/deferred-save.js'
+import { runNeedsExtras } from './install/split.js'
 import { prepareMassgen, type MassgenInstallation } from './massgen.js'
 import { concurrently, type SetupTimings } from './setup.js'
 import type { Settings } from '../core/types.js'
@@ -115,6 +116,7 @@ function prepareInstall(
     command: settings.massgenCommand,
     docker: settings.docker,
     useCache: settings.cacheMassgen,
+    needsExtras: runNeedsExtras(settings),
     saveCache: savesOnRef(settings.cacheSave, where.env.GITHUB_REF),
     toolCacheDir:
       where.env.RUNNER_TOOL_CACHE || path.join(os.homedir(), '.cache'),

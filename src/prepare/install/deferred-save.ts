@@ -10,6 +10,7 @@ import { fingerprintTree, type VenvFingerprint } from './fingerprint.js'
 import { isComplete, type VenvLayout } from './layout.js'
 import { removeRunCopy } from './run-copy.js'
 import type { CacheStore } from './cache.js'
+import type { CacheEntry } from './split.js'
 import { errorText } from '../../core/text.js'
 import type { CacheSavePolicy } from '../../core/types.js'
 import type { Log } from '../../core/log.js'
@@ -32,7 +33,8 @@ export function savesOnRef(
 /** What the post step needs to save an install (core.saveState, JSON). */
 export interface PendingSave {
   dir: string
-  key: string
+  /** The core first, then the extras (split.ts). */
+  entries: CacheEntry[]
   requirement: string
   extras: string
   fingerprint: VenvFingerprint
@@ -47,7 +49,10 @@ export function pendingSaveFor(
 ): PendingSave {
   return {
     dir: layout.dir,
-    key: layout.cacheKey,
+    entries: [
+      layout.entries.core,
+      ...(layout.entries.extras ? [layout.entries.extras] : [])
+    ],
     requirement: layout.requirement,
     extras: layout.extras,
     fingerprint: fingerprintTree(layout.dir),
@@ -112,18 +117,26 @@ async function saveUnchanged(
     return 'refused'
   }
   const started = performance.now()
-  try {
-    await cache.save([pending.dir], pending.key)
-  } catch (error) {
-    // Another job may have saved the same key first: nothing is lost.
-    log.warning(`MassGen: cache save failed: ${errorText(error)}`)
-    return 'failed'
+  const failed: string[] = []
+  // One after the other: nothing waits on the post step's upload.
+  for (const entry of pending.entries) {
+    try {
+      await cache.save(entry.paths, entry.key)
+    } catch (error) {
+      // Another job may have saved the same key first: nothing is lost.
+      log.warning(
+        `MassGen: cache save failed (${entry.key}): ${errorText(error)}`
+      )
+      failed.push(entry.key)
+    }
   }
+  if (failed.length === pending.entries.length) return 'failed'
   const seconds = (performance.now() - started) / 1000
+  const saved = pending.entries.filter((e) => !failed.includes(e.key))
   log.info(
-    `MassGen: saved the install to the Actions cache as ${pending.key} (${seconds.toFixed(1)} s, in the post step)`
+    `MassGen: saved the install to the Actions cache as ${saved.map((e) => e.key).join(' and ')} (${seconds.toFixed(1)} s, in the post step)`
   )
-  return 'saved'
+  return failed.length > 0 ? 'failed' : 'saved'
 }
 
 function parsePending(state: string): PendingSave | undefined {
@@ -132,7 +145,9 @@ function parsePending(state: string): PendingSave | undefined {
     const value = JSON.parse(state) as Partial<PendingSave>
     if (
       typeof value.dir === 'string' &&
-      typeof value.key === 'string' &&
+      Array.isArray(value.entries) &&
+      value.entries.length > 0 &&
+      value.entries.every(isEntry) &&
       typeof value.requirement === 'string' &&
       typeof value.extras === 'string' &&
       typeof value.runCopy === 'string' &&
@@ -143,4 +158,14 @@ function parsePending(state: string): PendingSave | undefined {
     // Not ours: nothing to save.
   }
   return undefined
+}
+
+function isEntry(value: unknown): value is CacheEntry {
+  const entry = value as Partial<CacheEntry> | null
+  return (
+    typeof entry?.key === 'string' &&
+    Array.isArray(entry.paths) &&
+    entry.paths.length > 0 &&
+    entry.paths.every((p) => typeof p === 'string')
+  )
 }

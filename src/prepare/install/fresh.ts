@@ -16,6 +16,7 @@ import type { PythonInfo } from './python.js'
 import { bootstrapUv, UV_VERSION } from './uv.js'
 import type { ProcessRunner } from '../../core/process.js'
 import { prunedFor } from './prune.js'
+import { EXTRAS_MARKER_FILE, extrasMarkerText } from './split.js'
 import type { Log } from '../../core/log.js'
 
 const INSTALL_TIMEOUT_MS = 20 * 60_000
@@ -175,6 +176,13 @@ function moveIntoPlace(
       installer
     )
   )
+  // A fresh install holds its extras (split.ts); the marker goes with them.
+  const { extrasTag } = layout.entries
+  if (extrasTag)
+    fs.writeFileSync(
+      path.join(temp, EXTRAS_MARKER_FILE),
+      extrasMarkerText(extrasTag)
+    )
   // mkdtemp made it private; a sandboxed run as root reads it as nobody.
   fs.chmodSync(temp, 0o755)
   try {

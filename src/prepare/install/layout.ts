@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import type { PythonInfo } from './python.js'
 import { lockText, pythonClass } from './lock.js'
 import { pruneTag } from './prune.js'
+import { cacheEntries, type CacheEntries } from './split.js'
 
 /** Bump to make every cached install stale (layout or marker change). */
 const LAYOUT_VERSION = 1
@@ -26,7 +27,10 @@ export interface VenvLayout {
   requirement: string
   /** Constraints (lock.ts) for this release and Python, if any. */
   lock: string | undefined
+  /** The key of the whole install; its entries' keys extend it (split.ts). */
   cacheKey: string
+  /** The Actions cache entries it is saved as and restored from. */
+  entries: CacheEntries
 }
 
 /** Folder, requirement and cache key of one install. Pure. */
@@ -54,14 +58,22 @@ export function venvLayout(
     `massgen-action-v${LAYOUT_VERSION}-massgen-${version}-${extras}` +
     `-${pythons}-${python.os}-${python.arch}${image}${locked}` +
     pruneTag(version, lock !== undefined)
+  const dir = path.join(root, name)
   return {
     root,
     name,
-    dir: path.join(root, name),
+    dir,
     extras,
     requirement: docker ? `massgen[docker]==${version}` : `massgen==${version}`,
     lock,
-    cacheKey
+    cacheKey,
+    entries: cacheEntries(
+      dir,
+      version,
+      python.minor,
+      lock !== undefined,
+      cacheKey
+    )
   }
 }
 
