@@ -19,7 +19,10 @@ const LONGEST_FIRST = [
   'e2e/artifact.test.ts',
   'security/linear.test.ts',
   'reliability/faults.test.ts',
-  // Single real runs: before the short files, not after them.
+  // Single real runs (two for review-vote): before the short files, not
+  // after them.
+  'e2e/review-vote.test.ts',
+  'security/project-instructions.test.ts',
   'e2e/read-tools.test.ts',
   'e2e/cost-and-context.test.ts',
   'e2e/fake-massgen.test.ts',
