@@ -56,6 +56,15 @@ if (process.env.FAKE_MASSGEN_READ) {
   fs.writeFileSync(to, seen)
 }
 
+// FAKE_MASSGEN_BALLOTS (JSON `{ <agent id>: text }`): what each agent answers
+// in the finding vote's round (MassGen's quick mode, `--quick`), in place of
+// its answer; an agent it does not name answers as in the first round.
+const ballots = args.includes('--quick')
+  ? JSON.parse(process.env.FAKE_MASSGEN_BALLOTS ?? '{}')
+  : {}
+/** An agent's answer in this run: its ballot in the vote round, else `first`. */
+const answerIn = (id, first) => ballots[id] ?? first
+
 const agentIds = [
   ...fs.readFileSync(configFile, 'utf8').matchAll(/- id: (\w+)/g)
 ].map((m) => m[1])
@@ -133,7 +142,7 @@ function writeAnswers() {
     fs.mkdirSync(dir, { recursive: true })
     fs.writeFileSync(
       path.join(dir, 'answer.txt'),
-      process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${id}.`
+      answerIn(id, process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${id}.`)
     )
   })
 }
@@ -143,7 +152,10 @@ function writeFinal() {
   fs.mkdirSync(dir, { recursive: true })
   fs.writeFileSync(
     path.join(dir, 'answer.txt'),
-    process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${agentIds[0]}.`
+    answerIn(
+      agentIds[0],
+      process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${agentIds[0]}.`
+    )
   )
 }
 
@@ -276,7 +288,8 @@ function writeScriptedRun(script) {
   const winner = sorted.reduce((best, id) =>
     tally.get(id) > tally.get(best) ? id : best
   )
-  const answerOf = (id) => script[id]?.answer ?? `Answer from ${id}.`
+  const answerOf = (id) =>
+    answerIn(id, script[id]?.answer ?? `Answer from ${id}.`)
   const reasonOf = (id) => script[id]?.voteReason ?? `Vote from ${id}.`
   agentIds.forEach((id, i) => {
     const answerDir = path.join(attempt, id, `20261130_12000${i}_000000`)

@@ -127,7 +127,8 @@ function planned(run: ActionRun): { matrix: Ref[]; plan: Entry[] } {
 /** A shard job as the example runs it: no token, its matrix entry. */
 async function shard(
   entry: Ref,
-  env: Record<string, string>
+  env: Record<string, string>,
+  inputs: Record<string, string> = {}
 ): Promise<{
   run: ActionRun
   massgen: { tokenVars: string[]; args: string[] } | undefined
@@ -141,7 +142,8 @@ async function shard(
     'shard',
     {
       'github-token': '',
-      shard: JSON.stringify({ id: entry.id, question: entry.question })
+      shard: JSON.stringify({ id: entry.id, question: entry.question }),
+      ...inputs
     },
     {
       FAKE_MASSGEN_RECORD: record,
@@ -307,6 +309,11 @@ describe('a matrix review of a 1,000-file pull request', () => {
       '4 dropped (2 on files outside this shard: not taken)'
     )
     expect(aggregate.summary).toContain('#### Shard `s3`')
+    // max-duration 30 leaves the shard's vote round no time: its findings
+    // count by their raisers, as one run's do when the round is skipped.
+    expect(body).toMatch(
+      /No vote: only \d+ s of max-duration were left after the answers; its findings count by their raisers\./
+    )
   })
 
   it("posts one review with s1's finding only, its markers inert, and one check run", () => {
@@ -428,9 +435,9 @@ describe('a matrix review of a 1,000-file pull request', () => {
       expect(body).toContain('#### Shard `s3` · 🛑 refused')
       expect(body).toMatch(reason)
       expect(body).not.toContain('Injected agents agree')
-      expect(
-        JSON.stringify(github.state.reviews.slice(reviews))
-      ).not.toContain('Injected agents agree')
+      expect(JSON.stringify(github.state.reviews.slice(reviews))).not.toContain(
+        'Injected agents agree'
+      )
     }
   )
 
@@ -581,6 +588,303 @@ describe("a taken-over shard uploads records under the other shards' names", () 
     expect(body).toContain('#### Shard `s3` · 🛑 refused')
     expect(body).toMatch(/2 artifacts are named 'massgen-shard-massgen-s3-a1'/)
     expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
+  })
+})
+
+describe('the finding vote across two question shards on the same files', () => {
+  const RUN = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004646'
+  const QUESTIONS = 'bugs: Find bugs.\nsecurity: Find security problems.'
+  const CODE = 'const limit = items.length + 0;'
+  const X = 'src/gen/f0000.ts'
+  /** Raised in both shards by agent_a: the real problem. */
+  const offByOne = {
+    file: X,
+    line: 2,
+    severity: 'blocker',
+    title: 'Off-by-one: limit runs past the end of items',
+    explanation: 'items.length + 0 is one past the last index.'
+  }
+  /** s1-bugs' agent_b: a false positive its peer rejects. */
+  const shadow = {
+    file: X,
+    line: 1,
+    severity: 'concern',
+    title: 'Context shadows the module name',
+    explanation: 'A local named context hides the import.'
+  }
+  /** s1-security's agent_b: backed by the pull request's description alone. */
+  const claimed = {
+    file: X,
+    line: 2,
+    severity: 'concern',
+    title: 'Unchecked input the author calls reviewed',
+    explanation: 'The description asks for a review, nothing checks it.'
+  }
+  const ballot = (items: unknown[]) =>
+    `My votes.\n\n\`\`\`massgen-finding-votes\n${JSON.stringify(items)}\n\`\`\``
+  const confirm = (finding: string, quote: string, reason = 'real') => ({
+    finding,
+    vote: 'confirm',
+    line: 2,
+    quote,
+    reason
+  })
+  const reject = (finding: string, reason: string) => ({
+    finding,
+    vote: 'reject',
+    reason
+  })
+  const scripted = (a: unknown[], b: unknown[]) =>
+    JSON.stringify({
+      agent_a: { answer: findingsBlock(a), voteFor: 'agent_a' },
+      agent_b: { answer: findingsBlock(b), voteFor: 'agent_a' }
+    })
+  const common = { 'shard-questions': QUESTIONS, 'max-shards': '2' }
+  /** Time for the vote round after the answers (vote-round.ts MIN_VOTE_SECONDS). */
+  const ROUND_TIME = { 'max-duration': '600' }
+  let refs: Ref[] = []
+  let honest: Record<string, unknown> = {}
+  let voted: ActionRun
+
+  /** The aggregate of this run, min-agreement as given. */
+  const aggregate = (minAgreement: string) =>
+    job('aggregate', {
+      ...common,
+      'shards-result': 'success',
+      'min-agreement': minAgreement
+    })
+  const findings = (run: ActionRun) =>
+    JSON.parse(run.outputs.findings ?? '[]') as Array<{
+      title: string
+      posted: string
+      agents: string[]
+      confirmed: number | null
+      rejected: number | null
+      votes: Array<{ agent: string; vote: string; evidence: string | null }>
+    }>
+  const byTitle = (run: ActionRun, title: string) =>
+    findings(run).find((f) => f.title === title)
+
+  beforeAll(async () => {
+    runBackendId = RUN
+    github.state.pulls['42'] = largePull(
+      manyFiles(2, (i) => `const limit = items.length + ${i};`)
+    )
+    const run = await job('matrix', common)
+    expect(run.exitCode).toBe(0)
+    refs = planned(run).matrix
+    const [bugs, security] = refs as [Ref, Ref]
+    // Both shards run their own vote round (max-duration leaves it time).
+    const shards = await Promise.all([
+      shard(
+        bugs,
+        {
+          FAKE_MASSGEN_SCENARIO: 'scripted',
+          FAKE_MASSGEN_AGENTS: scripted([offByOne], [shadow]),
+          // F1 the blocker, F2 the concern: the order the shard put them in.
+          FAKE_MASSGEN_BALLOTS: JSON.stringify({
+            agent_a: ballot([
+              confirm('F1', CODE),
+              reject('F2', 'line 1 is only context')
+            ]),
+            agent_b: ballot([
+              confirm('F1', `  ${CODE}  `),
+              confirm('F2', 'a quote that is nowhere in the code')
+            ])
+          })
+        },
+        ROUND_TIME
+      ),
+      shard(
+        security,
+        {
+          FAKE_MASSGEN_SCENARIO: 'scripted',
+          FAKE_MASSGEN_AGENTS: scripted([offByOne], [claimed]),
+          FAKE_MASSGEN_BALLOTS: JSON.stringify({
+            agent_a: ballot([
+              confirm('F1', CODE),
+              confirm('F2', 'Please review @alice', 'the author says so')
+            ]),
+            agent_b: ballot([
+              reject('F1', 'items is never empty here'),
+              confirm('F2', 'Please review @alice', 'as described')
+            ])
+          })
+        },
+        ROUND_TIME
+      )
+    ])
+    for (const s of shards) expect(s.run.exitCode).toBe(0)
+    const own = artifacts.artifacts.find(
+      (a) =>
+        a.name === `massgen-shard-massgen-${security.id}-a1` &&
+        a.workflowRunBackendId === RUN
+    )
+    if (!own) throw new Error('no security shard artifact')
+    honest = readRecord(own.bytes)
+    // min-agreement 3: two agents raised the off-by-one, three confirmed it
+    // (two of one shard, one of the other).
+    voted = await aggregate('3')
+  })
+  afterAll(() => {
+    runBackendId = DEFAULT_RUN_BACKEND_ID
+    github.state.pulls['42'] = largePull(FILES)
+  })
+
+  /** Puts a record in place of the security shard's, for the next aggregate. */
+  const forge = (change: (r: Record<string, unknown>) => unknown) =>
+    artifacts.put(
+      `massgen-shard-massgen-${refs[1]?.id ?? ''}-a1`,
+      makeZip([
+        {
+          name: 'record.json',
+          data: Buffer.from(JSON.stringify(change(honest)))
+        }
+      ]),
+      RUN
+    )
+
+  it('each shard records its own round: ran, the findings it put, each agent’s ballot', () => {
+    expect(refs.map((r) => r.id)).toEqual(['s1-bugs', 's1-security'])
+    const vote = honest.vote as {
+      ran: boolean
+      findings: number
+      ballots: Array<{ agent: string; text: string }>
+    }
+    expect(vote.ran).toBe(true)
+    expect(vote.findings).toBe(2)
+    expect(vote.ballots.map((b) => b.agent)).toEqual(['agent_a', 'agent_b'])
+    expect(vote.ballots[1]?.text).toContain('items is never empty here')
+  })
+
+  it('merges the votes of both shards on the one finding, and counts it at min-agreement 3', () => {
+    const f = byTitle(voted, offByOne.title)
+    expect(f?.agents).toEqual(['s1-bugs/agent_a', 's1-security/agent_a'])
+    expect(f?.confirmed).toBe(3)
+    expect(f?.rejected).toBe(1)
+    expect(f?.posted).toBe('inline')
+    expect(f?.votes).toEqual([
+      expect.objectContaining({
+        agent: 's1-bugs/agent_a',
+        vote: 'confirm',
+        evidence: 'code'
+      }),
+      expect.objectContaining({
+        agent: 's1-bugs/agent_b',
+        vote: 'confirm',
+        evidence: 'code'
+      }),
+      expect.objectContaining({
+        agent: 's1-security/agent_a',
+        vote: 'confirm',
+        evidence: 'code'
+      }),
+      expect.objectContaining({ agent: 's1-security/agent_b', vote: 'reject' })
+    ])
+    // The review shows the tally as one run does.
+    const comment = github.state.reviewComments.find((c) =>
+      c.body.includes(offByOne.title)
+    )
+    expect(comment?.body).toContain(
+      'raised by 2, confirmed by 3, rejected by 1 (items is never empty here)'
+    )
+    expect(comment?.body).toContain('❌ s1-security/agent_b rejects')
+    const body = latestComment()
+    expect(body).toContain(
+      'Vote: 2 finding(s) put to its agents, 2 of 2 ballot(s) readable'
+    )
+  })
+
+  it('holds out what the vote did not confirm and what only the description backs, as one run does', async () => {
+    const run = await aggregate('1')
+    // At min-agreement 1 the raisers alone would post both.
+    expect(byTitle(run, shadow.title)).toMatchObject({
+      confirmed: 1,
+      rejected: 1,
+      posted: 'unconfirmed'
+    })
+    expect(byTitle(run, claimed.title)?.posted).toBe('pr-text-only')
+    const quoteless = byTitle(run, shadow.title)?.votes.find(
+      (v) => v.agent === 's1-bugs/agent_b'
+    )
+    expect(quoteless?.evidence).toBe('none')
+  })
+
+  it('works evidence out itself and reads ballots only for the ids it gave: a forged round changes nothing it should not', async () => {
+    forge((r) => ({
+      ...r,
+      vote: {
+        ...(r.vote as object),
+        // More findings than the shard has, ids it never gave, a "code"
+        // quote that is not in the code.
+        findings: 30,
+        ballots: ['agent_a', 'agent_b'].map((agent) => ({
+          agent,
+          text: ballot([
+            confirm('F2', 'const limit = items.length + 99;'),
+            confirm('F2', CODE),
+            confirm('F7', CODE),
+            confirm('F30', CODE),
+            { finding: 'F1', vote: 'confirm', evidence: 'code', quote: '' }
+          ])
+        }))
+      }
+    }))
+    const run = await aggregate('1')
+    const f2 = byTitle(run, claimed.title)
+    // The second vote on F2 (with the real line) is dropped; the first one's
+    // quote is not in the code, whatever the shard meant it to be.
+    expect(f2?.votes.map((v) => v.evidence)).toEqual(['none', 'none'])
+    expect(latestComment()).toContain('6 vote(s) dropped (not valid)')
+    // F1's "evidence: code" is the record's word: it counts for nothing.
+    const f1 = byTitle(run, offByOne.title)
+    expect(
+      f1?.votes.find((v) => v.agent === 's1-security/agent_a')?.evidence
+    ).toBe('none')
+  })
+
+  it.each([
+    [
+      'a ballot by an agent its models do not give',
+      (r: Record<string, unknown>) => ({
+        ...r,
+        vote: {
+          ...(r.vote as object),
+          ballots: [{ agent: 'agent_z', text: ballot([confirm('F1', CODE)]) }]
+        }
+      }),
+      /names 3 agents, more than the 2 the shard runs/
+    ],
+    [
+      'a ballot twice',
+      (r: Record<string, unknown>) => ({
+        ...r,
+        vote: {
+          ...(r.vote as object),
+          ballots: [
+            { agent: 'agent_a', text: '' },
+            { agent: 'agent_a', text: '' }
+          ]
+        }
+      }),
+      /gives agent 'agent_a' twice/
+    ],
+    [
+      'a tally or evidence of its own',
+      (r: Record<string, unknown>) => ({
+        ...r,
+        vote: { ...(r.vote as object), confirmed: { F1: 5 } }
+      }),
+      /wrong shape \(at vote\)/
+    ]
+  ])('refuses a record with %s', async (_what, change, reason) => {
+    forge(change)
+    const run = await aggregate('1')
+    expect(run.exitCode).not.toBe(0)
+    const body = latestComment()
+    expect(body).toContain(`#### Shard \`${refs[1]?.id ?? ''}\``)
+    expect(body).toContain('🛑 refused')
+    expect(body).toMatch(reason)
   })
 })
 

@@ -25,6 +25,7 @@ import {
   type AgentVotes
 } from './vote.js'
 import { votesSplit, type CastVote } from './split.js'
+import { mergeRoundVotes, type RoundVote } from './merged-votes.js'
 import {
   bodyMarkers,
   commentMarker,
@@ -77,6 +78,12 @@ export interface ReviewInput {
   maxInlineComments: number
   /** The vote round's answers (vote-round.ts), when it ran. */
   vote?: VoteRound
+  /**
+   * Votes tallied in rounds of their own (a matrix review's shards,
+   * merged-votes.ts), in place of `vote`'s answers, which are then not
+   * read: `vote` only says what the rounds did.
+   */
+  roundVotes?: { votes: readonly RoundVote[]; ballots: AgentVotes[] }
   /** The checkout, where the code a finding points at is read. */
   checkout?: string
   /**
@@ -138,6 +145,11 @@ export function withVotes(
   input: ReviewInput,
   groups: FindingGroup[]
 ): { groups: FindingGroup[]; ballots: AgentVotes[] } {
+  if (input.roundVotes)
+    return {
+      groups: mergeRoundVotes(groups, input.roundVotes.votes),
+      ballots: input.roundVotes.ballots
+    }
   const round = input.vote
   if (!round?.ran) return { groups, ballots: [] }
   const voted = groups.slice(0, Math.min(round.findings, MAX_VOTED_FINDINGS))

@@ -277,18 +277,23 @@ export function tallyVotes(
         })
       } else votes.push({ agent: agent.agent, ballot: 'abstain', reason: '' })
     }
-    votes.sort((a, b) => a.agent.localeCompare(b.agent))
-    const confirms = votes.filter((v) => v.ballot === 'confirm')
-    out.set(group, {
-      votes,
-      confirmed: confirms.length,
-      rejected: votes.filter((v) => v.ballot === 'reject').length,
-      abstained: votes.filter((v) => v.ballot === 'abstain').length,
-      prTextOnly:
-        confirms.length > 0 &&
-        !confirms.some((v) => v.evidence === 'code') &&
-        confirms.some((v) => v.evidence === 'pull-request-text')
-    })
+    out.set(group, voteOf(votes))
   })
   return out
+}
+
+/** The vote on a finding from its agents' votes (one each), counted. */
+export function voteOf(given: readonly Vote[]): FindingVote {
+  const votes = [...given].sort((a, b) => a.agent.localeCompare(b.agent))
+  const confirms = votes.filter((v) => v.ballot === 'confirm')
+  return {
+    votes,
+    confirmed: confirms.length,
+    rejected: votes.filter((v) => v.ballot === 'reject').length,
+    abstained: votes.filter((v) => v.ballot === 'abstain').length,
+    prTextOnly:
+      confirms.length > 0 &&
+      !confirms.some((v) => v.evidence === 'code') &&
+      confirms.some((v) => v.evidence === 'pull-request-text')
+  }
 }

@@ -35,6 +35,7 @@ import { planArtifactName } from './matrix-job.js'
 import { PLAN_DIFF_MAX_BYTES, readPullPlan } from './pull-plan.js'
 import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
 import { expectedAgents } from './expected-agents.js'
+import { roundsTogether, shardVotes } from './shard-votes.js'
 import {
   renderAggregate,
   totalsOf,
@@ -71,7 +72,7 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   const found = await artifactsNamed(door, inputs.resultsPrefix)
   const pullFiles = new Set(pull.files.map((f) => f.filename))
   const attempt = runAttempt(process.env)
-  const outcomes: ShardOutcome[] = []
+  const taken: ShardOutcome[] = []
   for (const entry of plan.shards) {
     const base = `${inputs.resultsPrefix}${entry.id}`
     const named = latestAttempt(found, base, attempt)
@@ -80,7 +81,7 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
       core.warning(
         `Shard '${entry.id}': ${named.length} artifacts are named '${name}'; none is taken.`
       )
-      outcomes.push({
+      taken.push({
         entry,
         state: 'refused',
         reason: `${named.length} artifacts are named '${name}': a job uploaded under this shard's name, so none of them is taken.`
@@ -89,7 +90,7 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
     }
     const artifact = named[0]
     if (!artifact) {
-      outcomes.push({
+      taken.push({
         entry,
         state: 'missing',
         reason: `No artifact '${name}': the shard job failed before its upload, was cancelled or did not run.`
@@ -115,18 +116,26 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
       core.warning(
         `Shard '${entry.id}': its artifact was refused: ${checked.reason}`
       )
-      outcomes.push({
+      taken.push({
         entry,
         state: 'refused',
         reason: `Its artifact was refused: ${checked.reason}.`
       })
     } else
-      outcomes.push({
+      taken.push({
         entry,
         state: checked.accepted.record.status === 'success' ? 'ok' : 'failed',
         accepted: checked.accepted
       })
   }
+  const diff = cutDiff(pull.diff, PLAN_DIFF_MAX_BYTES)
+  const prTexts = [pull.title, pull.body].filter(Boolean)
+  // Each shard's vote, tallied here from its ballots (shard-votes.ts).
+  const outcomes = taken.map((o): ShardOutcome =>
+    o.state === 'ok'
+      ? { ...o, votes: shardVotes(o.accepted, diff.diff, prTexts) }
+      : o
+  )
   const bases = [
     ...plan.shards.map((s) => `${inputs.resultsPrefix}${s.id}`),
     planArtifactName(settings.commentTag)
@@ -138,11 +147,17 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   // that did not succeed may have lost its upload to one forged under its
   // name by another shard, so the records alone give no verdict then.
   const jobsFailed = plan.shards.length > 0 && inputs.shardsResult !== 'success'
-  const reviewed = outcomes.flatMap((o) =>
-    o.state === 'ok' ? [o.accepted] : []
+  const ok = outcomes.flatMap((o) => (o.state === 'ok' ? [o] : []))
+  const reviewed = ok.map((o) => o.accepted)
+  const tallied = ok.flatMap((o) => (o.votes ? [o.votes] : []))
+  const vote = roundsTogether(
+    ok.map((o) => ({
+      id: o.entry.id,
+      round: o.accepted.record.vote,
+      votes: o.votes
+    }))
   )
   const url = runUrl(process.env)
-  const diff = cutDiff(pull.diff, PLAN_DIFF_MAX_BYTES)
   const review: ReviewReport | undefined =
     reviewed.length > 0
       ? await runReview(
@@ -158,8 +173,13 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
             minAgreement: settings.minAgreement,
             minSeverity: settings.minSeverity,
             maxInlineComments: settings.maxInlineComments,
+            ...(vote ? { vote } : {}),
+            roundVotes: {
+              votes: tallied.flatMap((t) => t.votes),
+              ballots: tallied.flatMap((t) => t.ballots)
+            },
             checkout: undefined,
-            prTexts: [pull.title, pull.body].filter(Boolean),
+            prTexts,
             secrets,
             runUrl: url
           },

@@ -10,10 +10,17 @@ import { findingsSection } from '../review/render.js'
 import { pullFactsSection } from '../report/pull-facts.js'
 import type { PullFacts } from '../core/types.js'
 import type { AcceptedRecord } from './record.js'
+import type { ShardVotes } from './shard-votes.js'
 
 /** What became of one planned shard. */
 export type ShardOutcome =
-  | { entry: ShardEntry; state: 'ok'; accepted: AcceptedRecord }
+  | {
+      entry: ShardEntry
+      state: 'ok'
+      accepted: AcceptedRecord
+      /** Its vote, tallied by the aggregate; absent when its round did not run. */
+      votes?: ShardVotes
+    }
   /** It ran and said it did not finish (its record is valid). */
   | { entry: ShardEntry; state: 'failed'; accepted: AcceptedRecord }
   /** No artifact: the job failed before uploading, was cancelled or never ran. */
@@ -35,7 +42,11 @@ export function totalsOf(outcomes: ShardOutcome[]): AggregateTotals {
   )
   const times = records.map((r) => r.elapsedSeconds ?? 0)
   return {
-    cost: records.reduce((sum, r) => sum + (r.cost ?? 0), 0),
+    // The vote round is a second MassGen run, paid on top of the answers.
+    cost: records.reduce(
+      (sum, r) => sum + (r.cost ?? 0) + (r.vote?.cost ?? 0),
+      0
+    ),
     slowestSeconds: Math.max(0, ...times),
     sumSeconds: Math.round(times.reduce((a, b) => a + b, 0) * 10) / 10
   }
@@ -85,8 +96,11 @@ function shardSection(
           ? ` (${o.accepted.outside} on files outside this shard: not taken)`
           : '') +
         ` · ${r.elapsedSeconds ?? 0} s` +
-        (r.cost !== undefined ? ` · ${money(r.cost)}` : '')
+        (r.cost !== undefined || r.vote?.cost !== undefined
+          ? ` · ${money((r.cost ?? 0) + (r.vote?.cost ?? 0))}`
+          : '')
     )
+    if (o.state === 'ok') lines.push('', voteLine(o, secrets))
     if (o.state === 'failed')
       lines.push(
         '',
@@ -98,6 +112,30 @@ function shardSection(
     lines.push('', codeBlock(o.reason, secrets, 600))
   }
   return lines.join('\n')
+}
+
+/** What became of a reviewed shard's vote: tallied here, or why its raisers alone count. */
+function voteLine(
+  o: Extract<ShardOutcome, { state: 'ok' }>,
+  secrets: string[]
+): string {
+  const round = o.accepted.record.vote
+  if (o.votes) {
+    const readable = o.votes.ballots.filter((b) => b.block === 'found').length
+    const dropped = o.votes.ballots.reduce((n, b) => n + b.dropped, 0)
+    return (
+      `Vote: ${o.votes.findings} finding(s) put to its agents, ` +
+      `${readable} of ${o.votes.ballots.length} ballot(s) readable` +
+      (dropped ? `, ${dropped} vote(s) dropped (not valid)` : '') +
+      (round?.seconds !== undefined ? ` · ${round.seconds} s` : '')
+    )
+  }
+  const why = !round
+    ? 'none asked (finding-vote off)'
+    : round.ran
+      ? 'no ballot given'
+      : cell(round.skipped ?? 'it did not run', secrets, 200)
+  return `No vote: ${why}; its findings count by their raisers.`
 }
 
 export function renderAggregate(input: {

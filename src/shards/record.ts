@@ -9,7 +9,7 @@
 // answers' prose reaches the review or the report.
 import { z } from 'zod'
 import { FINDINGS_FENCE } from '../core/findings-fence.js'
-import type { Finding } from '../core/review.js'
+import type { Finding, VoteRound } from '../core/review.js'
 import type { Outcome, RunResult } from '../core/types.js'
 import type { ShardEntry } from '../inputs/shard-inputs.js'
 import { SHARD_ID } from '../inputs/shard-inputs.js'
@@ -17,6 +17,7 @@ import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import { redactSecrets } from '../safety/redact.js'
 import { parseFindings } from '../review/findings.js'
 import { reviewAnswers } from '../review/review.js'
+import { MAX_VOTED_FINDINGS } from '../review/vote.js'
 import type { ExpectedAgents } from './expected-agents.js'
 
 export const RECORD_FILE = 'record.json'
@@ -36,9 +37,38 @@ const OUTCOMES = [
   'cancelled'
 ] as const satisfies readonly Outcome[]
 
+/** A ballot's last characters are kept: its last votes block is the one read (vote.ts). */
+const MAX_BALLOT_CHARS = 64 * 1024
+
 const agentId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/)
 const seconds = z.number().finite().min(0).max(1_000_000)
 const count = z.number().int().min(0).max(1e12)
+const dollars = z.number().finite().min(0).max(1_000_000)
+
+/**
+ * The shard's finding vote (review/vote-round.ts): whether it ran, how many
+ * findings it put to the agents, and each agent's raw answer, which the
+ * aggregate reads again itself (shard-votes.ts). No tally and no evidence:
+ * those are the aggregate's to work out.
+ */
+const voteSchema = z
+  .object({
+    ran: z.boolean(),
+    skipped: z.string().max(MAX_REASON_CHARS).optional(),
+    findings: z.number().int().min(0).max(MAX_VOTED_FINDINGS),
+    ballots: z
+      .array(
+        z
+          .object({ agent: agentId, text: z.string().max(MAX_BALLOT_CHARS) })
+          .strict()
+      )
+      .max(MAX_AGENTS),
+    seconds: seconds.optional(),
+    cost: dollars.optional(),
+    inputTokens: count.optional(),
+    outputTokens: count.optional()
+  })
+  .strict()
 
 export const recordSchema = z
   .object({
@@ -64,7 +94,9 @@ export const recordSchema = z
         z.object({ agent: agentId, votedFor: agentId.optional() }).strict()
       )
       .max(MAX_AGENTS),
-    cost: z.number().finite().min(0).max(1_000_000).optional(),
+    /** Absent when the shard did not ask for a vote (finding-vote: false, or it did not finish). */
+    vote: voteSchema.optional(),
+    cost: dollars.optional(),
     inputTokens: count.optional(),
     outputTokens: count.optional(),
     elapsedSeconds: seconds.optional(),
@@ -80,6 +112,37 @@ export const recordSchema = z
   .strict()
 
 export type ShardRecord = z.infer<typeof recordSchema>
+type RecordVote = z.infer<typeof voteSchema>
+
+/** The vote round as the record carries it, redacted and capped. */
+function recordVote(
+  round: VoteRound,
+  clean: (text: string, max: number) => string,
+  secrets: string[]
+): RecordVote {
+  return {
+    ran: round.ran,
+    ...(round.skipped
+      ? { skipped: clean(round.skipped, MAX_REASON_CHARS) }
+      : {}),
+    findings: Math.min(round.findings, MAX_VOTED_FINDINGS),
+    ballots: Object.entries(round.answers)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .slice(0, MAX_AGENTS)
+      .map(([agent, text]) => ({
+        agent,
+        text: redactSecrets(text, secrets).slice(-MAX_BALLOT_CHARS)
+      })),
+    ...(round.seconds !== undefined ? { seconds: round.seconds } : {}),
+    ...(round.cost !== undefined ? { cost: round.cost } : {}),
+    ...(round.inputTokens !== undefined
+      ? { inputTokens: round.inputTokens }
+      : {}),
+    ...(round.outputTokens !== undefined
+      ? { outputTokens: round.outputTokens }
+      : {})
+  }
+}
 
 /** The record of a shard's run (written by the shard job, redacted). */
 export function recordOf(
@@ -107,6 +170,9 @@ export function recordOf(
       agent: a.id,
       ...(a.votedFor ? { votedFor: a.votedFor } : {})
     })),
+    ...(result.findingVote
+      ? { vote: recordVote(result.findingVote, clean, secrets) }
+      : {}),
     ...(result.cost !== undefined ? { cost: result.cost } : {}),
     ...(result.inputTokens !== undefined
       ? { inputTokens: result.inputTokens }
@@ -166,12 +232,16 @@ export function findingsAnswer(findings: Finding[]): string {
   return `\`\`\`${FINDINGS_FENCE}\n${JSON.stringify(items)}\n\`\`\``
 }
 
-/** Every agent id the record names: its answers, MassGen's votes, the winner. */
+/** Every agent id the record names: its answers, MassGen's votes, the winner, the ballots. */
 function namedAgents(record: ShardRecord): string[] {
   return [
     ...record.answers.map((a) => a.agent),
-    ...record.votes.flatMap((v) => [v.agent, ...(v.votedFor ? [v.votedFor] : [])]),
-    ...(record.winner ? [record.winner] : [])
+    ...record.votes.flatMap((v) => [
+      v.agent,
+      ...(v.votedFor ? [v.votedFor] : [])
+    ]),
+    ...(record.winner ? [record.winner] : []),
+    ...(record.vote?.ballots ?? []).map((b) => b.agent)
   ]
 }
 
@@ -183,7 +253,8 @@ function agentsRefusal(
   const twice = (ids: string[]) => ids.find((id, i) => ids.indexOf(id) !== i)
   const again =
     twice(record.answers.map((a) => a.agent)) ??
-    twice(record.votes.map((v) => v.agent))
+    twice(record.votes.map((v) => v.agent)) ??
+    twice((record.vote?.ballots ?? []).map((b) => b.agent))
   if (again !== undefined) return `the record gives agent '${again}' twice`
   const named = [...new Set(namedAgents(record))]
   if (named.length > expected.most)

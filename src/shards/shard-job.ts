@@ -249,8 +249,8 @@ function shardSettings(settings: Settings, entry: ShardEntry): Settings {
     review: 'inline',
     reviewScope: 'full',
     checkRun: false,
-    // The aggregate merges the shards' findings by their raisers (docs/matrix-review.md).
-    findingVote: false,
+    // finding-vote stays the step's: the shard votes on its own findings
+    // here, and the aggregate tallies the ballots again (shard-votes.ts).
     contextPath: confineToWorkspace(settings.workspace, settings.contextPath)
   }
 }

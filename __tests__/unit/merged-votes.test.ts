@@ -1,0 +1,117 @@
+// Votes of separate rounds (a matrix review's shards) onto one review's
+// groups: review/merged-votes.ts.
+import { describe, expect, it } from '@jest/globals'
+import type { Finding, FindingGroup, Vote } from '../../src/core/review.js'
+import { groupFindings } from '../../src/review/group.js'
+import { mergeRoundVotes } from '../../src/review/merged-votes.js'
+import { voteOf } from '../../src/review/vote.js'
+import { isCounted } from '../../src/review/counted.js'
+
+const finding = (
+  agent: string,
+  title = 'Off-by-one in the loop bound'
+): Finding => ({
+  agent,
+  file: 'a.ts',
+  line: 2,
+  severity: 'blocker',
+  title,
+  explanation: 'items.length is one past the end.'
+})
+const vote = (
+  agent: string,
+  ballot: Vote['ballot'],
+  implicit = false
+): Vote => ({
+  agent,
+  ballot,
+  reason: ballot === 'reject' ? 'not reachable' : '',
+  ...(ballot === 'confirm' ? { evidence: 'code' as const } : {}),
+  ...(implicit ? { implicit: true as const } : {})
+})
+/** One round's group of these findings, with these votes. */
+const round = (members: Finding[], votes: Vote[]) => ({
+  members,
+  vote: voteOf(votes)
+})
+const grouped = (findings: Finding[]): FindingGroup[] =>
+  groupFindings(findings, undefined)
+
+describe('mergeRoundVotes', () => {
+  const bugs = finding('s1-bugs/agent_a')
+  const security = {
+    ...finding('s1-security/agent_a'),
+    explanation: 'Reads past the end of items.'
+  }
+
+  it('gives a group of two shards the union of their votes', () => {
+    const [group] = mergeRoundVotes(grouped([bugs, security]), [
+      round(
+        [bugs],
+        [vote('s1-bugs/agent_a', 'confirm'), vote('s1-bugs/agent_b', 'confirm')]
+      ),
+      round(
+        [security],
+        [
+          vote('s1-security/agent_a', 'confirm'),
+          vote('s1-security/agent_b', 'reject')
+        ]
+      )
+    ])
+    expect(group?.vote?.votes.map((v) => `${v.agent}:${v.ballot}`)).toEqual([
+      's1-bugs/agent_a:confirm',
+      's1-bugs/agent_b:confirm',
+      's1-security/agent_a:confirm',
+      's1-security/agent_b:reject'
+    ])
+    expect(group && isCounted(group, 3)).toBe(true)
+  })
+
+  it("lets a finding whose shard did not vote stand as its raiser's confirmation", () => {
+    const [group] = mergeRoundVotes(grouped([bugs, security]), [
+      round(
+        [bugs],
+        [vote('s1-bugs/agent_a', 'confirm'), vote('s1-bugs/agent_b', 'reject')]
+      )
+    ])
+    expect(group?.vote).toMatchObject({ confirmed: 2, rejected: 1 })
+    expect(
+      group?.vote?.votes.find((v) => v.agent === 's1-security/agent_a')
+    ).toMatchObject({ ballot: 'confirm', implicit: true, evidence: 'none' })
+  })
+
+  it('leaves a group no round voted on without a vote: its raisers count', () => {
+    const [group] = mergeRoundVotes(grouped([bugs]), [])
+    expect(group?.vote).toBeUndefined()
+    expect(group && isCounted(group, 1)).toBe(true)
+  })
+
+  it('keeps one vote an agent: a ballot over a standing finding over an abstention', () => {
+    // The shard kept these apart; the review's grouping puts them together.
+    const other = finding('s1-bugs/agent_c')
+    const [group] = mergeRoundVotes(grouped([bugs, other]), [
+      round(
+        [bugs],
+        [
+          vote('s1-bugs/agent_a', 'confirm', true),
+          vote('s1-bugs/agent_b', 'abstain'),
+          vote('s1-bugs/agent_c', 'abstain')
+        ]
+      ),
+      round(
+        [other],
+        [
+          vote('s1-bugs/agent_a', 'abstain'),
+          vote('s1-bugs/agent_b', 'reject'),
+          vote('s1-bugs/agent_c', 'confirm')
+        ]
+      )
+    ])
+    expect(group?.vote?.votes.map((v) => `${v.agent}:${v.ballot}`)).toEqual([
+      's1-bugs/agent_a:confirm',
+      's1-bugs/agent_b:reject',
+      's1-bugs/agent_c:confirm'
+    ])
+    expect(group?.vote?.votes[0]?.implicit).toBe(true)
+  })
+})

@@ -1,0 +1,88 @@
+// Votes cast in rounds of their own, onto the groups of one review. A
+// matrix review's shards each put their own findings to their own agents
+// (src/shards/shard-votes.ts tallies each round again), and the review's
+// grouping may put findings of several shards in one group (two question
+// shards on one file): such a group carries the union of the votes its
+// findings got, one vote an agent. A finding no round voted on (its shard's
+// round was skipped, or it was past the round's cap) stands as its raiser's
+// confirmation, as a raiser that gave no vote does in one run; a group none
+// of whose findings was voted on has no vote, and its raisers alone count
+// (counted.ts). Pure.
+import type {
+  Finding,
+  FindingGroup,
+  FindingVote,
+  Vote
+} from '../core/review.js'
+import { voteOf } from './vote.js'
+
+/** One group a round voted on: its findings and the vote they got. */
+export interface RoundVote {
+  members: readonly Finding[]
+  vote: FindingVote
+}
+
+/** A finding's value, whoever parsed it: what its round's vote is found by. */
+export function findingKey(f: Finding): string {
+  return JSON.stringify([
+    f.agent,
+    f.file,
+    f.line,
+    f.startLine ?? null,
+    f.severity,
+    f.title,
+    f.explanation,
+    f.suggestion ?? null
+  ])
+}
+
+/** A ballot over a raiser's standing finding over an abstention. */
+function weight(v: Vote): number {
+  if (v.ballot === 'abstain') return 0
+  return v.implicit ? 1 : 2
+}
+
+/** A raiser no round asked: its finding is its confirmation. */
+function standing(agent: string): Vote {
+  return {
+    agent,
+    ballot: 'confirm',
+    reason: '',
+    evidence: 'none',
+    implicit: true
+  }
+}
+
+/** One vote an agent: the weightiest, the earlier round's on a tie. */
+function oneEach(votes: readonly Vote[]): Vote[] {
+  const best = new Map<string, Vote>()
+  for (const v of votes) {
+    const held = best.get(v.agent)
+    if (!held || weight(v) > weight(held)) best.set(v.agent, v)
+  }
+  return [...best.values()]
+}
+
+export function mergeRoundVotes(
+  groups: readonly FindingGroup[],
+  rounds: readonly RoundVote[]
+): FindingGroup[] {
+  const roundOf = new Map<string, RoundVote>()
+  for (const round of rounds)
+    for (const m of round.members)
+      if (!roundOf.has(findingKey(m))) roundOf.set(findingKey(m), round)
+  return groups.map((group) => {
+    const found = group.members.map((m) => roundOf.get(findingKey(m)))
+    const voted = [
+      ...new Set(found.filter((r): r is RoundVote => r !== undefined))
+    ]
+    if (voted.length === 0) return group
+    const unasked = group.members
+      .filter((_, i) => found[i] === undefined)
+      .map((m) => standing(m.agent))
+    return {
+      ...group,
+      vote: voteOf(oneEach([...voted.flatMap((r) => r.vote.votes), ...unasked]))
+    }
+  })
+}
