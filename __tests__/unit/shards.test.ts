@@ -14,7 +14,11 @@ import {
   type PlannedFile
 } from '../../src/shards/plan-shards.js'
 import { latestAttempt, readOnlyFile } from '../../src/shards/download.js'
-import { checkRecord, MAX_RECORD_BYTES } from '../../src/shards/record.js'
+import {
+  checkRecord,
+  MAX_RECORD_BYTES,
+  recordOf
+} from '../../src/shards/record.js'
 import { plannedEntry, tokenInReach } from '../../src/shards/shard-job.js'
 import { expectedAgents } from '../../src/shards/expected-agents.js'
 import { parseModels, possibleAgentIds } from '../../src/inputs/models.js'
@@ -633,6 +637,55 @@ describe('checkRecord (a shard record, hostile)', () => {
     const got = check(text)
     expect(got.ok).toBe(false)
     if (!got.ok) expect(got.reason).toMatch(reason)
+  })
+})
+
+describe('recordOf (the vote round in a shard record)', () => {
+  const entry = { id: 's1', files: ['a.ts'], question: '', ask: '' }
+  const key = 'sk-test-0123456789abcdefghijklmnop'
+  const ballotBlock =
+    '```massgen-finding-votes\n[{"finding":"F1","vote":"confirm"}]\n```'
+  const result = {
+    outcome: 'success' as const,
+    question: 'q',
+    exitCode: 0,
+    agents: [
+      { id: 'agent_a', status: 'voted', votesReceived: 1, answerCount: 1 }
+    ],
+    votes: {},
+    findingVote: {
+      ran: true,
+      findings: 99,
+      answers: {
+        agent_b: `leaked ${key}`,
+        agent_a: `${'x'.repeat(200 * 1024)}\n${ballotBlock}`
+      },
+      cost: 0.5
+    }
+  }
+
+  it('carries each ballot redacted, its last 64 KiB (the block read is the last), the count capped at 30', () => {
+    const record = recordOf(entry, 'b'.repeat(40), result, [key])
+    expect(record.vote?.findings).toBe(30)
+    expect(record.vote?.ballots.map((b) => b.agent)).toEqual([
+      'agent_a',
+      'agent_b'
+    ])
+    expect(record.vote?.ballots[0]?.text.length).toBe(64 * 1024)
+    expect(record.vote?.ballots[0]?.text.endsWith(ballotBlock)).toBe(true)
+    expect(JSON.stringify(record)).not.toContain(key)
+    // The aggregate takes it back whole.
+    const got = checkRecord(JSON.stringify(record), {
+      entry,
+      headSha: 'b'.repeat(40),
+      pullFiles: new Set(['a.ts']),
+      agents: expectedAgents({
+        models: parseModels('openai/a gemini/b'),
+        userConfig: undefined,
+        baseSetup: []
+      })
+    })
+    expect(got.ok).toBe(true)
   })
 })
 
