@@ -998,7 +998,8 @@ describe('a matrix review grouped by the globs of shard-paths', () => {
     )
     aggregate = await job('aggregate', {
       'shard-paths': SHARD_PATHS,
-      'shards-result': 'success'
+      'shards-result': 'success',
+      'max-cost': '2'
     })
   })
   afterAll(() => {
@@ -1032,6 +1033,10 @@ describe('a matrix review grouped by the globs of shard-paths', () => {
     for (const id of ['web', 'api', 'rest'])
       expect(body).toContain(`#### Shard \`${id}\` · ✅ reviewed`)
     expect(aggregate.stdout).not.toMatch(/shard-paths/)
+    // max-cost caps each shard: the report sets the sum against it times the shards.
+    expect(body).toMatch(
+      /\(summed, MassGen's estimate\) of at most \$6\.00 \(max-cost \$2\.00 a shard x 3 shards\)/
+    )
   })
 
   it('refuses more groups with files than max-shards leaves, naming both inputs', async () => {

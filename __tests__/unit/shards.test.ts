@@ -14,6 +14,7 @@ import {
   type PlannedFile
 } from '../../src/shards/plan-shards.js'
 import { latestAttempt, readOnlyFile } from '../../src/shards/download.js'
+import { costText } from '../../src/shards/aggregate-report.js'
 import {
   checkRecord,
   MAX_RECORD_BYTES,
@@ -810,5 +811,19 @@ describe('tokenInReach (a shard job holds no GitHub token)', () => {
     expect(
       await tokenInReach('', {}, { workspace: dir, contextPath: dir })
     ).toMatch(/shard-gitdir-.*config holds a token/)
+  })
+})
+
+describe("the aggregate's cost line (max-cost is per shard)", () => {
+  it('sums the shards, against max-cost times the shards when the aggregate has it', () => {
+    expect(costText(5.12, undefined, 4)).toBe(
+      "cost $5.12 (summed, MassGen's estimate)"
+    )
+    expect(costText(5.12, 2, 4)).toBe(
+      "cost $5.12 (summed, MassGen's estimate) of at most $8.00 (max-cost $2.00 a shard x 4 shards)"
+    )
+    expect(costText(0.25, 0.5, 1)).toBe(
+      "cost $0.2500 (summed, MassGen's estimate) of at most $0.5000 (max-cost $0.5000 a shard x 1 shard)"
+    )
   })
 })

@@ -206,6 +206,7 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
       tag: settings.commentTag,
       secrets,
       runUrl: url,
+      maxCost: settings.maxCost,
       maxChars: reportContext(dest, target).maxChars
     })
   const commentUrl = await postComment(dest, render('comment'))

@@ -63,6 +63,23 @@ function money(n: number): string {
   return `$${n.toFixed(n < 1 ? 4 : 2)}`
 }
 
+/**
+ * The summed cost, and against what: max-cost caps each shard's run, so the
+ * review may cost it times the shards (docs/matrix-review.md).
+ */
+export function costText(
+  cost: number,
+  maxCost: number | undefined,
+  shards: number
+): string {
+  const summed = `cost ${money(cost)} (summed, MassGen's estimate)`
+  if (maxCost === undefined || shards === 0) return summed
+  return (
+    `${summed} of at most ${money(maxCost * shards)} ` +
+    `(max-cost ${money(maxCost)} a shard x ${shards} shard${shards === 1 ? '' : 's'})`
+  )
+}
+
 function shardSection(
   o: ShardOutcome,
   review: ReviewReport | undefined,
@@ -152,6 +169,8 @@ export function renderAggregate(input: {
   tag: string
   secrets: string[]
   runUrl: string | undefined
+  /** The aggregate's max-cost: the cap each shard's run had, when the workflow gives both the same. */
+  maxCost?: number | undefined
   maxChars: number
 }): string {
   const { outcomes, secrets } = input
@@ -168,7 +187,7 @@ export function renderAggregate(input: {
     (complete ? '' : ', the report is incomplete')
   const summary =
     `Pull request #${input.pullNumber} at \`${input.headSha.slice(0, 12)}\` · ` +
-    `cost ${money(totals.cost)} (summed, MassGen's estimate) · ` +
+    `${costText(totals.cost, input.maxCost, outcomes.length)} · ` +
     `slowest shard ${totals.slowestSeconds} s · all shards ${totals.sumSeconds} s` +
     (link('run', input.runUrl) ? ` · ${link('run', input.runUrl)}` : '')
   const problems = outcomes.filter((o) => o.state !== 'ok')
