@@ -342,7 +342,7 @@ export async function setupOnRunner(
         cacheUrl: cache.url,
         ref: 'refs/pull/1/merge',
         uvCache: fresh(`uv-cache-${runs.length}`),
-        inputs: { config: 'orchestrator:\n  voting_sensitivity: strictest' }
+        inputs: { config: 'orchestrator:\n  voting_sensitivity: strict' }
       })
     )
     // Before the clean-up, which takes minutes on a loaded disk.
