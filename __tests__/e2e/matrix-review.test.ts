@@ -789,6 +789,10 @@ describe('the finding vote across two question shards on the same files', () => 
       'raised by 2, confirmed by 3, rejected by 1 (items is never empty here)'
     )
     expect(comment?.body).toContain('❌ s1-security/agent_b rejects')
+    // The review's body says who voted: a shard's agents, not every agent.
+    expect(github.state.reviews.at(-1)?.body).toContain(
+      "Every finding was put to its own shard's agents"
+    )
     const body = latestComment()
     expect(body).toContain(
       'Vote: 2 finding(s) put to its agents, 2 of 2 ballot(s) readable'

@@ -651,6 +651,31 @@ describe('posting the review', () => {
     expect(report.notPosted).toMatch(/No new findings/)
   })
 
+  it('says in the log when a flooded file left findings ungrouped', async () => {
+    const flooded = Array.from({ length: 16 }, (_, a) => ({
+      agent: `agent_${a}`,
+      text: block(
+        Array.from({ length: MAX_FINDINGS_PER_AGENT }, (_, i) => ({
+          file: 'src/parser.ts',
+          line: 10,
+          severity: 'concern',
+          title: `alpha${a}x${i} beta${a}x${i}`,
+          explanation: `gamma${a}x${i} delta${a}x${i}`
+        }))
+      )
+    }))
+    const warnings: string[] = []
+    const log = {
+      info: () => undefined,
+      warning: (m: string) => warnings.push(m)
+    }
+    await runReview(input({ answers: flooded }), undefined, log)
+    expect(warnings.some((w) => /finding\(s\) stood alone/.test(w))).toBe(true)
+    warnings.length = 0
+    await runReview(input(), undefined, log)
+    expect(warnings.some((w) => /stood alone/.test(w))).toBe(false)
+  })
+
   it('min-agreement keeps findings fewer agents raised out of the review', async () => {
     const { poster, calls } = fakePoster()
     const report = await runReview(input({ minAgreement: 2 }), poster, quiet)

@@ -92,6 +92,11 @@ export interface VoteRound {
   cost?: number
   /** Each agent's answer in the round, by agent id. */
   answers: Record<string, string>
+  /**
+   * A matrix review's rounds (shards/shard-votes.ts): each shard's findings
+   * were put to that shard's agents only, not to every agent.
+   */
+  byShard?: true
 }
 
 /** `unclear`: the agents' votes split with no majority on the outcome (review/split.ts). */

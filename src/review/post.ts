@@ -128,16 +128,16 @@ export function groupedFindings(
   answers: ReviewInput['answers'],
   changedFiles: string[],
   winner: string | undefined
-): { parsed: AgentFindings[]; groups: FindingGroup[] } {
+): { parsed: AgentFindings[]; groups: FindingGroup[]; ungrouped: number } {
   const changed = new Set(changedFiles)
   const parsed = answers.map((a) => parseFindings(a.agent, a.text, changed))
-  return {
-    parsed,
-    groups: groupFindings(
-      parsed.flatMap((p) => p.findings),
-      winner
-    )
-  }
+  const work = { checks: 0, unchecked: 0 }
+  const groups = groupFindings(
+    parsed.flatMap((p) => p.findings),
+    winner,
+    work
+  )
+  return { parsed, groups, ungrouped: work.unchecked }
 }
 
 /** The vote round's ballots, tallied onto the groups (ids in grouped order). */
@@ -270,6 +270,11 @@ export async function runReview(
     input.winner
   )
   const { parsed } = grouped
+  if (grouped.ungrouped > 0)
+    log.warning(
+      `Review: ${grouped.ungrouped} finding(s) stood alone, not compared with the others on their file: ` +
+        'a file drew more findings than the grouping compares (answers flooding one file).'
+    )
   const voted = withVotes(input, grouped.groups)
   let posted = new Set<string>()
   let listFailed: string | undefined

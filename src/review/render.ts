@@ -201,6 +201,14 @@ function bodyLine(group: ReviewedGroup, ctx: ReviewTextContext): string {
   )
 }
 
+function voteLine(vote: ReviewReport['vote']): string {
+  if (!vote?.ran) return '. Each finding says how many agents raised it.'
+  const voters = vote.byShard
+    ? "its own shard's agents (a shard's agents vote on that shard's findings only)"
+    : 'all agents'
+  return `. Every finding was put to ${voters}: each says who raised it and who confirmed or rejected it.`
+}
+
 export function reviewBody(
   report: ReviewReport,
   ctx: ReviewTextContext
@@ -237,9 +245,7 @@ export function reviewBody(
         ? `, ${held} held back by max-inline-comments (${report.maxInlineComments}; the weaker ones, listed in the run's report)`
         : '') +
       (kept.length ? `; in the job summary only: ${kept.join(', ')}` : '') +
-      (report.vote?.ran
-        ? '. Every finding was put to all agents: each says who raised it and who confirmed or rejected it.'
-        : '. Each finding says how many agents raised it.'),
+      voteLine(report.vote),
     outside.length
       ? [
           '#### Findings outside the diff',

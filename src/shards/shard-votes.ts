@@ -103,6 +103,7 @@ export function roundsTogether(
       : {}),
     findings: ran.reduce((n, s) => n + (s.votes?.findings ?? 0), 0),
     answers: {},
+    byShard: true,
     ...defined
   }
 }
