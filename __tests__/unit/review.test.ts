@@ -15,7 +15,7 @@ import { type Finding } from '../../src/core/review.js'
 import {
   groupFindings,
   jaccard,
-  MAX_CHECKS_PER_FILE,
+  MAX_CHECKS_PER_AGENT_ON_FILE,
   sameFinding,
   similarity,
   SIMILARITY_THRESHOLD,
@@ -327,13 +327,14 @@ describe('grouping a hostile record in bounded work', () => {
     expect(work.unchecked).toBe(0)
   })
 
-  it('makes at most MAX_CHECKS_PER_FILE word comparisons on one file of 3,000 findings', () => {
+  it('makes at most MAX_CHECKS_PER_AGENT_ON_FILE word comparisons an agent on one file of 3,000 findings', () => {
     const work = { checks: 0, unchecked: 0 }
     const groups = groupFindings(flood(3000), undefined, work)
-    // Every finding against every earlier one would be 4,498,500.
-    expect(work.checks).toBe(MAX_CHECKS_PER_FILE)
+    // Every finding against every earlier one would be 4,498,500; the
+    // flood's 16 agents spend their own budgets only.
+    expect(work.checks).toBe(16 * MAX_CHECKS_PER_AGENT_ON_FILE)
     expect(groups).toHaveLength(3000)
-    expect(work.unchecked).toBeGreaterThan(2800)
+    expect(work.unchecked).toBeGreaterThan(1500)
   })
 
   it("spends one file's checks only: the same finding on another file is still grouped", () => {
@@ -352,7 +353,44 @@ describe('grouping a hostile record in bounded work', () => {
     const work = { checks: 0, unchecked: 0 }
     const groups = groupFindings([...flood(400), ...honest], undefined, work)
     expect(groups[0]?.agents).toEqual(['z1', 'z2'])
-    expect(work.checks).toBeLessThanOrEqual(MAX_CHECKS_PER_FILE + 1)
+    expect(work.checks).toBeLessThanOrEqual(
+      16 * MAX_CHECKS_PER_AGENT_ON_FILE + 1
+    )
+  })
+
+  it("spends the flooders' checks only: honest agents after a flood on the same line still group", () => {
+    // 16 hostile agents of 25 findings each, sorted before the honest ones,
+    // on the honest finding's own line: this once spent the whole file's
+    // budget and left each honest agent a group of its own.
+    const junk = Array.from({ length: 16 * 25 }, (_, i) =>
+      finding({
+        agent: `a-junk/agent_${String(i % 16).padStart(2, '0')}`,
+        file: 'src/parser.ts',
+        line: 10,
+        title: `alpha${i} beta${i} gamma${i}`,
+        explanation: `delta${i} epsilon${i}`
+      })
+    )
+    const honest = ['agent_a', 'agent_b', 'agent_c'].map((a) =>
+      finding({
+        agent: `b-ok/${a}`,
+        file: 'src/parser.ts',
+        line: 10,
+        title: 'Unbounded recursion in parseNested'
+      })
+    )
+    const work = { checks: 0, unchecked: 0 }
+    const groups = groupFindings([...junk, ...honest], undefined, work)
+    expect(work.unchecked).toBeGreaterThan(0)
+    expect(groups[0]?.agents).toEqual([
+      'b-ok/agent_a',
+      'b-ok/agent_b',
+      'b-ok/agent_c'
+    ])
+    expect(groups).toHaveLength(junk.length + 1)
+    expect(work.checks).toBeLessThanOrEqual(
+      19 * MAX_CHECKS_PER_AGENT_ON_FILE
+    )
   })
 
   it('makes at most 50 comparisons a finding, on average, when the flood is spread over many files', () => {

@@ -20,18 +20,22 @@
 //
 // A record's findings are hostile (a matrix review's aggregate groups every
 // shard's): each finding's words are read once, a finding is compared only
-// with the groups of its own file, and at most MAX_CHECKS_PER_FILE word
-// comparisons are made on one file; past that, its findings stand alone.
-// One run has at most 16 agents of 25 findings, so an honest file never
-// comes near it: 100 findings on one line, each unlike every other, take
-// 4,950.
+// with the groups of its own file, and the comparisons are charged to the
+// raiser of the finding being placed: at most MAX_CHECKS_PER_AGENT_ON_FILE
+// for one agent on one file; past that, that agent's findings there stand
+// alone. So a flood spends only its own agents' budgets, and honest agents
+// after it still group. An agent raises at most MAX_FINDINGS_PER_AGENT
+// findings (findings.ts), so an honest agent never comes near it: its 25
+// findings against 200 groups each take 5,000; and the work on one file is
+// at most its raisers' count times the budget.
 import { createHash } from 'node:crypto'
 import type { Finding, FindingGroup, Severity } from '../core/review.js'
+import { MAX_FINDINGS_PER_AGENT } from '../core/findings-fence.js'
 
 export const LINE_SLACK = 2
 export const SIMILARITY_THRESHOLD = 1 / 3
-/** The word comparisons groupFindings makes on one file, at most. */
-export const MAX_CHECKS_PER_FILE = 5000
+/** The word comparisons one agent's findings on one file make, at most. */
+export const MAX_CHECKS_PER_AGENT_ON_FILE = MAX_FINDINGS_PER_AGENT * 200
 
 const STOP_WORDS = new Set(
   (
@@ -134,7 +138,7 @@ export function fingerprintOf(f: Finding): string {
 export interface GroupWork {
   /** Word comparisons (similarity of two findings) made. */
   checks: number
-  /** Findings put in a group of their own, their file's checks spent. */
+  /** Findings put in a group of their own, their raiser's checks spent. */
   unchecked: number
 }
 
@@ -143,27 +147,32 @@ interface Member {
   words: Words
 }
 
-/** One file's groups, in the order they were made, and its checks left. */
+/**
+ * One file's groups, in the order they were made, and the checks each
+ * raiser on it has left.
+ */
 interface FileGroups {
   groups: Member[][]
-  checksLeft: number
+  checksLeft: Map<string, number>
 }
 
 /**
  * The first group of the file (in the order made) with a member on an
- * overlapping line of similar words; undefined when none, or when the
- * file's checks ran out first.
+ * overlapping line of similar words; undefined when none; 'spent' when the
+ * raiser's checks on the file ran out first.
  */
 function homeOf(
   file: FileGroups,
   f: Member,
   work: GroupWork
 ): Member[] | undefined | 'spent' {
+  const agent = f.finding.agent
   for (const group of file.groups)
     for (const m of group) {
       if (!overlaps(m.finding, f.finding)) continue
-      if (file.checksLeft <= 0) return 'spent'
-      file.checksLeft--
+      const left = file.checksLeft.get(agent) ?? MAX_CHECKS_PER_AGENT_ON_FILE
+      if (left <= 0) return 'spent'
+      file.checksLeft.set(agent, left - 1)
       work.checks++
       if (similarWords(m.words, f.words) >= SIMILARITY_THRESHOLD) return group
     }
@@ -195,7 +204,7 @@ export function groupFindings(
     const member = { finding, words: wordsOf(finding) }
     let file = byFile.get(finding.file)
     if (!file) {
-      file = { groups: [], checksLeft: MAX_CHECKS_PER_FILE }
+      file = { groups: [], checksLeft: new Map() }
       byFile.set(finding.file, file)
     }
     const home = homeOf(file, member, work)

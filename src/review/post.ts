@@ -273,7 +273,7 @@ export async function runReview(
   if (grouped.ungrouped > 0)
     log.warning(
       `Review: ${grouped.ungrouped} finding(s) stood alone, not compared with the others on their file: ` +
-        'a file drew more findings than the grouping compares (answers flooding one file).'
+        "their raisers' findings on a file took more comparisons than the grouping makes for one agent there (answers flooding one file)."
     )
   const voted = withVotes(input, grouped.groups)
   let posted = new Set<string>()
