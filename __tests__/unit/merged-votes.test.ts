@@ -67,6 +67,63 @@ describe('mergeRoundVotes', () => {
     expect(group && isCounted(group, 3)).toBe(true)
   })
 
+  it("lets no shard's rejections veto another shard's finding its agents never saw", () => {
+    // A hostile shard raises a look-alike of s1-bugs' finding, placed and
+    // worded to group with it, and has each of its agents reject it.
+    const lookAlike = finding('s1-evil/agent_a')
+    const [group] = mergeRoundVotes(grouped([bugs, lookAlike]), [
+      round(
+        [bugs],
+        [vote('s1-bugs/agent_a', 'confirm'), vote('s1-bugs/agent_b', 'confirm')]
+      ),
+      round(
+        [lookAlike],
+        [
+          vote('s1-evil/agent_a', 'reject'),
+          vote('s1-evil/agent_b', 'reject'),
+          vote('s1-evil/agent_c', 'reject')
+        ]
+      )
+    ])
+    expect(group?.members.map((m) => m.agent)).toEqual([
+      's1-bugs/agent_a',
+      's1-evil/agent_a'
+    ])
+    // The report still shows every vote the group got...
+    expect(group?.vote).toMatchObject({ confirmed: 2, rejected: 3 })
+    // ...and the union alone would not count it: 2 confirms against 3.
+    expect(
+      group?.vote &&
+        isCounted({ ...group, vote: { ...group.vote, byRound: undefined } }, 2)
+    ).toBe(false)
+    // What counts it is s1-bugs' own round: 2 confirms, none rejected.
+    expect(group && isCounted(group, 2)).toBe(true)
+    // The hostile shard adds no support either: 2 is all it has.
+    expect(group && isCounted(group, 3)).toBe(false)
+  })
+
+  it("still lets a round's own rejections bear on its own finding", () => {
+    const [group] = mergeRoundVotes(grouped([bugs, security]), [
+      round(
+        [bugs],
+        [
+          vote('s1-bugs/agent_a', 'confirm'),
+          vote('s1-bugs/agent_b', 'reject'),
+          vote('s1-bugs/agent_c', 'reject')
+        ]
+      ),
+      round(
+        [security],
+        [
+          vote('s1-security/agent_a', 'reject'),
+          vote('s1-security/agent_b', 'reject')
+        ]
+      )
+    ])
+    expect(group?.vote).toMatchObject({ confirmed: 1, rejected: 4 })
+    expect(group && isCounted(group, 1)).toBe(false)
+  })
+
   it("lets a finding whose shard did not vote stand as its raiser's confirmation", () => {
     const [group] = mergeRoundVotes(grouped([bugs, security]), [
       round(

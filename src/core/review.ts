@@ -75,6 +75,13 @@ export interface FindingVote {
    * its description or a comment), none the code.
    */
   prTextOnly: boolean
+  /**
+   * A group of findings several rounds voted on (review/merged-votes.ts):
+   * each round's own votes, with the other rounds' confirmations. The group
+   * counts when one of them does, so a round's rejections bear only on the
+   * findings that round was shown.
+   */
+  byRound?: readonly FindingVote[]
 }
 
 /** The vote round (review/vote-round.ts) as it ran, or why it did not. */

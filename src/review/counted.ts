@@ -4,12 +4,18 @@
 //
 // With the vote (vote.ts) a finding counts when at least `min-agreement`
 // agents confirmed it, more confirmed than rejected, and the code supports
-// it (not only the pull request's own text). Without the vote (turned off,
+// it (not only the pull request's own text); a group several rounds voted
+// on, when one round's votes count it. Without the vote (turned off,
 // or the round gave no result) the raisers alone say: at least
 // `min-agreement` agents raised it.
 import type { Severity } from '../core/review.js'
 import { RANK } from './group.js'
-import type { FailOn, FindingGroup, Verdict } from '../core/review.js'
+import type {
+  FailOn,
+  FindingGroup,
+  FindingVote,
+  Verdict
+} from '../core/review.js'
 
 export const MIN_SEVERITIES = ['blocker', 'concern', 'nit'] as const
 
@@ -18,15 +24,23 @@ export function support(group: FindingGroup): number {
   return group.vote ? group.vote.confirmed : group.agents.length
 }
 
-/** Whether the verdict counts this finding. */
-export function isCounted(group: FindingGroup, minAgreement: number): boolean {
-  const vote = group.vote
-  if (!vote) return group.agents.length >= minAgreement
+function voteCounts(vote: FindingVote, minAgreement: number): boolean {
   return (
     vote.confirmed >= minAgreement &&
     vote.confirmed > vote.rejected &&
     !vote.prTextOnly
   )
+}
+
+/**
+ * Whether the verdict counts this finding. A group several rounds voted on
+ * counts when one round's own votes (with the others' confirmations) count
+ * it: another shard can add support to a finding, never take it away.
+ */
+export function isCounted(group: FindingGroup, minAgreement: number): boolean {
+  const vote = group.vote
+  if (!vote) return group.agents.length >= minAgreement
+  return (vote.byRound ?? [vote]).some((v) => voteCounts(v, minAgreement))
 }
 
 /** The findings the verdict counts (and a check run annotates). */

@@ -3,7 +3,11 @@
 // (src/shards/shard-votes.ts tallies each round again), and the review's
 // grouping may put findings of several shards in one group (two question
 // shards on one file): such a group carries the union of the votes its
-// findings got, one vote an agent. A finding no round voted on (its shard's
+// findings got, one vote an agent, for the report. What counts it is each
+// round on its own (byRound, counted.ts): that round's votes with the other
+// rounds' confirmations, so a hostile shard that raises a look-alike of
+// another shard's finding and rejects it in its own ballots takes no support
+// from the real one (its agents never saw it); it can only add some. A finding no round voted on (its shard's
 // round was skipped, or it was past the round's cap) stands as its raiser's
 // confirmation, as a raiser that gave no vote does in one run; a group none
 // of whose findings was voted on has no vote, and its raisers alone count
@@ -63,6 +67,17 @@ function oneEach(votes: readonly Vote[]): Vote[] {
   return [...best.values()]
 }
 
+/** The confirmations the group's other rounds gave: support, never a veto. */
+function othersConfirmations(
+  voted: readonly RoundVote[],
+  own: RoundVote
+): Vote[] {
+  return voted
+    .filter((r) => r !== own)
+    .flatMap((r) => r.vote.votes)
+    .filter((v) => v.ballot === 'confirm')
+}
+
 export function mergeRoundVotes(
   groups: readonly FindingGroup[],
   rounds: readonly RoundVote[]
@@ -80,9 +95,19 @@ export function mergeRoundVotes(
     const unasked = group.members
       .filter((_, i) => found[i] === undefined)
       .map((m) => standing(m.agent))
-    return {
-      ...group,
-      vote: voteOf(oneEach([...voted.flatMap((r) => r.vote.votes), ...unasked]))
-    }
+    const union = voteOf(
+      oneEach([...voted.flatMap((r) => r.vote.votes), ...unasked])
+    )
+    if (voted.length === 1) return { ...group, vote: union }
+    const byRound = voted.map((own) =>
+      voteOf(
+        oneEach([
+          ...own.vote.votes,
+          ...othersConfirmations(voted, own),
+          ...unasked
+        ])
+      )
+    )
+    return { ...group, vote: { ...union, byRound } }
   })
 }
