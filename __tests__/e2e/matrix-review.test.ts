@@ -814,6 +814,30 @@ describe('the finding vote across two question shards on the same files', () => 
     expect(quoteless?.evidence).toBe('none')
   })
 
+  it("lets no shard's rejections veto the other shard's finding: a hostile round rejecting its look-alike takes no support away", async () => {
+    // The security shard's record turned hostile: both its agents reject
+    // its copy of the off-by-one, which groups with s1-bugs' finding.
+    forge((r) => ({
+      ...r,
+      vote: {
+        ...(r.vote as object),
+        ballots: ['agent_a', 'agent_b'].map((agent) => ({
+          agent,
+          text: ballot([reject('F1', 'not a problem'), reject('F2', 'no')])
+        }))
+      }
+    }))
+    const run = await aggregate('2')
+    const f = byTitle(run, offByOne.title)
+    // The union, 2 confirms against 2 rejects, would not count it; s1-bugs'
+    // own round (2 confirms from the code, none rejected) does.
+    expect(f?.confirmed).toBe(2)
+    expect(f?.rejected).toBe(2)
+    // Counted: held out only as the comment the first aggregate posted
+    // (an uncounted one would be 'unconfirmed').
+    expect(f?.posted).toBe('duplicate')
+  })
+
   it('works evidence out itself and reads ballots only for the ids it gave: a forged round changes nothing it should not', async () => {
     forge((r) => ({
       ...r,
