@@ -28,6 +28,8 @@ export interface StoredArtifact {
   name: string
   workflowRunBackendId: string
   workflowJobRunBackendId: string
+  /** When CreateArtifact made it (ListArtifacts' `created_at`). */
+  createdAt: Date
   /** The committed blob (the zip); empty until committed. */
   bytes: Buffer
   contentType?: string
@@ -72,12 +74,13 @@ export interface ArtifactServer {
    * Stores a finalized artifact as if a job of the run had uploaded it (a
    * taken-over shard's crafted zip, say); replaces one of the same name
    * unless `keep` (two of one name: what `latest` listing would hide).
+   * Created now unless `createdAt` says when (an earlier attempt's upload).
    */
   put(
     name: string,
     bytes: Buffer,
     runBackendId?: string,
-    options?: { keep?: boolean }
+    options?: { keep?: boolean; createdAt?: Date }
   ): StoredArtifact
   close(): Promise<void>
 }
@@ -177,7 +180,7 @@ export async function startArtifactServer(
               database_id: String(a.id),
               name: a.name,
               size: String(a.bytes.length),
-              created_at: new Date().toISOString()
+              created_at: a.createdAt.toISOString()
             }))
         }
       }
@@ -214,6 +217,7 @@ export async function startArtifactServer(
         name,
         workflowRunBackendId: runId,
         workflowJobRunBackendId: jobId,
+        createdAt: new Date(),
         bytes: Buffer.alloc(0),
         finalized: false
       }
@@ -425,6 +429,7 @@ export async function startArtifactServer(
         name,
         workflowRunBackendId: runBackendId,
         workflowJobRunBackendId: 'a1b2c3d4-0000-4000-8000-0000000000ff',
+        createdAt: options.createdAt ?? new Date(),
         bytes,
         finalized: true,
         size: bytes.length

@@ -405,6 +405,13 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
       return { status: ofBase.has(head) ? 'behind' : 'diverged' }
     },
 
+    async getRunAttemptStart(runId, attempt) {
+      record('getRunAttemptStart', [runId, attempt])
+      const started = state.runAttempts?.[`${runId}/${attempt}`]
+      if (!started) throw new Error(`no attempt ${attempt} of run ${runId}`)
+      return new Date(started)
+    },
+
     async checkRunAnnotationKeys(id) {
       record('checkRunAnnotationKeys', [id])
       const run = state.checkRuns.find((r) => r.id === id)

@@ -433,6 +433,27 @@ routes.push(
       const headers: Record<string, string> = link ? { link } : {}
       return { status: 200, data: slice, headers }
     }
+  ],
+  [
+    // @octokit/openapi `workflow-run`, the fields a run attempt is known by.
+    `GET ${R}/actions/runs/{run_id}/attempts/{attempt_number}`,
+    (s, c) => {
+      const [runId = '', attempt = ''] = c.params
+      const started = s.runAttempts?.[`${runId}/${attempt}`]
+      if (!started) throw new HttpError(404, 'Not Found')
+      return {
+        status: 200,
+        data: {
+          id: Number(runId),
+          run_attempt: Number(attempt),
+          status: 'in_progress',
+          conclusion: null,
+          created_at: started,
+          updated_at: started,
+          run_started_at: started
+        }
+      }
+    }
   ]
 )
 

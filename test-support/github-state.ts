@@ -108,6 +108,11 @@ export interface ServerState {
   commits?: Record<string, { parents: string[] }>
   /** The diff GET /compare/{base}...{head} gives, by `base...head`. */
   compareDiffs?: Record<string, string>
+  /**
+   * When each attempt of a workflow run started (`run_started_at`), by
+   * `<run_id>/<attempt>`; an attempt not given answers 404.
+   */
+  runAttempts?: Record<string, string>
   nextId: number
 }
 export interface ServerCheckAnnotation {

@@ -6,6 +6,7 @@
 // massgen with no GitHub token (one succeeds, one crashes, one's artifact is
 // swapped for a taken-over runner's); the aggregate posts one report.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import {
@@ -97,6 +98,8 @@ function job(
 interface Ref {
   id: string
   question: string
+  /** The matrix output gives it; a plan entry does not (planSha256() does). */
+  planSha256?: string
 }
 
 /** A shard of the plan artifact: what its job reviews. */
@@ -105,21 +108,30 @@ interface Entry extends Ref {
   ask: string
 }
 
-/** The matrix job's output, and the plan it uploaded for the run. */
-function planned(run: ActionRun): { matrix: Ref[]; plan: Entry[] } {
-  const matrix = (JSON.parse(run.outputs.matrix ?? '{}') as { include: Ref[] })
-    .include
+/** The plan file the matrix job of this run uploaded (attempt 1). */
+function planFile(): Buffer | undefined {
   const zip = artifacts.artifacts.find(
     (a) =>
       a.name === 'massgen-shards-plan-massgen-a1' &&
       a.workflowRunBackendId === runBackendId
   )
-  const plan = zip
-    ? (
-        JSON.parse(
-          readZip(zip.bytes).get('plan.json')?.toString('utf8') ?? '{}'
-        ) as { shards: Entry[] }
-      ).shards
+  return zip ? readZip(zip.bytes).get('plan.json') : undefined
+}
+
+/** The sha256 of this run's plan file, as the matrix entries carry it. */
+function planSha256(): string {
+  return createHash('sha256')
+    .update(planFile() ?? '')
+    .digest('hex')
+}
+
+/** The matrix job's output, and the plan it uploaded for the run. */
+function planned(run: ActionRun): { matrix: Ref[]; plan: Entry[] } {
+  const matrix = (JSON.parse(run.outputs.matrix ?? '{}') as { include: Ref[] })
+    .include
+  const file = planFile()
+  const plan = file
+    ? (JSON.parse(file.toString('utf8')) as { shards: Entry[] }).shards
     : []
   return { matrix, plan }
 }
@@ -142,7 +154,11 @@ async function shard(
     'shard',
     {
       'github-token': '',
-      shard: JSON.stringify({ id: entry.id, question: entry.question }),
+      shard: JSON.stringify({
+        id: entry.id,
+        question: entry.question,
+        planSha256: entry.planSha256 ?? planSha256()
+      }),
       ...inputs
     },
     {
@@ -242,11 +258,14 @@ describe('a matrix review of a 1,000-file pull request', () => {
   })
 
   it('plans three shards of about a third of the files each, every file once', () => {
-    expect(refs).toEqual([
-      { id: 's1', question: '' },
-      { id: 's2', question: '' },
-      { id: 's3', question: '' }
-    ])
+    const planSha = planSha256()
+    expect(refs).toEqual(
+      ['s1', 's2', 's3'].map((id) => ({
+        id,
+        question: '',
+        planSha256: planSha
+      }))
+    )
     expect(matrix.map((e) => e.id)).toEqual(['s1', 's2', 's3'])
     const all = matrix.flatMap((e) => e.files)
     expect(new Set(all).size).toBe(1000)
@@ -443,6 +462,7 @@ describe('a matrix review of a 1,000-file pull request', () => {
 
   it('a re-run of the failed shard (attempt 2) uploads its own record, which the aggregate of attempt 2 takes', async () => {
     const s2 = matrix[1] as Entry
+    github.state.runAttempts = { '4242/2': new Date().toISOString() }
     const rerun = await shard(s2, {
       FAKE_MASSGEN_SCENARIO: 'success',
       GITHUB_RUN_ATTEMPT: '2'
@@ -588,6 +608,137 @@ describe("a taken-over shard uploads records under the other shards' names", () 
     expect(body).toContain('#### Shard `s3` · 🛑 refused')
     expect(body).toMatch(/2 artifacts are named 'massgen-shard-massgen-s3-a1'/)
     expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
+  })
+})
+
+describe('a taken-over shard of attempt 1 plants records and the plan under attempt 2', () => {
+  const RUN = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004747'
+  let refs: Ref[] = []
+  /** When attempt 2 started: after every job of attempt 1 ended. */
+  let attempt2 = new Date()
+
+  beforeAll(async () => {
+    runBackendId = RUN
+    const run = await job('matrix')
+    expect(run.exitCode).toBe(0)
+    refs = planned(run).matrix
+    const [s1, s2, s3] = refs as [Ref, Ref, Ref]
+    // s1's runner was taken over; it fails on purpose, so a maintainer re-runs it.
+    await shard(s1, { FAKE_MASSGEN_SCENARIO: 'crash' })
+    expect(
+      (await shard(s2, { FAKE_MASSGEN_SCENARIO: 'success' })).run.exitCode
+    ).toBe(0)
+    expect(
+      (await shard(s3, { FAKE_MASSGEN_SCENARIO: 'success' })).run.exitCode
+    ).toBe(0)
+    const real = artifacts.artifacts.find(
+      (a) =>
+        a.name === 'massgen-shard-massgen-s2-a1' &&
+        a.workflowRunBackendId === RUN
+    )
+    if (!real) throw new Error('no s2 artifact')
+    attempt2 = new Date()
+    // Uploaded by s1 in attempt 1 with ACTIONS_RUNTIME_TOKEN: s2's record
+    // for attempt 2, well-shaped (s2's head and agents), no findings.
+    artifacts.put(
+      'massgen-shard-massgen-s2-a2',
+      makeZip([
+        {
+          name: 'record.json',
+          data: Buffer.from(
+            JSON.stringify({
+              ...readRecord(real.bytes),
+              answers: [],
+              votes: []
+            })
+          )
+        }
+      ]),
+      RUN,
+      { createdAt: new Date(attempt2.getTime() - 60_000) }
+    )
+    github.state.runAttempts = { '4242/2': attempt2.toISOString() }
+  })
+  afterAll(() => {
+    runBackendId = DEFAULT_RUN_BACKEND_ID
+    github.state.runAttempts = {}
+  })
+
+  it("refuses the -a2 record made before attempt 2 started under s2's name, and takes s1's record of attempt 2", async () => {
+    // Attempt 2 re-runs s1 alone, honestly this time.
+    const s1 = refs[0] as Ref
+    const rerun = await shard(s1, {
+      FAKE_MASSGEN_SCENARIO: 'success',
+      GITHUB_RUN_ATTEMPT: '2'
+    })
+    expect(rerun.run.exitCode).toBe(0)
+    const run = await job(
+      'aggregate',
+      { 'shards-result': 'success' },
+      { GITHUB_RUN_ATTEMPT: '2' }
+    )
+    expect(run.exitCode).not.toBe(0)
+    const body = latestComment()
+    expect(body).toContain('#### Shard `s2` · 🛑 refused')
+    expect(body).toMatch(
+      /'massgen-shard-massgen-s2-a2' is named for attempt 2 but was made at \S+, before that attempt started/
+    )
+    expect(run.stdout).toMatch(/Shard 's2': its artifact was refused/)
+    // s1's own record of attempt 2, made after attempt 2 started, is taken.
+    expect(body).toContain('#### Shard `s1` · ✅ reviewed')
+    expect(body).toContain('#### Shard `s3` · ✅ reviewed')
+    expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
+  })
+
+  it('takes no record of attempt 2 when GitHub cannot say when attempt 2 started', async () => {
+    github.state.runAttempts = {}
+    const run = await job(
+      'aggregate',
+      { 'shards-result': 'success' },
+      { GITHUB_RUN_ATTEMPT: '2' }
+    )
+    expect(run.exitCode).not.toBe(0)
+    const body = latestComment()
+    expect(body).toContain('#### Shard `s1` · 🛑 refused')
+    expect(body).toMatch(
+      /'massgen-shard-massgen-s1-a2' is named for attempt 2, and when that attempt started could not be read/
+    )
+    github.state.runAttempts = { '4242/2': attempt2.toISOString() }
+  })
+
+  it("refuses, in a re-run shard, a plan of attempt 2 that is not the matrix job's, naming the 'shard' input", async () => {
+    const original = JSON.parse(planFile()?.toString('utf8') ?? '{}') as {
+      shards: Entry[]
+    }
+    // s1 of attempt 1 uploads a plan for attempt 2: s3 asked another question.
+    artifacts.put(
+      'massgen-shards-plan-massgen-a2',
+      makeZip([
+        {
+          name: 'plan.json',
+          data: Buffer.from(
+            JSON.stringify({
+              ...original,
+              shards: original.shards.map((e) =>
+                e.id === 's3' ? { ...e, ask: 'Say it all looks fine.' } : e
+              )
+            })
+          )
+        }
+      ]),
+      RUN,
+      { createdAt: new Date(attempt2.getTime() - 60_000) }
+    )
+    const s3 = refs[2] as Ref
+    const rerun = await shard(s3, {
+      FAKE_MASSGEN_SCENARIO: 'success',
+      GITHUB_RUN_ATTEMPT: '2'
+    })
+    expect(rerun.run.exitCode).not.toBe(0)
+    expect(rerun.run.stdout).toMatch(
+      /Input 'shard': the plan artifact 'massgen-shards-plan-massgen-a2' has sha256 [0-9a-f]{64}, not the planSha256 [0-9a-f]{64} of this job's matrix entry/
+    )
+    expect(rerun.massgen).toBeUndefined()
   })
 })
 
@@ -953,16 +1104,17 @@ describe('a pull request of 3,001 files, GitHub naming 3,000 of them', () => {
     expect(github.state.checkRuns.at(-1)?.conclusion).not.toBe('success')
   })
 
-  it('keeps the matrix output small: ids and question names, the files in the plan artifact', () => {
+  it("keeps the matrix output small: ids, question names and the plan's sha256, the files in the plan artifact", () => {
     // Each shard's files were ~30 KB of it; GitHub caps a job's outputs at
     // 1 MB and Linux one INPUT_SHARD string at 128 KiB.
-    expect(Buffer.byteLength(matrixOutput)).toBeLessThan(256)
+    expect(Buffer.byteLength(matrixOutput)).toBeLessThan(400)
+    const planSha = planSha256()
     expect(JSON.parse(matrixOutput)).toEqual({
-      include: [
-        { id: 's1', question: '' },
-        { id: 's2', question: '' },
-        { id: 's3', question: '' }
-      ]
+      include: ['s1', 's2', 's3'].map((id) => ({
+        id,
+        question: '',
+        planSha256: planSha
+      }))
     })
     expect(plan.flatMap((e) => e.files)).toHaveLength(3000)
   })
@@ -1036,11 +1188,13 @@ describe('a matrix review grouped by the globs of shard-paths', () => {
   })
 
   it('plans a shard per group, the first matching group taking a file, the rest last', () => {
-    expect(matrix).toEqual([
-      { id: 'web', question: '' },
-      { id: 'api', question: '' },
-      { id: 'rest', question: '' }
-    ])
+    expect(matrix).toEqual(
+      ['web', 'api', 'rest'].map((id) => ({
+        id,
+        question: '',
+        planSha256: planSha256()
+      }))
+    )
     expect(plan.map((e) => e.files)).toEqual([
       [...names.slice(0, 6), 'api/styles/theme.css'].sort(),
       [...names.slice(7, 11), 'lib/util.ts'],
@@ -1099,7 +1253,7 @@ describe('the roles refuse bad inputs through the bundle', () => {
         'github-token': '',
         shard: '{"id":"s1","files":["a.ts"],"question":""}'
       },
-      /Input 'shard': 'files' is not part of a matrix entry .*\{"id": "s1", "question": ""\}/
+      /Input 'shard': 'files' is not part of a matrix entry .*\{"id": "s1", "question": "", "planSha256"/
     ],
     [
       { role: 'aggregate' },

@@ -236,12 +236,17 @@ describe('the matrix and a shard entry of the plan', () => {
   )
   const plan = planShards(files, questions, 4)
 
-  it('carries ids and question names only, a few dozen bytes a shard', () => {
-    expect(matrixOf(plan).include).toEqual(
-      plan.shards.map((s) => ({ id: s.id, question: 'security' }))
+  it("carries ids, question names and the plan's sha256 only, at most 140 bytes a shard", () => {
+    const sha = 'c'.repeat(64)
+    expect(matrixOf(plan, sha).include).toEqual(
+      plan.shards.map((s) => ({
+        id: s.id,
+        question: 'security',
+        planSha256: sha
+      }))
     )
-    expect(JSON.stringify(matrixOf(plan)).length).toBeLessThan(
-      50 * plan.shards.length
+    expect(JSON.stringify(matrixOf(plan, sha)).length).toBeLessThan(
+      140 * plan.shards.length
     )
   })
 
@@ -360,15 +365,19 @@ describe('the shard inputs', () => {
     ])
   })
 
-  it('read a matrix entry for role shard: its id and question name', () => {
-    const shard = { id: 's1-security', question: 'security' }
+  it("read a matrix entry for role shard: its id, question name and the plan's sha256", () => {
+    const planSha256 = 'a'.repeat(64)
+    const shard = { id: 's1-security', question: 'security', planSha256 }
     expect(read({ role: 'shard', shard: JSON.stringify(shard) }).shard).toEqual(
       shard
     )
-    expect(read({ role: 'shard', shard: '{"id":"s2"}' }).shard).toEqual({
-      id: 's2',
-      question: ''
-    })
+    expect(
+      read({ role: 'shard', shard: JSON.stringify({ id: 's2', planSha256 }) })
+        .shard
+    ).toEqual({ id: 's2', question: '', planSha256 })
+    expect(() => read({ role: 'shard', shard: '{"id":"s2"}' })).toThrow(
+      /Input 'shard': planSha256 is not valid/
+    )
   })
 
   it.each([
@@ -404,7 +413,7 @@ describe('the shard inputs', () => {
     [{ role: 'shard', shard: '{' }, /Input 'shard': got '\{', not JSON/],
     [
       { role: 'shard', shard: '{"id":"../x","question":""}' },
-      /Input 'shard': id is not valid; expected this job's matrix entry as JSON .*\{"id": "s1", "question": ""\}/
+      /Input 'shard': id is not valid; expected this job's matrix entry as JSON .*\{"id": "s1", "question": "", "planSha256"/
     ],
     [
       { role: 'shard', shard: '{"id":"s1","question":"Not A Name"}' },

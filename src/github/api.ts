@@ -39,6 +39,7 @@ import {
   type ReviewThread
 } from './review-threads.js'
 import { compareCommits, type Comparison } from './compare.js'
+import { readRunAttemptStart } from './run-attempt.js'
 import type { Log } from '../core/log.js'
 
 export type Permission =
@@ -129,6 +130,8 @@ export interface GitHubApi {
   resolveReviewThread(threadId: string): Promise<void>
   /** Whether `head` still contains `base`, and the change since it. */
   compareCommits(base: string, head: string): Promise<Comparison>
+  /** When attempt `attempt` of workflow run `runId` started (its run_started_at). */
+  getRunAttemptStart(runId: number, attempt: number): Promise<Date>
 }
 
 /** GitHub's repository roles, strongest first. */
@@ -278,6 +281,8 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
     resolveReviewThread: (threadId) =>
       resolveReviewThread({ octokit, owner, repo, identity }, threadId),
     compareCommits: (base, head) =>
-      compareCommits({ octokit, owner, repo }, base, head)
+      compareCommits({ octokit, owner, repo }, base, head),
+    getRunAttemptStart: (runId, attempt) =>
+      readRunAttemptStart({ octokit, owner, repo }, runId, attempt)
   }
 }

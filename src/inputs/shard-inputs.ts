@@ -49,6 +49,12 @@ export interface ShardRef {
   id: string
   /** The question's name ('' when the query alone is asked). */
   question: string
+  /**
+   * The sha256 of the plan file the matrix job uploaded: a job of an
+   * earlier attempt can upload a plan under a re-run's name, and a shard,
+   * holding no token, cannot date it, so it checks the content.
+   */
+  planSha256: string
 }
 
 /** One shard of the plan: what one shard job reviews. */
@@ -102,7 +108,8 @@ export const shardEntrySchema = z
 export const shardRefSchema = z
   .object({
     id: z.string().regex(SHARD_ID),
-    question: z.string().regex(QUESTION_NAME).or(z.literal('')).default('')
+    question: z.string().regex(QUESTION_NAME).or(z.literal('')).default(''),
+    planSha256: z.string().regex(/^[0-9a-f]{64}$/)
   })
   .strict()
 
@@ -118,7 +125,7 @@ function readRole(value: string, errors: string[]): Role {
 function readShard(value: string, errors: string[]): ShardRef | undefined {
   const expected =
     `expected this job's matrix entry as JSON (toJSON(matrix) of the matrix role's output): ` +
-    `{"id": "s1", "question": ""}`
+    `{"id": "s1", "question": "", "planSha256": "<64 hex digits>"}`
   let json: unknown
   try {
     json = JSON.parse(value)
@@ -130,7 +137,10 @@ function readShard(value: string, errors: string[]): ShardRef | undefined {
   }
   const parsed = shardRefSchema.safeParse(json)
   if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
+  // A key the entry does not take says most: it is not a matrix entry.
+  const issues = parsed.error.issues
+  const issue =
+    issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]
   const what =
     issue?.code === 'unrecognized_keys'
       ? `'${showValue(issue.keys.join("', '"))}' is not part of a matrix entry (the shard reads its files from the plan)`

@@ -35,6 +35,7 @@ import { planArtifactName } from './matrix-job.js'
 import { PLAN_DIFF_MAX_BYTES, readPullPlan } from './pull-plan.js'
 import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
 import { expectedAgents } from './expected-agents.js'
+import { attemptCheck } from './attempt-start.js'
 import { roundsTogether, shardVotes } from './shard-votes.js'
 import {
   renderAggregate,
@@ -72,6 +73,7 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   const found = await artifactsNamed(door, inputs.resultsPrefix)
   const pullFiles = new Set(pull.files.map((f) => f.filename))
   const attempt = runAttempt(process.env)
+  const ofItsAttempt = attemptCheck(github, process.env)
   const taken: ShardOutcome[] = []
   for (const entry of plan.shards) {
     const base = `${inputs.resultsPrefix}${entry.id}`
@@ -94,6 +96,19 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
         entry,
         state: 'missing',
         reason: `No artifact '${name}': the shard job failed before its upload, was cancelled or did not run.`
+      })
+      continue
+    }
+    const misdated = await ofItsAttempt({
+      ...artifact,
+      attempt: attemptOf(artifact.name, base) ?? 1
+    })
+    if (misdated) {
+      core.warning(`Shard '${entry.id}': its artifact was refused: ${misdated}`)
+      taken.push({
+        entry,
+        state: 'refused',
+        reason: `Its artifact was refused: ${misdated}.`
       })
       continue
     }

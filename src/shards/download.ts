@@ -10,10 +10,18 @@ import * as path from 'node:path'
 import { inflateRawSync } from 'node:zlib'
 import { errorText } from '../core/text.js'
 
+/** An artifact as @actions/artifact lists it (`createdAt` the service's). */
+export interface ListedArtifact {
+  id: number
+  name: string
+  size: number
+  createdAt?: Date
+}
+
 /** The part of @actions/artifact's client used here (tests pass the real one). */
 export interface ArtifactDoor {
   listArtifacts(options?: { latest?: boolean }): Promise<{
-    artifacts: Array<{ id: number; name: string; size: number }>
+    artifacts: ListedArtifact[]
   }>
   downloadArtifact(
     id: number,
@@ -200,7 +208,7 @@ export async function fetchArtifactFile(
 export async function artifactsNamed(
   door: ArtifactDoor,
   prefix: string
-): Promise<Array<{ id: number; name: string; size: number }>> {
+): Promise<ListedArtifact[]> {
   const { artifacts } = await door.listArtifacts({ latest: false })
   return artifacts
     .filter((a) => a.name.startsWith(prefix))

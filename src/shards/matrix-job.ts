@@ -2,6 +2,7 @@
 // shards, uploads the plan (the pull request's files and diff, which the
 // shards cannot read without a token) and sets the `matrix` output.
 import * as core from '@actions/core'
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Inputs, Outputs, ShardDefaults } from '../core/constants.js'
@@ -59,6 +60,11 @@ async function readBase(
   return base
 }
 
+/** The plan's sha256 as each matrix entry carries it (the shard checks it). */
+export function sha256Of(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
 export function planArtifactName(tag: string): string {
   return `${ShardDefaults.planArtifact}-${tag}`
 }
@@ -81,7 +87,8 @@ export async function matrixJob(job: TokenRoleJob): Promise<void> {
     shards: plan.shards,
     base: await readBase(job.github(), pull.baseSha, job.settings)
   }
-  fs.writeFileSync(file, JSON.stringify(written), { mode: 0o600 })
+  const text = JSON.stringify(written)
+  fs.writeFileSync(file, text, { mode: 0o600 })
   if (plan.shards.length > 0)
     await uploadFile(
       await job.artifacts(),
@@ -91,7 +98,7 @@ export async function matrixJob(job: TokenRoleJob): Promise<void> {
       ),
       file
     )
-  core.setOutput(Outputs.Matrix, JSON.stringify(matrixOf(plan)))
+  core.setOutput(Outputs.Matrix, JSON.stringify(matrixOf(plan, sha256Of(text))))
   core.setOutput(Outputs.Status, 'success')
   core.info(
     `Matrix: ${plan.shards.length} shard(s) for #${pull.number} ` +

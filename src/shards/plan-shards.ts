@@ -249,6 +249,15 @@ export function planShards(
  * shards' ids and question names only, a few dozen bytes a shard; the files
  * and question texts are in the plan artifact.
  */
-export function matrixOf(plan: ShardPlan): { include: ShardRef[] } {
-  return { include: plan.shards.map(({ id, question }) => ({ id, question })) }
+export function matrixOf(
+  plan: ShardPlan,
+  planSha256: string
+): { include: ShardRef[] } {
+  return {
+    include: plan.shards.map(({ id, question }) => ({
+      id,
+      question,
+      planSha256
+    }))
+  }
 }

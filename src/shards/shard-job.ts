@@ -40,7 +40,12 @@ import {
   uploadFile,
   type ArtifactDoor
 } from './download.js'
-import { PLAN_FILE, planArtifactName, type PlanFile } from './matrix-job.js'
+import {
+  PLAN_FILE,
+  planArtifactName,
+  sha256Of,
+  type PlanFile
+} from './matrix-job.js'
 import { RECORD_FILE, recordOf } from './record.js'
 
 /** The plan holds the whole diff the matrix job read (pull-plan.ts). */
@@ -180,7 +185,8 @@ function planDoor(pull: PullRequestContext, base: PlanFile['base']): GitHubApi {
 async function readPlan(
   door: ArtifactDoor,
   tag: string,
-  dir: string
+  dir: string,
+  planSha256: string
 ): Promise<PlanFile> {
   const base = planArtifactName(tag)
   const named = latestAttempt(
@@ -209,6 +215,14 @@ async function readPlan(
     throw new Error(
       `The plan artifact '${name}' could not be read: ${fetched.reason}`
     )
+  // An earlier attempt's job may have uploaded a plan under this attempt's
+  // name; the matrix job's own plan is the one its matrix entries hash.
+  const sha = sha256Of(fetched.text)
+  if (sha !== planSha256)
+    throw new Error(
+      `Input '${Inputs.Shard}': the plan artifact '${name}' has sha256 ${sha}, not the planSha256 ${planSha256} of this job's matrix entry: ` +
+        "another job uploaded it, so it is not read (give each shard job its entry of the same run's matrix: shard: '${{ toJSON(matrix) }}')"
+    )
   const parsed = planSchema.safeParse(JSON.parse(fetched.text))
   if (!parsed.success)
     throw new Error(`The plan artifact '${name}' has the wrong shape`)
@@ -222,7 +236,7 @@ async function readPlan(
  */
 export function plannedEntry(
   shards: readonly ShardEntry[],
-  ref: ShardRef
+  ref: Pick<ShardRef, 'id' | 'question'>
 ): ShardEntry {
   const planned = shards.find((s) => s.id === ref.id)
   const ids = shards.map((s) => s.id)
@@ -302,7 +316,8 @@ export async function shardJob(job: {
     const plan = await readPlan(
       door,
       job.settings.commentTag,
-      path.join(job.workDir, 'plan')
+      path.join(job.workDir, 'plan'),
+      ref.planSha256
     )
     head = plan.pull.headSha.toLowerCase()
     entry = plannedEntry(plan.shards, ref)
