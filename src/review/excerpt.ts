@@ -19,8 +19,11 @@ export interface Excerpt {
   lines: Array<{ number: number; text: string }>
 }
 
+/** New-side line number -> text, per file, of a unified diff (newSideLines). */
+export type DiffLines = Map<string, Map<number, string>>
+
 /** New-side line number -> text, per file, from a unified diff. Linear. */
-export function newSideLines(diff: string): Map<string, Map<number, string>> {
+export function newSideLines(diff: string): DiffLines {
   const files = new Map<string, Map<number, string>>()
   let current: Map<number, string> | undefined
   let line = 0
@@ -75,10 +78,11 @@ function agreesWithDiff(
 /** The excerpt of each group, read once per file. */
 export function excerptsFor(
   groups: FindingGroup[],
-  diff: string,
+  /** The diff, or its lines, read once by a caller that asks for excerpts many times. */
+  diff: string | DiffLines,
   checkout: string | undefined
 ): Map<FindingGroup, Excerpt> {
-  const fromDiff = newSideLines(diff)
+  const fromDiff = typeof diff === 'string' ? newSideLines(diff) : diff
   const checkoutFiles = new Map<string, string[] | undefined>()
   const fileLines = (file: string): string[] | undefined => {
     if (!checkout) return undefined

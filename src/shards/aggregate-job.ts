@@ -36,6 +36,7 @@ import { PLAN_DIFF_MAX_BYTES, readPullPlan } from './pull-plan.js'
 import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
 import { expectedAgents } from './expected-agents.js'
 import { attemptCheck } from './attempt-start.js'
+import { newSideLines, type DiffLines } from '../review/excerpt.js'
 import { roundsTogether, shardVotes } from './shard-votes.js'
 import {
   renderAggregate,
@@ -145,10 +146,15 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   }
   const diff = cutDiff(pull.diff, PLAN_DIFF_MAX_BYTES)
   const prTexts = [pull.title, pull.body].filter(Boolean)
-  // Each shard's vote, tallied here from its ballots (shard-votes.ts).
+  // Each shard's vote, tallied here from its ballots (shard-votes.ts); the
+  // diff's lines are read once for all of them, and only if one voted.
+  const voted = taken.some(
+    (o) => o.state === 'ok' && o.accepted.record.vote?.ran === true
+  )
+  const diffLines: DiffLines = newSideLines(voted ? diff.diff : '')
   const outcomes = taken.map((o): ShardOutcome =>
     o.state === 'ok'
-      ? { ...o, votes: shardVotes(o.accepted, diff.diff, prTexts) }
+      ? { ...o, votes: shardVotes(o.accepted, diffLines, prTexts) }
       : o
   )
   const bases = [

@@ -9,7 +9,7 @@
 // failed, finding-vote off) gives no votes: its findings count by their
 // raisers, as one run's do when its round is skipped.
 import type { VoteRound } from '../core/review.js'
-import { excerptsFor } from '../review/excerpt.js'
+import { excerptsFor, type DiffLines } from '../review/excerpt.js'
 import type { RoundVote } from '../review/merged-votes.js'
 import { groupedFindings } from '../review/post.js'
 import {
@@ -31,7 +31,8 @@ export interface ShardVotes {
 
 export function shardVotes(
   accepted: AcceptedRecord,
-  diff: string,
+  /** The pull request's diff, its lines read once for every shard (excerpt.ts). */
+  diff: DiffLines,
   prTexts: readonly string[]
 ): ShardVotes | undefined {
   const { record, entry } = accepted
