@@ -36,7 +36,6 @@ export interface FakeGitHub {
   called(): Array<keyof GitHubApi>
 }
 
-
 /** A comment as the conversation reads it (src/core/conversation.ts). */
 function asThreadComment(c: {
   id: number

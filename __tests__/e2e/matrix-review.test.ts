@@ -791,7 +791,7 @@ describe('the finding vote across two question shards on the same files', () => 
       agent_b: { answer: findingsBlock(b), voteFor: 'agent_a' }
     })
   const common = { 'shard-questions': QUESTIONS, 'max-shards': '2' }
-  /** Time for the vote round after the answers (vote-round.ts MIN_VOTE_SECONDS). */
+  /** Time for the vote round after the answers (review/ballot.ts MIN_VOTE_SECONDS). */
   const ROUND_TIME = { 'max-duration': '600' }
   let refs: Ref[] = []
   let honest: Record<string, unknown> = {}

@@ -23,6 +23,7 @@ const STAGE_ORDER: string[][] = [
   ['run'], // MassGen running: the process, its lines, status.json
   ['results'], // the run's files into one RunResult
   ['review'], // `review: inline`: findings into a pull-request review
+  ['vote'], // `finding-vote: true`: the ballot put to the agents in a second MassGen run
   ['report'], // the comment, the job summary, the outputs, the logs artifact
   ['pipeline'], // decide, execute, finish: the steps in order
   ['shards'], // a review fanned out over a job matrix: the roles around the pipeline

@@ -9,6 +9,8 @@ import {
   progressLine,
   toSnapshot
 } from '../../src/run/progress.js'
+import { liveView } from '../../src/report/live-view.js'
+import type { Destination } from '../../src/report/report.js'
 
 const AGENTS: AgentPlan[] = [
   { id: 'agent_a', backend: 'openai', model: 'gpt-5.4', keyEnvVars: [] },
@@ -94,29 +96,27 @@ describe('progressLine', () => {
   })
 })
 
-/** A tracker on a clock the test moves, recording what it logs and posts. */
-function tracker(
-  options: { minIntervalMs?: number; after?: Promise<void> } = {}
-) {
+/** A tracker on a clock the test moves, recording what it logs and what its follower takes. */
+function tracker(options: { minIntervalMs?: number } = {}) {
   let time = 1_000_000
   const logged: string[] = []
   const posted: string[] = []
   const releases: Array<() => void> = []
   const t = new ProgressTracker({
     minIntervalMs: options.minIntervalMs ?? 20_000,
-    ...(options.after ? { after: options.after } : {}),
     now: () => time,
-    log: (line) => logged.push(line),
-    publish: (s) =>
-      new Promise<void>((resolve) => {
-        posted.push(`${s.phase} ${s.completionPercentage}`)
-        releases.push(resolve)
-      })
+    log: (line) => logged.push(line)
   })
+  // A poster that takes one view at a time and finishes when the test says.
+  const following = (async () => {
+    for await (const s of t.views()) {
+      posted.push(`${s.phase} ${s.completionPercentage}`)
+      await new Promise<void>((resolve) => releases.push(resolve))
+    }
+  })()
   const settle = async () => {
     for (let i = 0; i < 10; i++) {
       releases.splice(0).forEach((r) => r())
-      await Promise.resolve()
       await new Promise((r) => setImmediate(r))
     }
   }
@@ -125,9 +125,14 @@ function tracker(
     logged,
     posted,
     settle,
+    following,
+    /** Lets the post in flight finish, without settling what comes next. */
+    release: () => releases.splice(0).forEach((r) => r()),
     advance: (ms: number) => (time += ms)
   }
 }
+
+const tick = () => new Promise((r) => setImmediate(r))
 
 describe('ProgressTracker', () => {
   it('logs a line only when it changes', () => {
@@ -136,9 +141,10 @@ describe('ProgressTracker', () => {
     t.update(snapshot('initial_answer', 10))
     t.update(snapshot('initial_answer', 40))
     expect(logged).toHaveLength(2)
+    t.close()
   })
 
-  it('posts a phase change at once, other changes at most every minIntervalMs', async () => {
+  it('offers a phase change at once, other changes at most every minIntervalMs', async () => {
     const { t, posted, settle, advance } = tracker()
     t.update(snapshot('initial_answer', 10))
     await settle()
@@ -159,52 +165,86 @@ describe('ProgressTracker', () => {
       'enforcement 60',
       'enforcement 80'
     ])
+    t.close()
   })
 
-  it('posts one view at a time, in order, after the first view', async () => {
-    let firstViewDone: () => void = () => {}
-    const firstView = new Promise<void>((r) => (firstViewDone = r))
-    const { t, posted, settle } = tracker({ after: firstView })
+  it('a poster that falls behind gets the newest view due, not every one', async () => {
+    const { t, posted, release, settle } = tracker({ minIntervalMs: 0 })
     t.update(snapshot('initial_answer', 10))
-    t.update(snapshot('enforcement', 60))
-    await new Promise((r) => setImmediate(r))
-    expect(posted).toEqual([]) // the first view is still on its way
-    firstViewDone()
+    await tick()
+    expect(posted).toEqual(['initial_answer 10']) // in flight
+    t.update(snapshot('voting', 40))
+    t.update(snapshot('enforcement', 60)) // replaces 'voting 40', not taken
+    release()
+    await tick()
+    t.update(snapshot('final', 90))
     await settle()
-    expect(posted).toEqual(['initial_answer 10', 'enforcement 60'])
+    expect(posted).toEqual(['initial_answer 10', 'enforcement 60', 'final 90'])
+    t.close()
   })
 
-  it('goes on after a failed post, and stops posting once closed', async () => {
-    const posted: string[] = []
+  it('ends after the post in flight once closed, and offers nothing after', async () => {
+    const { t, posted, release, following } = tracker({ minIntervalMs: 0 })
+    t.update(snapshot('presentation', 90))
+    await tick()
+    t.update(snapshot('final', 95)) // not taken yet: dropped at close
+    t.close()
+    t.update(snapshot('after', 99))
+    let ended = false
+    const end = following.then(() => (ended = true))
+    await tick()
+    expect(ended).toBe(false) // 'presentation 90' is still being posted
+    release()
+    await end
+    expect(posted).toEqual(['presentation 90'])
+  })
+})
+
+describe('liveView', () => {
+  it('posts the first view, then the views one at a time, and goes on after a failed post', async () => {
+    const bodies: string[] = []
+    let inFlight = 0
+    let mostInFlight = 0
+    const github = {
+      upsertStickyComment: async (
+        _issue: number,
+        _tag: string,
+        body: string
+      ) => {
+        inFlight++
+        mostInFlight = Math.max(mostInFlight, inFlight)
+        await tick()
+        inFlight--
+        bodies.push(body)
+        if (bodies.length === 2) throw new Error('502 Bad Gateway')
+        return { id: 1, url: 'https://github.com/o/r/pull/1#issuecomment-1' }
+      }
+    }
+    const dest = {
+      github,
+      issueNumber: 1,
+      settings: { comment: true, commentTag: 'massgen' },
+      secrets: []
+    } as unknown as Destination
+    const live = liveView(dest)
     const t = new ProgressTracker({
       minIntervalMs: 0,
       now: () => 0,
-      log: () => {},
-      publish: (s) => {
-        posted.push(s.phase)
-        return s.phase === 'a'
-          ? Promise.reject(new Error('502'))
-          : Promise.resolve()
-      }
+      log: () => {}
     })
-    t.update(snapshot('a', 1))
-    t.update(snapshot('b', 2))
-    await t.close()
-    t.update(snapshot('c', 3))
-    await t.close()
-    expect(posted).toEqual(['a', 'b'])
-  })
-
-  it('close waits for the post in flight', async () => {
-    const { t, posted, settle } = tracker()
+    const firstView = live.announce(AGENTS)
+    const following = live.follow(t.views(), firstView)
+    t.update(snapshot('initial_answer', 10))
+    await tick()
+    t.update(snapshot('enforcement', 60))
+    await tick()
+    await tick()
     t.update(snapshot('presentation', 90))
-    let closed = false
-    const closing = t.close().then(() => (closed = true))
-    await new Promise((r) => setImmediate(r))
-    expect(posted).toEqual(['presentation 90'])
-    expect(closed).toBe(false)
-    await settle()
-    await closing
-    expect(closed).toBe(true)
+    await tick()
+    await tick()
+    t.close()
+    await following
+    expect(mostInFlight).toBe(1)
+    expect(bodies).toHaveLength(4)
   })
 })

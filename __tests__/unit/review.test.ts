@@ -388,9 +388,7 @@ describe('grouping a hostile record in bounded work', () => {
       'b-ok/agent_c'
     ])
     expect(groups).toHaveLength(junk.length + 1)
-    expect(work.checks).toBeLessThanOrEqual(
-      19 * MAX_CHECKS_PER_AGENT_ON_FILE
-    )
+    expect(work.checks).toBeLessThanOrEqual(19 * MAX_CHECKS_PER_AGENT_ON_FILE)
   })
 
   it('makes at most 50 comparisons a finding, on average, when the flood is spread over many files', () => {

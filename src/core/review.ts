@@ -84,7 +84,7 @@ export interface FindingVote {
   byRound?: readonly FindingVote[]
 }
 
-/** The vote round (review/vote-round.ts) as it ran, or why it did not. */
+/** The vote round (vote/vote-round.ts) as it ran, or why it did not. */
 export interface VoteRound {
   /** The round ran and its answers were read. */
   ran: boolean

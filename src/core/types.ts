@@ -1,5 +1,5 @@
 // The values that flow through the pipeline:
-// inputs + event -> plan -> prepare -> run -> results -> report
+// inputs + event -> context -> plan -> prepare -> run -> results -> review -> vote -> report
 import type {
   EarlierFinding,
   ResolveThreads,

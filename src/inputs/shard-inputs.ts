@@ -139,8 +139,7 @@ function readShard(value: string, errors: string[]): ShardRef | undefined {
   if (parsed.success) return parsed.data
   // A key the entry does not take says most: it is not a matrix entry.
   const issues = parsed.error.issues
-  const issue =
-    issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]
+  const issue = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]
   const what =
     issue?.code === 'unrecognized_keys'
       ? `'${showValue(issue.keys.join("', '"))}' is not part of a matrix entry (the shard reads its files from the plan)`

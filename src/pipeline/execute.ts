@@ -1,7 +1,8 @@
 // The run proper, once the event says to run, stage by stage: the context
 // read, the round planned from it, everything before MassGen starts
 // (prepare/ready.ts), MassGen run under the deadline with live progress, the
-// result judged from what it left behind, and the vote on the findings.
+// result judged from what it left behind, the ballot of its findings
+// (review/ballot.ts) and the vote on them (vote/vote-round.ts).
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import type { ProcessRunner } from '../core/process.js'
@@ -11,19 +12,18 @@ import type { GitHubApi } from '../github/api.js'
 import { gatherContext } from '../context/run-context.js'
 import { planRound } from '../plan/run-plan.js'
 import { massgenLaunch } from '../prepare/launch.js'
-import { removeReadContainer } from '../prepare/read-container.js'
-import { readyRun, type Planned, type ReadyRun } from '../prepare/ready.js'
+import { readyRun, type Planned } from '../prepare/ready.js'
 import { writeConfig } from '../prepare/run-config.js'
 import { ProgressTracker } from '../run/progress.js'
 import { watchMassgen } from '../run/watch-massgen.js'
 import { judgeOutcome } from '../results/judge-outcome.js'
 import {
-  mayVote,
-  voteRound,
-  wantsVote,
-  type RoundLimits
-} from '../review/vote-round.js'
+  answersToVoteOn,
+  findingsBallot,
+  votesOnFindings
+} from '../review/ballot.js'
 import { liveView } from '../report/live-view.js'
+import { voteRound } from '../vote/vote-round.js'
 import type { Destination } from '../report/report.js'
 
 export async function execute(
@@ -46,8 +46,8 @@ export async function execute(
     instructionsGitHub
   })
   // Not waited for: it goes out while MassGen is prepared and starts; every
-  // later post queues behind it, so a late first view can never overwrite a
-  // newer view or a failure report. No plan, no first view.
+  // later view follows it, so a late first view can never overwrite a newer
+  // view or a failure report. No plan, no first view.
   const live = liveView(dest)
   const firstView = written.then(
     (round) => live.announce(round.plan.agents),
@@ -57,8 +57,7 @@ export async function execute(
     workDir,
     runner
   })
-  const { context, plan, configFile, readServer, readContainer } = ready.config
-  const { installation, dockerImage, guardDir, reading } = ready
+  const { context, configFile } = ready.config
   const ran = {
     question: decision.question,
     configFile,
@@ -71,68 +70,63 @@ export async function execute(
     await firstView
     return { ...ready.refused, ...ran }
   }
+  const { plan, readServer } = ready.config
+  const { installation, dockerImage, guardDir, reading } = ready
+  const logBase = path.join(workDir, '.massgen', 'massgen_logs')
   const tracker = new ProgressTracker({
-    after: firstView,
     minIntervalMs: 20_000,
     now: Date.now,
-    log: (line) => core.info(line),
-    publish: live.show
+    log: (line) => core.info(line)
   })
-  const logBase = path.join(workDir, '.massgen', 'massgen_logs')
-  const launch = await massgenLaunch(
+  const following = live.follow(tracker.views(), firstView)
+  const answersStarted = Date.now()
+  const watched = await massgenLaunch(
     settings,
     { workDir, runner, guardDir, ...(reading ? { reading } : {}) },
     installation,
     { plan, readServer }
   )
-  const answersStarted = Date.now()
-  const { outcome, costAtStop, times } = await watchMassgen(settings, runner, {
-    launch,
-    workDir,
-    logBase,
-    agents: plan.agents,
-    tracker,
-    ...(reading ? { stopOn: reading.up } : {}),
-    keepReadContainer: mayVote(settings)
-  })
-  await tracker.close()
+    .then((launch) =>
+      watchMassgen(settings, runner, {
+        launch,
+        workDir,
+        logBase,
+        agents: plan.agents,
+        tracker,
+        ...(reading ? { stopOn: reading.up } : {}),
+        keepReadContainer: votesOnFindings(settings)
+      })
+    )
+    .finally(async () => {
+      // The final report must come after the last view, never before it.
+      tracker.close()
+      await following
+    })
   // A read container that did not start stopped MassGen: its error is the run's.
-  await reading?.up.catch(async (error: unknown) => {
-    await firstView
-    throw error
-  })
+  await reading?.up
   const first: RunResult = {
-    ...judgeOutcome(settings, decision.question, plan.agents, outcome, {
+    ...judgeOutcome(settings, decision.question, plan.agents, watched.outcome, {
       logBase,
-      costAtStop
+      costAtStop: watched.costAtStop
     }),
     ...ran,
     ...(dockerImage ? { dockerImage } : {}),
-    timings: { setup: ready.timings, ...times }
+    timings: { setup: ready.timings, ...watched.times }
   }
-  if (!wantsVote(settings, first)) {
-    if (readContainer) await removeReadContainer(runner, readContainer)
-    return first
-  }
-  const findingVote = await voteRound(
-    first,
-    settings,
-    // max-duration bounds both MassGen runs together.
-    { seconds: (Date.now() - answersStarted) / 1000 },
-    roundRunner(settings, decision, ready, { workDir, runner, logBase }),
-    core
-  ).catch((error: unknown): RunResult['findingVote'] => {
-    core.warning(`The vote on the findings failed: ${String(error)}`)
-    return {
-      ran: false,
-      skipped: 'the vote round failed',
-      findings: 0,
-      answers: {}
-    }
-  })
-  // The vote round reads through the same read container: gone only now.
-  if (readContainer) await removeReadContainer(runner, readContainer)
-  return { ...first, findingVote }
+  const put =
+    votesOnFindings(settings) && answersToVoteOn(first)
+      ? // max-duration bounds both MassGen runs together.
+        findingsBallot(first, settings, (Date.now() - answersStarted) / 1000)
+      : undefined
+  const answers = { agents: decision.agents, ready, workDir, runner, logBase }
+  const findingVote =
+    put &&
+    ('skipped' in put
+      ? put.skipped
+      : await voteRound(put.ballot, settings, answers, core))
+  // The read container, kept for the vote round, goes with the run's other
+  // containers once the step takes the checkout back (pipeline/credentials.ts).
+  return findingVote ? { ...first, findingVote } : first
 }
 
 /**
@@ -166,58 +160,4 @@ function writtenRound(
       writeConfig(settings, round)
       return round
     })
-}
-
-/** The vote round's MassGen: the same agents, launch and folders, MassGen's quick mode, no live view. */
-function roundRunner(
-  settings: Settings,
-  decision: RunDecision,
-  ready: ReadyRun,
-  where: { workDir: string; runner: ProcessRunner; logBase: string }
-): (question: string, limits: RoundLimits) => Promise<RunResult> {
-  const { workDir, runner, logBase } = where
-  const { context, readContainer } = ready.config
-  const { installation, guardDir, reading } = ready
-  return async (question: string, limits: RoundLimits) => {
-    const quick: Settings = {
-      ...settings,
-      mode: 'quick',
-      maxDurationSeconds: limits.seconds,
-      maxCost: limits.cost
-    }
-    const round = planRound(
-      quick,
-      decision.agents,
-      { ...context, question },
-      workDir,
-      { readContainer }
-    )
-    writeConfig(quick, round)
-    const roundLaunch = await massgenLaunch(
-      quick,
-      { workDir, runner, guardDir, ...(reading ? { reading } : {}) },
-      installation,
-      round
-    )
-    const silent = new ProgressTracker({
-      after: Promise.resolve(),
-      minIntervalMs: 20_000,
-      now: Date.now,
-      log: (line) => core.info(line),
-      publish: () => Promise.resolve()
-    })
-    const watched = await watchMassgen(quick, runner, {
-      launch: roundLaunch,
-      workDir,
-      logBase,
-      agents: round.plan.agents,
-      tracker: silent,
-      keepReadContainer: mayVote(quick)
-    })
-    await silent.close()
-    return judgeOutcome(quick, question, round.plan.agents, watched.outcome, {
-      logBase,
-      costAtStop: watched.costAtStop
-    })
-  }
 }

@@ -85,16 +85,6 @@ export async function startReadContainer(
   )
 }
 
-/** After MassGen: no turn is left to serve (a failure here is the run-end sweep's). */
-export async function removeReadContainer(
-  runner: ProcessRunner,
-  container: ReadContainer
-): Promise<void> {
-  await runner.exec(container.docker, ['rm', '--force', container.name], {
-    timeoutMs: 60_000
-  })
-}
-
 function detail(stderr: string): string {
   const line = firstLine(stderr.trim())
   return line ? ` (${line.slice(0, 300)})` : ''

@@ -76,7 +76,7 @@ export interface ReviewInput {
   minAgreement: number
   minSeverity: Severity
   maxInlineComments: number
-  /** The vote round's answers (vote-round.ts), when it ran. */
+  /** The vote round's answers (vote/vote-round.ts), when it ran. */
   vote?: VoteRound
   /**
    * Votes tallied in rounds of their own (a matrix review's shards,

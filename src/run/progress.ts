@@ -65,27 +65,30 @@ export function progressLine(snapshot: ProgressSnapshot): string {
 }
 
 interface ProgressTrackerOptions {
-  /** An update already on its way (the first view): later ones go after it. */
-  after?: Promise<void>
-  /** Shortest time between two comment updates (phase changes excepted). */
+  /** Shortest time between two offered views (phase changes excepted). */
   minIntervalMs: number
   now: () => number
   log: (line: string) => void
-  /** Posts the live view; failures are the callee's to log. */
-  publish?: (snapshot: ProgressSnapshot) => Promise<void>
 }
 
+/**
+ * Logs each change of the run's progress and offers the views worth
+ * posting: a phase change at once, any other change at most every
+ * minIntervalMs. The tracker posts nothing itself: whoever follows
+ * `views()` posts at its own pace and gets the newest view due, an older
+ * one it had not taken yet being dropped, so a slow poster never falls
+ * behind the run.
+ */
 export class ProgressTracker {
   private lastLine = ''
   private lastPhase = ''
-  private lastPublished = 0
-  private publishedLine = ''
-  private pending: Promise<void> = Promise.resolve()
+  private lastOffered = 0
+  private offeredLine = ''
+  private waiting: ProgressSnapshot | undefined
+  private wake: (() => void) | undefined
   private closed = false
 
-  constructor(private readonly options: ProgressTrackerOptions) {
-    if (options.after) this.pending = options.after.catch(() => undefined)
-  }
+  constructor(private readonly options: ProgressTrackerOptions) {}
 
   update(snapshot: ProgressSnapshot): void {
     if (this.closed) return
@@ -96,25 +99,35 @@ export class ProgressTracker {
     const phaseChanged = snapshot.phase !== this.lastPhase
     this.lastPhase = snapshot.phase
     const due =
-      this.options.now() - this.lastPublished >= this.options.minIntervalMs
-    if (
-      this.options.publish &&
-      (phaseChanged || due) &&
-      line !== this.publishedLine
-    ) {
-      this.lastPublished = this.options.now()
-      this.publishedLine = line
-      const publish = this.options.publish
-      // Serialised, so an older view never lands after a newer one.
-      this.pending = this.pending
-        .then(() => publish(snapshot))
-        .catch(() => undefined)
+      this.options.now() - this.lastOffered >= this.options.minIntervalMs
+    if (!(phaseChanged || due) || line === this.offeredLine) return
+    this.lastOffered = this.options.now()
+    this.offeredLine = line
+    this.waiting = snapshot
+    this.wakeFollower()
+  }
+
+  /** The views to post, newest first due; ends once the tracker is closed. */
+  async *views(): AsyncGenerator<ProgressSnapshot> {
+    for (;;) {
+      const next = this.waiting
+      this.waiting = undefined
+      if (next) yield next
+      else if (this.closed) return
+      else await new Promise<void>((resolve) => (this.wake = resolve))
     }
   }
 
-  /** Stops publishing and waits for any update in flight (before the final report). */
-  async close(): Promise<void> {
+  /** No more views: one not taken yet is dropped (the final report follows). */
+  close(): void {
     this.closed = true
-    await this.pending
+    this.waiting = undefined
+    this.wakeFollower()
+  }
+
+  private wakeFollower(): void {
+    const wake = this.wake
+    this.wake = undefined
+    wake?.()
   }
 }

@@ -24,7 +24,7 @@ export async function removeLeftoverContainers(
     timeoutMs: 60_000
   })
   if (removed.exitCode === 0)
-    log.info(`Removed ${ours.length} leftover MassGen container(s)`)
+    log.info(`Removed ${ours.length} MassGen container(s) of this run`)
   else
     log.warning(
       `Could not remove leftover MassGen containers${stderrDetail(removed.stderr)}`

@@ -46,7 +46,7 @@ const count = z.number().int().min(0).max(1e12)
 const dollars = z.number().finite().min(0).max(1_000_000)
 
 /**
- * The shard's finding vote (review/vote-round.ts): whether it ran, how many
+ * The shard's finding vote (vote/vote-round.ts): whether it ran, how many
  * findings it put to the agents, and each agent's raw answer, which the
  * aggregate reads again itself (shard-votes.ts). No tally and no evidence:
  * those are the aggregate's to work out.
