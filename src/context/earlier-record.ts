@@ -87,7 +87,7 @@ export function earlierFindings(
   return out
 }
 
-export interface ScopeFacts {
+interface ScopeFacts {
   /** `review-scope`. */
   requested: 'incremental' | 'full'
   /** `/massgen review --full` on the pull request. */

@@ -20,7 +20,7 @@ const PR_CONTEXT_FILES = [
 ] as const
 
 /** The pull request as given to the agents, with what include/exclude left out. */
-export type GivenPullRequest = PullRequestContext & {
+type GivenPullRequest = PullRequestContext & {
   leftOut?: LeftOut[]
   steering?: SteeringCheck
 }

@@ -22,7 +22,7 @@ import { stripInvisible } from '../event/command.js'
 import { errorText } from '../core/text.js'
 import type { StageLog } from '../core/log.js'
 
-export interface ScopedReview {
+interface ScopedReview {
   across: AcrossPushes
   /** The change since the last review, when incremental. */
   delta?: { diff: string; truncated: boolean }
@@ -114,7 +114,7 @@ function oneLine(text: string, max: number): string {
 }
 
 /** open-findings.md: each earlier finding with its place and agreement, as data. */
-export function openFindingsText(earlier: EarlierFinding[]): string {
+function openFindingsText(earlier: EarlierFinding[]): string {
   const rows = earlier.map((e, i) => {
     const line = e.line ?? e.originalLine
     const agreed =

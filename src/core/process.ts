@@ -1,7 +1,7 @@
 // The process door: what every stage may ask of child processes. The one
 // implementation, process/process.ts, spawns them; tests pass fakes.
 
-export type StreamName = 'stdout' | 'stderr'
+type StreamName = 'stdout' | 'stderr'
 
 export interface Exit {
   exitCode: number | null

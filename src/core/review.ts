@@ -192,7 +192,7 @@ export interface EarlierFinding {
   title: string
 }
 
-export type EarlierStatus = 'confirmed' | 'fixed' | 'carried'
+type EarlierStatus = 'confirmed' | 'fixed' | 'carried'
 
 /** What was done with a fixed finding's thread. */
 export type ThreadAction =

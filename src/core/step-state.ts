@@ -29,7 +29,7 @@ export interface StepState {
   massgenCacheSave: string
 }
 
-export type StateStore = Pick<typeof actions, 'saveState' | 'getState'>
+type StateStore = Pick<typeof actions, 'saveState' | 'getState'>
 
 const NAMES: Record<keyof StepState, string> = {
   isPost: State.IsPost,

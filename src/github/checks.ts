@@ -20,7 +20,7 @@ export interface CheckAnnotation {
   raw_details?: string
 }
 
-export interface CheckOutput {
+interface CheckOutput {
   title: string
   summary: string
   annotations?: CheckAnnotation[]
@@ -189,5 +189,3 @@ export function createChecks(t: ChecksTarget) {
     }
   }
 }
-
-export type Checks = ReturnType<typeof createChecks>

@@ -11,7 +11,7 @@ export type Comparison =
   /** GitHub knows no such commit (gone with a force push), or will not compare. */
   | { status: 'unknown'; why: string }
 
-export interface CompareTarget {
+interface CompareTarget {
   octokit: Octokit
   owner: string
   repo: string

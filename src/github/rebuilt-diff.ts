@@ -6,7 +6,7 @@
 // pull request author's text.
 
 /** One entry of the files list, as the rebuild needs it. */
-export interface FilePatch {
+interface FilePatch {
   filename: string
   status: string
   changes: number

@@ -25,7 +25,7 @@ export function findingMarker(tag: string, group: FindingGroup): string {
   return `<!-- ${FINDING_MARKER} tag=${safeTag(tag)} fp=${group.fingerprint} -->`
 }
 
-export interface MarkerFields {
+interface MarkerFields {
   tag: string
   fingerprint: string
 }

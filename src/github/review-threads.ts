@@ -69,7 +69,7 @@ export interface ReviewThread {
   answered: boolean
 }
 
-export interface ThreadsTarget {
+interface ThreadsTarget {
   octokit: Octokit
   owner: string
   repo: string
@@ -80,7 +80,7 @@ export interface ThreadsTarget {
  * GraphQL names a bot by its app's slug (`github-actions`); REST, which the
  * identity knows, by `github-actions[bot]`.
  */
-export function asAuthored(author: unknown): Authored {
+function asAuthored(author: unknown): Authored {
   const a = (author ?? {}) as { __typename?: unknown; login?: unknown }
   if (typeof a.login !== 'string' || a.login.length > 100) return {}
   const bot = a.__typename === 'Bot'

@@ -5,7 +5,7 @@ import { showValue } from '../core/text.js'
 import { parseFlag } from './boolean-rule.js'
 import type { Settings } from '../core/types.js'
 
-export type PullFilters = Pick<
+type PullFilters = Pick<
   Settings,
   'skipDrafts' | 'skipBots' | 'skipLabels' | 'maxChangedFiles'
 >

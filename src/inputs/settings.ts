@@ -28,7 +28,7 @@ import { parse as parseShell } from 'shell-quote'
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
 
-export interface InputSource {
+interface InputSource {
   /** The raw input value ('' when unset), as `core.getInput` returns it. */
   getInput(name: string): string
   env: NodeJS.ProcessEnv

@@ -8,13 +8,13 @@ import { showValue } from '../core/text.js'
 import { globProblem, parseGlobList } from './globs.js'
 import { InputError } from './settings.js'
 
-export const ROLES = ['run', 'matrix', 'shard', 'aggregate'] as const
-export type Role = (typeof ROLES)[number]
+const ROLES = ['run', 'matrix', 'shard', 'aggregate'] as const
+type Role = (typeof ROLES)[number]
 
 /** A shard id: also part of its artifact's name, so plain. */
 export const SHARD_ID = /^[a-z0-9][a-z0-9-]{0,63}$/
 const QUESTION_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/
-export const MAX_QUESTIONS = 16
+const MAX_QUESTIONS = 16
 const MAX_QUESTION_CHARS = 4000
 /** GitHub's files list names at most 3,000 files; so does one shard. */
 export const MAX_SHARD_FILES = 3000
@@ -69,13 +69,8 @@ export interface ShardEntry {
 }
 
 /** What `needs.<job>.result` gives for the shard jobs (all of the matrix). */
-export const JOB_RESULTS = [
-  'success',
-  'failure',
-  'cancelled',
-  'skipped'
-] as const
-export type JobResult = (typeof JOB_RESULTS)[number]
+const JOB_RESULTS = ['success', 'failure', 'cancelled', 'skipped'] as const
+type JobResult = (typeof JOB_RESULTS)[number]
 
 export interface ShardInputs {
   role: Role
@@ -105,7 +100,7 @@ export const shardEntrySchema = z
   .strict()
 
 /** A matrix entry: the question may be left out (it is checked against the plan's). */
-export const shardRefSchema = z
+const shardRefSchema = z
   .object({
     id: z.string().regex(SHARD_ID),
     question: z.string().regex(QUESTION_NAME).or(z.literal('')).default(''),
@@ -149,10 +144,7 @@ function readShard(value: string, errors: string[]): ShardRef | undefined {
 }
 
 /** `name: question`, one a line; blank lines and `#` comments skipped. */
-export function parseQuestions(
-  value: string,
-  errors: string[]
-): NamedQuestion[] {
+function parseQuestions(value: string, errors: string[]): NamedQuestion[] {
   const out: NamedQuestion[] = []
   for (const raw of value.split('\n')) {
     const line = raw.trim()
@@ -193,7 +185,7 @@ export function parseQuestions(
  * skipped. The globs are include's (inputs/globs.ts); no `!`, since the
  * first group whose glob matches takes a file.
  */
-export function parseShardPaths(value: string, errors: string[]): PathRule[] {
+function parseShardPaths(value: string, errors: string[]): PathRule[] {
   const out: PathRule[] = []
   const bad = (message: string) =>
     errors.push(`Input '${Inputs.ShardPaths}': ${message}`)
@@ -249,7 +241,7 @@ function readMaxShards(value: string, errors: string[]): number {
 }
 
 /** The shards' artifacts of a review, by default: its comment tag keeps two matrix reviews of one workflow apart. */
-export function defaultResults(commentTag: string): string {
+function defaultResults(commentTag: string): string {
   const tag = /^[A-Za-z0-9._-]{1,64}$/.test(commentTag)
     ? commentTag
     : Defaults.CommentTag

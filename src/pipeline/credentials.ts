@@ -54,7 +54,7 @@ export async function lendCheckout(settings: Settings): Promise<LentCheckout> {
  * What a step gives back once MassGen is gone: the run's containers and
  * their write access (Docker mode), then the checkout's credentials.
  */
-export interface Lent {
+interface Lent {
   readonly docker: boolean
   readonly workDir: string | undefined
   readonly credentials: readonly TakenFile[]

@@ -118,12 +118,12 @@ export async function execute(
       ? // max-duration bounds both MassGen runs together.
         findingsBallot(first, settings, (Date.now() - answersStarted) / 1000)
       : undefined
-  const answers = { agents: decision.agents, ready, workDir, runner, logBase }
+  const answers = { ready, workDir, runner, logBase }
   const findingVote =
     put &&
     ('skipped' in put
       ? put.skipped
-      : await voteRound(put.ballot, settings, answers, core))
+      : await voteRound(put.ballot, answers, core))
   // The read container, kept for the vote round, goes with the run's other
   // containers once the step takes the checkout back (pipeline/credentials.ts).
   return findingVote ? { ...first, findingVote } : first

@@ -19,7 +19,7 @@ import {
 /** The artifact client retries for ~30 s on errors and minutes on a stall. */
 const ARTIFACT_UPLOAD_LIMIT_SECONDS = 60
 
-export interface FinishedRun {
+interface FinishedRun {
   readonly settings: Settings
   readonly dest: Destination
   readonly workDir: string

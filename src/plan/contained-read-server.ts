@@ -51,7 +51,7 @@ export interface ReadContainer {
   marker: string
 }
 
-export interface ContainedServerEntry {
+interface ContainedServerEntry {
   name: 'filesystem'
   type: 'stdio'
   command: string

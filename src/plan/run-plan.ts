@@ -1,6 +1,7 @@
-// The plan of one MassGen round, from what context read: where its config
-// goes, the read server the agents read with, Docker mode's read container,
-// and what planRun makes of them (plan.ts). Nothing is written here: the
+// The plan of the run's MassGen rounds, from what context read: where each
+// config goes, the read server the agents read with, Docker mode's read
+// container, and what planRun makes of them (plan.ts); the vote round's is
+// finished once the answers give its ballot. Nothing is written here: the
 // config is written, and the container's folder made, by
 // prepare/run-config.ts.
 import { randomBytes } from 'node:crypto'
@@ -27,36 +28,91 @@ export interface PlannedRound {
   readContainer?: ReadContainer
 }
 
-/** One round planned: the answers', or the vote's through the answers' read container. */
+/** What the vote round may spend: the rest of max-duration and of max-cost. */
+export interface RoundLimits {
+  readonly seconds: number
+  readonly cost?: number
+}
+
+/** The vote round as planned: its settings (quick mode, its limits) and its round. */
+interface PlannedVote {
+  readonly settings: Settings
+  readonly round: PlannedRound
+}
+
+/**
+ * The answers' round, and the vote round that may follow it planned here
+ * too but for what only the answers can give it: the ballot's question and
+ * what is left of the run's time and cost.
+ */
+export interface PlannedAnswers extends PlannedRound {
+  readonly planVote: (question: string, limits: RoundLimits) => PlannedVote
+}
+
+/** The answers' round planned, and the vote round's planner beside it. */
 export function planRound(
   settings: Settings,
   agents: AgentSelection,
   context: Pick<RunContext, 'question' | 'extraContextPaths'>,
-  workDir: string,
-  /** The vote round reads through the answers' read container, still up. */
-  vote?: { readContainer: ReadContainer | undefined }
-): PlannedRound {
+  workDir: string
+): PlannedAnswers {
   const relative = configRelativePath(new Date())
-  const configFile = path.join(
-    workDir,
-    vote ? relative.replace(/\.yaml$/, '.vote.yaml') : relative
-  )
+  const readContainer = readContainerFor(settings, workDir)
+  const answers = plannedRound('answers', settings, {
+    agents,
+    question: context.question,
+    extraContextPaths: context.extraContextPaths,
+    configFile: path.join(workDir, relative),
+    readContainer
+  })
+  // The vote round reads through the answers' read container, kept up for it.
+  const voteFile = path.join(workDir, relative.replace(/\.yaml$/, '.vote.yaml'))
+  const planVote = (question: string, limits: RoundLimits): PlannedVote => {
+    const quick: Settings = {
+      ...settings,
+      mode: 'quick',
+      maxDurationSeconds: limits.seconds,
+      maxCost: limits.cost
+    }
+    return {
+      settings: quick,
+      round: plannedRound('vote', quick, {
+        agents,
+        question,
+        extraContextPaths: context.extraContextPaths,
+        configFile: voteFile,
+        readContainer
+      })
+    }
+  }
+  return { ...answers, planVote }
+}
+
+function plannedRound(
+  round: PlannedRound['round'],
+  settings: Settings,
+  what: {
+    agents: AgentSelection
+    question: string
+    extraContextPaths: string[]
+    configFile: string
+    readContainer: ReadContainer | undefined
+  }
+): PlannedRound {
+  const { configFile, readContainer } = what
   const readServer = bundledReadServer()
-  const readContainer = vote
-    ? vote.readContainer
-    : readContainerFor(settings, workDir)
   const plan = planRun({
     settings,
-    question: context.question,
+    question: what.question,
     configFile,
-    extraContextPaths: context.extraContextPaths,
+    extraContextPaths: what.extraContextPaths,
     baseEnv: process.env,
     readServer,
     ...(readContainer ? { readContainer } : {}),
-    agents
+    agents: what.agents
   })
   return {
-    round: vote ? 'vote' : 'answers',
+    round,
     plan,
     configFile,
     readServer,

@@ -45,7 +45,7 @@ export function startReadContainerBeside(
   return { up, gate }
 }
 
-export async function startReadContainer(
+async function startReadContainer(
   runner: ProcessRunner,
   launch: ReadServerLaunch,
   folders: string[],

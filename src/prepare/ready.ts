@@ -8,7 +8,7 @@ import { saveStepState } from '../core/step-state.js'
 import type { ProcessRunner } from '../core/process.js'
 import type { RunResult, Settings } from '../core/types.js'
 import type { RunContext } from '../context/run-context.js'
-import type { PlannedRound } from '../plan/run-plan.js'
+import type { PlannedAnswers } from '../plan/run-plan.js'
 import { writeMassgenGuard } from '../safety/massgen-guard.js'
 import { preflight } from './preflight.js'
 import { prepareRun, type PreparedRun } from './prepare-run.js'
@@ -20,7 +20,7 @@ import { readFolders } from './run-config.js'
 import { describeSetup } from './setup.js'
 
 /** The answers' round as planned, with the context it was planned from. */
-export type Planned = PlannedRound & { readonly context: RunContext }
+export type Planned = PlannedAnswers & { readonly context: RunContext }
 
 export interface ReadyRun extends Readonly<PreparedRun<Planned>> {
   /** The folder of the guard MassGen's every start goes through. */

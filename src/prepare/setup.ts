@@ -10,7 +10,7 @@ import type { SetupPhase, SetupTimings } from '../core/types.js'
 
 export type { SetupPhase, SetupTimings }
 
-export interface PhaseSpec<T> {
+interface PhaseSpec<T> {
   name: string
   /** Undefined: nothing to do in this run (no phase, an undefined result). */
   run: (() => Promise<T>) | undefined

@@ -7,7 +7,7 @@ import { toSnapshot, type ProgressSnapshot } from '../run/progress.js'
 import { renderProgress } from './render.js'
 import { postComment, reportContext, type Destination } from './report.js'
 
-export interface LiveView {
+interface LiveView {
   /** The first view: the agents planned, nothing run yet. */
   readonly announce: (agents: AgentPlan[]) => Promise<void>
   /**

@@ -17,7 +17,7 @@ import type { RunResult } from '../core/types.js'
 const SUMMARY_LIMIT = 1024 * 1024 - 1024
 
 /** The part of the GitHub door a report needs: its comment, or its reply. */
-export type CommentPoster = Pick<
+type CommentPoster = Pick<
   GitHubApi,
   'upsertStickyComment' | 'replyToReviewThread'
 >

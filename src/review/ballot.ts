@@ -5,19 +5,14 @@
 // reading the votes back is the review's (post.ts withVotes).
 import type { RunResult, Settings } from '../core/types.js'
 import type { VoteRound } from '../core/review.js'
+import type { RoundLimits } from '../plan/run-plan.js'
 import { excerptsFor } from './excerpt.js'
 import { groupedFindings } from './post.js'
 import { reviewAnswers } from './review.js'
 import { MAX_VOTED_FINDINGS, voteQuestion } from './vote.js'
 
 /** Less time than this left after the answers: no vote (it would time out). */
-export const MIN_VOTE_SECONDS = 60
-
-/** What the vote round may spend: the rest of max-duration and of max-cost. */
-export interface RoundLimits {
-  readonly seconds: number
-  readonly cost?: number
-}
+const MIN_VOTE_SECONDS = 60
 
 /** The question put to the agents in the vote round, and its bounds. */
 export interface FindingsBallot {
@@ -28,7 +23,7 @@ export interface FindingsBallot {
   readonly limits: RoundLimits
 }
 
-export type BallotOrSkip =
+type BallotOrSkip =
   { readonly ballot: FindingsBallot } | { readonly skipped: VoteRound }
 
 /** Whether a vote round may follow the answers at all (known before they run). */

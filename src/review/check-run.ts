@@ -26,10 +26,10 @@ import type {
 } from '../core/review.js'
 
 /** The Checks API's limit on output.summary (characters). */
-export const SUMMARY_CHARS = 65_535
-export const ANNOTATION_TITLE_CHARS = 255
+const SUMMARY_CHARS = 65_535
+const ANNOTATION_TITLE_CHARS = 255
 /** Far under GitHub's 64 KB: the finding's explanation is at most 4,000. */
-export const ANNOTATION_MESSAGE_CHARS = 8_000
+const ANNOTATION_MESSAGE_CHARS = 8_000
 
 const LEVEL: Record<Severity, CheckAnnotation['annotation_level']> = {
   blocker: 'failure',
@@ -47,7 +47,7 @@ export function checkRunExternalId(tag: string): string {
   return `massgen-action:${tag}`
 }
 
-export interface Gate {
+interface Gate {
   failOn: FailOn
   failOnUnclear: boolean
 }

@@ -17,10 +17,8 @@ import type {
   Verdict
 } from '../core/review.js'
 
-export const MIN_SEVERITIES = ['blocker', 'concern', 'nit'] as const
-
 /** The agents that back a finding: its confirmations, or its raisers. */
-export function support(group: FindingGroup): number {
+function support(group: FindingGroup): number {
   return group.vote ? group.vote.confirmed : group.agents.length
 }
 
@@ -86,7 +84,7 @@ export function atLeast(severity: Severity, min: Severity): boolean {
 }
 
 /** Backing x severity: the strongest findings get the inline comments. */
-export function strength(group: FindingGroup): number {
+function strength(group: FindingGroup): number {
   return support(group) * RANK[group.severity]
 }
 

@@ -8,11 +8,11 @@ import { readWorkspaceFileSync } from '../safety/workspace-file.js'
 import type { FindingGroup } from '../core/review.js'
 
 /** Lines shown before a finding's first line and after its last. */
-export const EXCERPT_CONTEXT_LINES = 6
+const EXCERPT_CONTEXT_LINES = 6
 /** A changed file larger than this is read from the diff only. */
-export const MAX_EXCERPT_FILE_BYTES = 1024 * 1024
+const MAX_EXCERPT_FILE_BYTES = 1024 * 1024
 /** Characters kept of one line of code. */
-export const MAX_EXCERPT_LINE_CHARS = 240
+const MAX_EXCERPT_LINE_CHARS = 240
 
 export interface Excerpt {
   source: 'checkout' | 'diff'

@@ -135,7 +135,7 @@ export function fingerprintOf(f: Finding): string {
 }
 
 /** What a grouping cost: for tests and for the caller's log. */
-export interface GroupWork {
+interface GroupWork {
   /** Word comparisons (similarity of two findings) made. */
   checks: number
   /** Findings put in a group of their own, their raiser's checks spent. */

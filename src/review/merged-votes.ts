@@ -27,7 +27,7 @@ export interface RoundVote {
 }
 
 /** A finding's value, whoever parsed it: what its round's vote is found by. */
-export function findingKey(f: Finding): string {
+function findingKey(f: Finding): string {
   return JSON.stringify([
     f.agent,
     f.file,

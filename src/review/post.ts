@@ -141,7 +141,7 @@ export function groupedFindings(
 }
 
 /** The vote round's ballots, tallied onto the groups (ids in grouped order). */
-export function withVotes(
+function withVotes(
   input: ReviewInput,
   groups: FindingGroup[]
 ): { groups: FindingGroup[]; ballots: AgentVotes[] } {

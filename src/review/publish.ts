@@ -26,7 +26,7 @@ import { reviewSarif } from './sarif.js'
 import type { ReviewReport } from '../core/review.js'
 import type { StageLog } from '../core/log.js'
 
-export type CheckWriter = Pick<
+type CheckWriter = Pick<
   GitHubApi,
   | 'findCheckRun'
   | 'createCheckRun'

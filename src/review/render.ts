@@ -55,7 +55,7 @@ const POSTED_LABEL: Record<Posted, string> = {
 }
 
 /** The mark of a finding only the pull request's own words support. */
-export const PR_TEXT_ONLY_MARK =
+const PR_TEXT_ONLY_MARK =
   "⚠️ Only the pull request's own text (its description or a comment) supports this finding, not the code."
 
 /** Inline comments are review comments: GitHub's limit is the same. */
@@ -409,7 +409,7 @@ export function findingsSection(
 }
 
 /** What the vote round did, and what it cost. */
-export function voteNote(report: ReviewReport): string {
+function voteNote(report: ReviewReport): string {
   const vote = report.vote
   if (!vote) return ''
   if (!vote.ran)

@@ -10,7 +10,7 @@ import { errorText } from '../core/text.js'
 import { resolvedReply } from './earlier.js'
 import type { EarlierOutcome } from '../core/review.js'
 
-export type ThreadResolver = Pick<
+type ThreadResolver = Pick<
   GitHubApi,
   'replyToReviewThread' | 'resolveReviewThread'
 >

@@ -19,8 +19,8 @@ import type { ReviewReport, Severity } from '../core/review.js'
 export const SARIF_SCHEMA_URI =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json'
 /** Far below code scanning's 25,000 results per run. */
-export const MAX_SARIF_RESULTS = 1_000
-export const SARIF_MESSAGE_CHARS = 4_500
+const MAX_SARIF_RESULTS = 1_000
+const SARIF_MESSAGE_CHARS = 4_500
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/g
 const INFORMATION_URI = 'https://github.com/massgen/massgen-action'
@@ -51,7 +51,7 @@ function rule(severity: Severity, description: string): ReportingDescriptor {
   }
 }
 
-export interface SarifAgent {
+interface SarifAgent {
   id: string
   backend?: string
   model?: string

@@ -28,7 +28,7 @@ import type {
 } from '../core/review.js'
 import type { Excerpt } from './excerpt.js'
 
-export const BALLOTS = [
+const BALLOTS = [
   'confirm',
   'reject',
   'abstain'
@@ -37,11 +37,11 @@ export const BALLOTS = [
 /** Findings put to the vote; the rest keep their raisers' word alone. */
 export const MAX_VOTED_FINDINGS = 30
 /** A larger votes block is ignored whole. */
-export const MAX_VOTES_BLOCK_CHARS = 48 * 1024
-export const MAX_REASON_CHARS = 500
-export const MAX_QUOTE_CHARS = 300
+const MAX_VOTES_BLOCK_CHARS = 48 * 1024
+const MAX_REASON_CHARS = 500
+const MAX_QUOTE_CHARS = 300
 /** A quote shorter than this proves nothing (`}` is in every file). */
-export const MIN_QUOTE_CHARS = 8
+const MIN_QUOTE_CHARS = 8
 /**
  * The question's size: MassGen gets it on its command line, and the
  * action's questions stay under MAX_QUERY_BYTES (100 kB); findings past

@@ -28,7 +28,7 @@ export type ShardOutcome =
   /** Its artifact was refused (size, shape, id, head, zip). */
   | { entry: ShardEntry; state: 'refused'; reason: string }
 
-export interface AggregateTotals {
+interface AggregateTotals {
   cost: number
   /** The slowest shard: the matrix's wall time, roughly. */
   slowestSeconds: number

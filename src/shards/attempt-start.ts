@@ -8,7 +8,7 @@
 import type { GitHubApi } from '../github/api.js'
 import { errorText } from '../core/text.js'
 
-export type AttemptCheck = (artifact: {
+type AttemptCheck = (artifact: {
   name: string
   attempt: number
   createdAt?: Date

@@ -11,7 +11,7 @@ import { inflateRawSync } from 'node:zlib'
 import { errorText } from '../core/text.js'
 
 /** An artifact as @actions/artifact lists it (`createdAt` the service's). */
-export interface ListedArtifact {
+interface ListedArtifact {
   id: number
   name: string
   size: number
@@ -44,7 +44,7 @@ export async function artifactDoor(): Promise<ArtifactDoor> {
 /** A zip's overhead beyond its content: headers, names, the directory. */
 const ZIP_OVERHEAD_BYTES = 64 * 1024
 
-export type Fetched =
+type Fetched =
   { ok: true; text: string; zipBytes: number } | { ok: false; reason: string }
 
 interface ZipEntry {

@@ -126,7 +126,7 @@ function pathGroups(files: PlannedFile[], wanted: number): PlannedFile[][] {
     .sort((a, b) => cmp(a[0]?.filename ?? '', b[0]?.filename ?? ''))
 }
 
-export class ShardPlanError extends Error {}
+class ShardPlanError extends Error {}
 
 /** A path group and the name its shards' ids start with. */
 interface NamedGroup {

@@ -11,13 +11,13 @@ import { planShards, type ShardPlan } from './plan-shards.js'
 /** The largest diff read; each shard's run cuts its own at pr-diff-max-bytes. */
 export const PLAN_DIFF_MAX_BYTES = 20_000_000
 
-export interface PullPlan {
+interface PullPlan {
   pull: PullRequestContext
   plan: ShardPlan
 }
 
 /** The files a shard may be given: not removed, not left out by include/exclude. */
-export function reviewableFiles(
+function reviewableFiles(
   pull: PullRequestContext,
   filters: { include: string[]; exclude: string[] }
 ): PullRequestContext['files'] {

@@ -70,7 +70,7 @@ const voteSchema = z
   })
   .strict()
 
-export const recordSchema = z
+const recordSchema = z
   .object({
     version: z.literal(1),
     shard: z.string().regex(SHARD_ID),
@@ -207,7 +207,7 @@ export interface AcceptedRecord {
   outside: number
 }
 
-export type Checked =
+type Checked =
   { ok: true; accepted: AcceptedRecord } | { ok: false; reason: string }
 
 /** The aggregate's name for a shard's agent: shards are separate runs. */
@@ -216,7 +216,7 @@ export function shardAgent(shard: string, agent: string): string {
 }
 
 /** A findings block of these findings alone, every text made inert. */
-export function findingsAnswer(findings: Finding[]): string {
+function findingsAnswer(findings: Finding[]): string {
   const items = findings.map((f) => ({
     file: f.file,
     line: f.line,

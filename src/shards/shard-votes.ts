@@ -62,7 +62,7 @@ export function shardVotes(
 }
 
 /** A reviewed shard: its record's vote and what was tallied of it here. */
-export interface VotedShard {
+interface VotedShard {
   id: string
   round: ShardRecord['vote']
   votes: ShardVotes | undefined

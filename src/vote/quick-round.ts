@@ -1,24 +1,22 @@
-// The vote round's MassGen: the answers' agents, installation, guard and
-// read container, run once more in MassGen's quick mode (`--quick`: one
-// answer per agent, each on its own with no peer's answer injected, no
-// refinement, no final presentation), which is the shape of a ballot. No
-// live view: the comment keeps the answers' last view until the report.
+// The vote round's MassGen: the round the plan stage planned for the ballot
+// (plan/run-plan.ts planVote), run with the answers' installation, guard and
+// read container in MassGen's quick mode (`--quick`: one answer per agent,
+// each on its own with no peer's answer injected, no refinement, no final
+// presentation), which is the shape of a ballot. No live view: the comment
+// keeps the answers' last view until the report.
 import * as core from '@actions/core'
 import type { ProcessRunner } from '../core/process.js'
-import type { RunResult, Settings } from '../core/types.js'
-import type { AgentSelection } from '../inputs/models.js'
-import { planRound } from '../plan/run-plan.js'
+import type { RunResult } from '../core/types.js'
+import type { RoundLimits } from '../plan/run-plan.js'
 import { massgenLaunch } from '../prepare/launch.js'
 import type { ReadyRun } from '../prepare/ready.js'
 import { writeConfig } from '../prepare/run-config.js'
 import { ProgressTracker } from '../run/progress.js'
 import { watchMassgen } from '../run/watch-massgen.js'
 import { judgeOutcome } from '../results/judge-outcome.js'
-import type { RoundLimits } from '../review/ballot.js'
 
 /** The answers' round as it was run: what the vote round runs again. */
 export interface AnswersRound {
-  readonly agents: AgentSelection
   readonly ready: ReadyRun
   readonly workDir: string
   readonly runner: ProcessRunner
@@ -27,30 +25,16 @@ export interface AnswersRound {
 }
 
 export async function quickRound(
-  settings: Settings,
   answers: AnswersRound,
   question: string,
   limits: RoundLimits
 ): Promise<RunResult> {
   const { workDir, runner, logBase, ready } = answers
-  const { context, readContainer } = ready.config
   const { installation, guardDir, reading } = ready
-  const quick: Settings = {
-    ...settings,
-    mode: 'quick',
-    maxDurationSeconds: limits.seconds,
-    maxCost: limits.cost
-  }
-  const round = planRound(
-    quick,
-    answers.agents,
-    { ...context, question },
-    workDir,
-    { readContainer }
-  )
-  writeConfig(quick, round)
+  const { settings, round } = ready.config.planVote(question, limits)
+  writeConfig(settings, round)
   const launch = await massgenLaunch(
-    quick,
+    settings,
     { workDir, runner, guardDir, ...(reading ? { reading } : {}) },
     installation,
     round
@@ -60,7 +44,7 @@ export async function quickRound(
     now: Date.now,
     log: (line) => core.info(line)
   })
-  const watched = await watchMassgen(quick, runner, {
+  const watched = await watchMassgen(settings, runner, {
     launch,
     workDir,
     logBase,
@@ -70,7 +54,7 @@ export async function quickRound(
     keepReadContainer: false
   })
   tracker.close()
-  return judgeOutcome(quick, question, round.plan.agents, watched.outcome, {
+  return judgeOutcome(settings, question, round.plan.agents, watched.outcome, {
     logBase,
     costAtStop: watched.costAtStop
   })

@@ -4,14 +4,13 @@
 // withVotes).
 import type { StageLog } from '../core/log.js'
 import type { VoteRound } from '../core/review.js'
-import type { RunResult, Settings } from '../core/types.js'
+import type { RunResult } from '../core/types.js'
 import { skippedVote, type FindingsBallot } from '../review/ballot.js'
 import { quickRound, type AnswersRound } from './quick-round.js'
 
 /** The vote round's answers, or why there are none; never throws. */
 export async function voteRound(
   ballot: FindingsBallot,
-  settings: Settings,
   answers: AnswersRound,
   log: StageLog
 ): Promise<VoteRound> {
@@ -21,7 +20,7 @@ export async function voteRound(
   try {
     return votesOf(
       ballot,
-      await quickRound(settings, answers, ballot.question, ballot.limits),
+      await quickRound(answers, ballot.question, ballot.limits),
       log
     )
   } catch (error) {

@@ -60,7 +60,7 @@ export function pendingSaveFor(
   }
 }
 
-export type SaveOutcome = 'saved' | 'refused' | 'failed' | 'none'
+type SaveOutcome = 'saved' | 'refused' | 'failed' | 'none'
 
 /**
  * The post step's save. Refuses an install whose marker is gone or whose
