@@ -53,6 +53,33 @@ export interface SetupRun {
   errors?: string
   /** The restore's own line (`MassGen: restored from cache ...`). */
   restored?: string
+  /** Each entry's restore inside the run, from when its lines arrived. */
+  restoreSteps?: RestoreSteps[]
+}
+
+/**
+ * One entry's restore as @actions/cache logs it: `Cache Size: ...` once the
+ * download is on disk, `[command]...tar -xf` as the extraction starts,
+ * `Cache restored successfully` when it ends; seconds since the step's start.
+ */
+interface RestoreSteps {
+  downloaded: number
+  extractionStart: number
+  restored: number
+}
+
+/** The restores of one run's stamped output lines (entries in their order). */
+function restoreStepsOf(lines: { at: number; text: string }[]): RestoreSteps[] {
+  const at = (pattern: RegExp) =>
+    lines.filter((l) => pattern.test(l.text)).map((l) => l.at)
+  const downloaded = at(/^Cache Size: /)
+  const starts = at(/^\[command\]\S*tar -xf /)
+  const restored = at(/^Cache restored successfully/)
+  return downloaded.flatMap((d, i) =>
+    starts[i] !== undefined && restored[i] !== undefined
+      ? [{ downloaded: d, extractionStart: starts[i]!, restored: restored[i]! }]
+      : []
+  )
 }
 
 /** distribution's registry, built once into the tool folder the linters use. */
@@ -182,6 +209,8 @@ async function oneRun(
   })
   const started = Date.now()
   let toMassgenStart: number | undefined
+  const stamped: { at: number; text: string }[] = []
+  let partial = ''
   const run = await runAction({
     inputs: {
       query: 'Which parser change is safest?',
@@ -214,7 +243,13 @@ async function oneRun(
       )
     },
     hideDockerenv: true,
-    onOutput: (_stream, chunk) => {
+    onOutput: (stream, chunk) => {
+      if (stream === 'stdout') {
+        const at = (Date.now() - started) / 1000
+        const lines = (partial + chunk.toString()).split('\n')
+        partial = lines.pop() ?? ''
+        for (const text of lines) stamped.push({ at, text })
+      }
       if (
         toMassgenStart === undefined &&
         chunk.toString().includes('::group::MassGen output')
@@ -244,7 +279,8 @@ async function oneRun(
     postLine: /^.*MassGen: (?:saved|not saved|cache save failed).*$/m.exec(
       postOut
     )?.[0],
-    restored: /MassGen: restored from cache .*$/m.exec(run.stdout)?.[0]
+    restored: /MassGen: restored from cache .*$/m.exec(run.stdout)?.[0],
+    restoreSteps: restoreStepsOf(stamped)
   }
 }
 
@@ -268,11 +304,21 @@ export async function setupOnRunner(
     // /opt/hostedtoolcache: @actions/cache's version hashes the paths, so
     // an entry saved from one folder is never restored into another.
     const toolCache = path.join(work, 'tool-cache')
-    // The previous run's 1.4 GB tool cache is deleted, and that deletion's
-    // writeback finished (`sync`), before the next run's clock starts: the
-    // restore is then timed against the disk, not against the clean-up.
+    // A hosted runner starts each job with no MassGen in its tool cache,
+    // and nothing deleting files beside it. So the previous run's 1.4 GB
+    // tool cache is moved aside (a rename), not deleted: deleting 58,000
+    // files here slows the disk for tens of seconds after `rm` returns
+    // (even after `sync`: this disk is mounted with `discard`), and a
+    // restore timed right after it measured 8-9 s more than one after a
+    // rename. The trees moved aside go with `work` at the end, after the
+    // figures are printed.
+    let runsSoFar = 0
     const emptyToolCache = () => {
-      fs.rmSync(toolCache, { recursive: true, force: true })
+      if (fs.existsSync(toolCache))
+        fs.renameSync(
+          toolCache,
+          path.join(work, `old-tool-cache-${runsSoFar++}`)
+        )
       fs.mkdirSync(toolCache)
       execFileSync('sync')
       return toolCache
@@ -403,7 +449,7 @@ async function restoreParts(
     // extracted that many folders down, they land inside `into`.
     const first = execFileSync('sh', [
       '-c',
-      'tar -tf "$1" --use-compress-program "unzstd --long=30" | head -n 1',
+      'tar -tf "$1" --use-compress-program unzstd | head -n 1',
       'sh',
       archive
     ]).toString()
@@ -421,7 +467,7 @@ async function restoreParts(
       '-C',
       deep,
       '--use-compress-program',
-      'unzstd --long=30'
+      'unzstd'
     ])
     const extractSeconds = (performance.now() - started) / 1000
     parts.push({
@@ -465,6 +511,16 @@ export function printSetupRuns(runs: SetupRun[]): void {
   printPairs(runs)
   for (const r of runs.filter((r) => r.restored))
     console.log(`${r.name}: ${r.restored}`)
+  for (const r of runs.filter((r) => r.restoreSteps?.length))
+    console.log(
+      `${r.name}, each entry (s from the step's start): ` +
+        r
+          .restoreSteps!.map(
+            (e) =>
+              `downloaded at ${e.downloaded.toFixed(1)}, extraction ${e.extractionStart.toFixed(1)} -> ${e.restored.toFixed(1)} (${(e.restored - e.extractionStart).toFixed(1)} s)`
+          )
+          .join('; ')
+    )
   for (const r of runs.filter((r) => r.errors))
     console.log(`\n${r.name} failed:\n${r.errors}`)
   console.log(

@@ -9,7 +9,10 @@
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { Inputs, Outputs } from '../core/constants.js'
-import type { RunResult } from '../core/types.js'
+import type { PullFacts, RunResult } from '../core/types.js'
+import type { GitHubApi } from '../github/api.js'
+import type { PullRequestContext } from '../github/pull.js'
+import type { ShardEntry } from '../inputs/shard-inputs.js'
 import { runUrl } from '../github/run-url.js'
 import { cutDiff } from '../github/pull.js'
 import { pullFactsOf } from '../context/pull-facts.js'
@@ -29,7 +32,9 @@ import {
   attemptOf,
   fetchArtifactFile,
   latestAttempt,
-  runAttempt
+  runAttempt,
+  type ArtifactDoor,
+  type ListedArtifact
 } from './download.js'
 import { planArtifactName } from './matrix-job.js'
 import { PLAN_DIFF_MAX_BYTES, readPullPlan } from './pull-plan.js'
@@ -63,100 +68,23 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   )
   // What one run says of the pull request as a whole, said here too.
   const facts = pullFactsOf(pull, settings)
-  if (facts.steering.state !== 'none')
-    core.warning(
-      `Pull request #${pull.number}: ` +
-        (facts.steering.state === 'unknown'
-          ? `GitHub named ${facts.listedFiles} of its ${facts.changedFiles} changed files, so steering files (workflows, actions, instructions) cannot be ruled out.`
-          : `it changes ${facts.steering.files.length} file(s) that steer CI or reviews once merged.`)
-    )
+  warnOfSteering(pull.number, facts)
   const door = await job.artifacts()
   const found = await artifactsNamed(door, inputs.resultsPrefix)
-  const pullFiles = new Set(pull.files.map((f) => f.filename))
-  const attempt = runAttempt(process.env)
-  const ofItsAttempt = attemptCheck(github, process.env)
+  const take = shardTaker({
+    door,
+    found,
+    github,
+    pull,
+    agents,
+    prefix: inputs.resultsPrefix,
+    workDir: job.workDir
+  })
   const taken: ShardOutcome[] = []
-  for (const entry of plan.shards) {
-    const base = `${inputs.resultsPrefix}${entry.id}`
-    const named = latestAttempt(found, base, attempt)
-    const name = named[0]?.name ?? attemptName(base, attempt)
-    if (named.length > 1) {
-      core.warning(
-        `Shard '${entry.id}': ${named.length} artifacts are named '${name}'; none is taken.`
-      )
-      taken.push({
-        entry,
-        state: 'refused',
-        reason: `${named.length} artifacts are named '${name}': a job uploaded under this shard's name, so none of them is taken.`
-      })
-      continue
-    }
-    const artifact = named[0]
-    if (!artifact) {
-      taken.push({
-        entry,
-        state: 'missing',
-        reason: `No artifact '${name}': the shard job failed before its upload, was cancelled or did not run.`
-      })
-      continue
-    }
-    const misdated = await ofItsAttempt({
-      ...artifact,
-      attempt: attemptOf(artifact.name, base) ?? 1
-    })
-    if (misdated) {
-      core.warning(`Shard '${entry.id}': its artifact was refused: ${misdated}`)
-      taken.push({
-        entry,
-        state: 'refused',
-        reason: `Its artifact was refused: ${misdated}.`
-      })
-      continue
-    }
-    const fetched = await fetchArtifactFile(
-      door,
-      artifact,
-      path.join(job.workDir, `shard-${entry.id}`),
-      RECORD_FILE,
-      MAX_RECORD_BYTES
-    )
-    const checked = fetched.ok
-      ? checkRecord(fetched.text, {
-          entry,
-          headSha: pull.headSha,
-          pullFiles,
-          agents
-        })
-      : { ok: false as const, reason: fetched.reason }
-    if (!checked.ok) {
-      core.warning(
-        `Shard '${entry.id}': its artifact was refused: ${checked.reason}`
-      )
-      taken.push({
-        entry,
-        state: 'refused',
-        reason: `Its artifact was refused: ${checked.reason}.`
-      })
-    } else
-      taken.push({
-        entry,
-        state: checked.accepted.record.status === 'success' ? 'ok' : 'failed',
-        accepted: checked.accepted
-      })
-  }
+  for (const entry of plan.shards) taken.push(await take(entry))
   const diff = cutDiff(pull.diff, PLAN_DIFF_MAX_BYTES)
   const prTexts = [pull.title, pull.body].filter(Boolean)
-  // Each shard's vote, tallied here from its ballots (shard-votes.ts); the
-  // diff's lines are read once for all of them, and only if one voted.
-  const voted = taken.some(
-    (o) => o.state === 'ok' && o.accepted.record.vote?.ran === true
-  )
-  const diffLines: DiffLines = newSideLines(voted ? diff.diff : '')
-  const outcomes = taken.map((o): ShardOutcome =>
-    o.state === 'ok'
-      ? { ...o, votes: shardVotes(o.accepted, diffLines, prTexts) }
-      : o
-  )
+  const outcomes = withVotes(taken, diff.diff, prTexts)
   const bases = [
     ...plan.shards.map((s) => `${inputs.resultsPrefix}${s.id}`),
     planArtifactName(settings.commentTag)
@@ -167,47 +95,16 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   // An artifact's name does not prove which job uploaded it: a shard job
   // that did not succeed may have lost its upload to one forged under its
   // name by another shard, so the records alone give no verdict then.
-  const jobsFailed = plan.shards.length > 0 && inputs.shardsResult !== 'success'
-  const ok = outcomes.flatMap((o) => (o.state === 'ok' ? [o] : []))
-  const reviewed = ok.map((o) => o.accepted)
-  const tallied = ok.flatMap((o) => (o.votes ? [o.votes] : []))
-  const vote = roundsTogether(
-    ok.map((o) => ({
-      id: o.entry.id,
-      round: o.accepted.record.vote,
-      votes: o.votes
-    }))
-  )
+  const jobsFailed =
+    plan.shards.length > 0 && inputs.shardsResult !== 'success'
+      ? jobsFailedReason(inputs.shardsResult)
+      : ''
   const url = runUrl(process.env)
-  const review: ReviewReport | undefined =
-    reviewed.length > 0
-      ? await runReview(
-          {
-            pullNumber: pull.number,
-            headSha: pull.headSha,
-            diff: diff.diff,
-            diffTruncated: pull.diffTruncated || diff.truncated,
-            changedFiles: [...new Set(reviewed.flatMap((r) => r.entry.files))],
-            answers: reviewed.flatMap((r) => r.answers),
-            winner: undefined,
-            tag: settings.commentTag,
-            minAgreement: settings.minAgreement,
-            minSeverity: settings.minSeverity,
-            maxInlineComments: settings.maxInlineComments,
-            ...(vote ? { vote } : {}),
-            roundVotes: {
-              votes: tallied.flatMap((t) => t.votes),
-              ballots: tallied.flatMap((t) => t.ballots)
-            },
-            checkout: undefined,
-            prTexts,
-            secrets,
-            runUrl: url
-          },
-          github,
-          core
-        )
-      : undefined
+  const review = await reviewOfShards(
+    outcomes,
+    { pull, diff, settings, prTexts, secrets, runUrl: url },
+    github
+  )
   const dest: Destination = {
     github,
     issueNumber: pull.number,
@@ -222,7 +119,7 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
       outcomes,
       unplanned,
       facts,
-      jobsFailed: jobsFailed ? jobsFailedReason(inputs.shardsResult) : '',
+      jobsFailed,
       review,
       tag: settings.commentTag,
       secrets,
@@ -232,14 +129,196 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
     })
   const commentUrl = await postComment(dest, render('comment'))
   await writeSummary(dest, render('summary'))
-  const missing = outcomes.filter((o) => o.state !== 'ok')
+  const reasons = noVerdictReasons(outcomes, jobsFailed, facts)
   const totals = totalsOf(outcomes)
-  const reasons = [
+  const result = aggregateResult(reasons, totals, facts, pull, diff)
+  await setReviewOutputs(review, job.workDir, secrets)
+  // A verdict on part of the pull request is no verdict: the check says which shards are missing.
+  await publishVerdict(result, reasons.length ? undefined : review, {
+    settings: { ...settings, review: 'inline' },
+    workDir: job.workDir,
+    secrets,
+    runUrl: url,
+    github
+  })
+  core.setOutput(Outputs.Status, result.outcome)
+  core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
+  core.setOutput(Outputs.Cost, totals.cost.toFixed(4))
+  core.setOutput(Outputs.DurationSeconds, String(totals.slowestSeconds))
+  if (result.reason) core.setFailed(`Matrix review: ${result.reason}.`)
+  const gate = gateFailure(review, settings)
+  if (gate) core.setFailed(gate)
+}
+
+function warnOfSteering(pullNumber: number, facts: PullFacts): void {
+  if (facts.steering.state === 'none') return
+  core.warning(
+    `Pull request #${pullNumber}: ` +
+      (facts.steering.state === 'unknown'
+        ? `GitHub named ${facts.listedFiles} of its ${facts.changedFiles} changed files, so steering files (workflows, actions, instructions) cannot be ruled out.`
+        : `it changes ${facts.steering.files.length} file(s) that steer CI or reviews once merged.`)
+  )
+}
+
+/**
+ * What became of one planned shard: its one artifact of this attempt,
+ * downloaded and checked as hostile input, or why none was taken.
+ */
+function shardTaker(from: {
+  door: ArtifactDoor
+  found: ListedArtifact[]
+  github: GitHubApi
+  pull: PullRequestContext
+  agents: ReturnType<typeof expectedAgents>
+  prefix: string
+  workDir: string
+}): (entry: ShardEntry) => Promise<ShardOutcome> {
+  const pullFiles = new Set(from.pull.files.map((f) => f.filename))
+  const attempt = runAttempt(process.env)
+  const ofItsAttempt = attemptCheck(from.github, process.env)
+  const refused = (entry: ShardEntry, reason: string): ShardOutcome => {
+    core.warning(`Shard '${entry.id}': its artifact was refused: ${reason}`)
+    return {
+      entry,
+      state: 'refused',
+      reason: `Its artifact was refused: ${reason}.`
+    }
+  }
+  return async (entry) => {
+    const base = `${from.prefix}${entry.id}`
+    const named = latestAttempt(from.found, base, attempt)
+    const name = named[0]?.name ?? attemptName(base, attempt)
+    if (named.length > 1) {
+      core.warning(
+        `Shard '${entry.id}': ${named.length} artifacts are named '${name}'; none is taken.`
+      )
+      return {
+        entry,
+        state: 'refused',
+        reason: `${named.length} artifacts are named '${name}': a job uploaded under this shard's name, so none of them is taken.`
+      }
+    }
+    const artifact = named[0]
+    if (!artifact)
+      return {
+        entry,
+        state: 'missing',
+        reason: `No artifact '${name}': the shard job failed before its upload, was cancelled or did not run.`
+      }
+    const misdated = await ofItsAttempt({
+      ...artifact,
+      attempt: attemptOf(artifact.name, base) ?? 1
+    })
+    if (misdated) return refused(entry, misdated)
+    const fetched = await fetchArtifactFile(
+      from.door,
+      artifact,
+      path.join(from.workDir, `shard-${entry.id}`),
+      RECORD_FILE,
+      MAX_RECORD_BYTES
+    )
+    if (!fetched.ok) return refused(entry, fetched.reason)
+    const checked = checkRecord(fetched.text, {
+      entry,
+      headSha: from.pull.headSha,
+      pullFiles,
+      agents: from.agents
+    })
+    if (!checked.ok) return refused(entry, checked.reason)
+    return {
+      entry,
+      state: checked.accepted.record.status === 'success' ? 'ok' : 'failed',
+      accepted: checked.accepted
+    }
+  }
+}
+
+/**
+ * Each shard's vote, tallied here from its ballots (shard-votes.ts); the
+ * diff's lines are read once for all of them, and only if one voted.
+ */
+function withVotes(
+  taken: ShardOutcome[],
+  diff: string,
+  prTexts: string[]
+): ShardOutcome[] {
+  const voted = taken.some(
+    (o) => o.state === 'ok' && o.accepted.record.vote?.ran === true
+  )
+  const diffLines: DiffLines = newSideLines(voted ? diff : '')
+  return taken.map((o): ShardOutcome =>
+    o.state === 'ok'
+      ? { ...o, votes: shardVotes(o.accepted, diffLines, prTexts) }
+      : o
+  )
+}
+
+/** The findings of the shards that finished, grouped as one run groups its agents'. */
+async function reviewOfShards(
+  outcomes: ShardOutcome[],
+  of: {
+    pull: PullRequestContext
+    diff: { diff: string; truncated: boolean }
+    settings: TokenRoleJob['settings']
+    prTexts: string[]
+    secrets: string[]
+    runUrl: ReturnType<typeof runUrl>
+  },
+  github: GitHubApi
+): Promise<ReviewReport | undefined> {
+  const ok = outcomes.flatMap((o) => (o.state === 'ok' ? [o] : []))
+  const reviewed = ok.map((o) => o.accepted)
+  if (reviewed.length === 0) return undefined
+  const tallied = ok.flatMap((o) => (o.votes ? [o.votes] : []))
+  const vote = roundsTogether(
+    ok.map((o) => ({
+      id: o.entry.id,
+      round: o.accepted.record.vote,
+      votes: o.votes
+    }))
+  )
+  const { settings } = of
+  return runReview(
+    {
+      pullNumber: of.pull.number,
+      headSha: of.pull.headSha,
+      diff: of.diff.diff,
+      diffTruncated: of.pull.diffTruncated || of.diff.truncated,
+      changedFiles: [...new Set(reviewed.flatMap((r) => r.entry.files))],
+      answers: reviewed.flatMap((r) => r.answers),
+      winner: undefined,
+      tag: settings.commentTag,
+      minAgreement: settings.minAgreement,
+      minSeverity: settings.minSeverity,
+      maxInlineComments: settings.maxInlineComments,
+      ...(vote ? { vote } : {}),
+      roundVotes: {
+        votes: tallied.flatMap((t) => t.votes),
+        ballots: tallied.flatMap((t) => t.ballots)
+      },
+      checkout: undefined,
+      prTexts: of.prTexts,
+      secrets: of.secrets,
+      runUrl: of.runUrl
+    },
+    github,
+    core
+  )
+}
+
+/** Why the shards' findings are no verdict on the pull request ([] when they are). */
+function noVerdictReasons(
+  outcomes: ShardOutcome[],
+  jobsFailed: string,
+  facts: PullFacts
+): string[] {
+  const missing = outcomes.filter((o) => o.state !== 'ok')
+  return [
     missing.length
       ? `${missing.length} of ${outcomes.length} shard(s) did not report findings: ` +
         missing.map((o) => `${o.entry.id} (${o.state})`).join(', ')
       : '',
-    jobsFailed ? jobsFailedReason(inputs.shardsResult) : '',
+    jobsFailed,
     facts.listedFiles < facts.changedFiles
       ? `GitHub named ${facts.listedFiles} of the ${facts.changedFiles} changed files, so the shards did not see the rest: no verdict on part of the pull request`
       : '',
@@ -247,7 +326,16 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
       ? `${facts.changedFiles} changed files is more than '${Inputs.MaxChangedFiles}' (${facts.summaryOnly.max}): no verdict`
       : ''
   ].filter(Boolean)
-  const result: RunResult = {
+}
+
+function aggregateResult(
+  reasons: string[],
+  totals: ReturnType<typeof totalsOf>,
+  facts: PullFacts,
+  pull: PullRequestContext,
+  diff: { diff: string; truncated: boolean }
+): RunResult {
+  return {
     outcome: reasons.length === 0 ? 'success' : 'failed',
     ...(reasons.length ? { reason: reasons.join('; ') } : {}),
     question: '',
@@ -266,22 +354,6 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
       ownTexts: []
     }
   }
-  await setReviewOutputs(review, job.workDir, secrets)
-  // A verdict on part of the pull request is no verdict: the check says which shards are missing.
-  await publishVerdict(result, reasons.length ? undefined : review, {
-    settings: { ...settings, review: 'inline' },
-    workDir: job.workDir,
-    secrets,
-    runUrl: url,
-    github
-  })
-  core.setOutput(Outputs.Status, result.outcome)
-  core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
-  core.setOutput(Outputs.Cost, totals.cost.toFixed(4))
-  core.setOutput(Outputs.DurationSeconds, String(totals.slowestSeconds))
-  if (result.reason) core.setFailed(`Matrix review: ${result.reason}.`)
-  const gate = gateFailure(review, settings)
-  if (gate) core.setFailed(gate)
 }
 
 function jobsFailedReason(result: string | undefined): string {

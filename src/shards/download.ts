@@ -11,7 +11,7 @@ import { inflateRawSync } from 'node:zlib'
 import { errorText } from '../core/text.js'
 
 /** An artifact as @actions/artifact lists it (`createdAt` the service's). */
-interface ListedArtifact {
+export interface ListedArtifact {
   id: number
   name: string
   size: number
