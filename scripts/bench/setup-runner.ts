@@ -77,7 +77,7 @@ function restoreStepsOf(lines: { at: number; text: string }[]): RestoreSteps[] {
   const restored = at(/^Cache restored successfully/)
   return downloaded.flatMap((d, i) =>
     starts[i] !== undefined && restored[i] !== undefined
-      ? [{ downloaded: d, extractionStart: starts[i]!, restored: restored[i]! }]
+      ? [{ downloaded: d, extractionStart: starts[i], restored: restored[i] }]
       : []
   )
 }
