@@ -21,8 +21,13 @@
 //   npm run bench -- --only shards
 //                              a matrix review of a 1,000-file pull request by 1, 2
 //                              and 4 shards run in parallel: slowest shard + aggregate
-//   --only real|configs|setup|scale|docker|vote|pushes|shards runs one part (a development aid;
-//                              pushes: prompt bytes per push, incremental vs full review);
+//   npm run bench -- --only runner,docker --docker-kinds docker,local
+//                              the setup on a runner (cold and warm, its own
+//                              section: scripts/bench/setup-runner.ts; root,
+//                              PyPI, Go) and Docker vs local mode, in one run
+//   --only real|configs|setup|scale|docker|vote|pushes|shards|runner runs those parts, a
+//                              comma list (a development aid; pushes: prompt bytes per
+//                              push, incremental vs full review);
 //   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
 //
 // Run by Node 24 directly (it strips the types). Method and results:
@@ -55,6 +60,7 @@ import {
 import { voteCost, voteCostRows } from './bench/vote.ts'
 import { pushesRows } from './bench/pushes.ts'
 import { shardsRows } from './bench/shards.ts'
+import { setupOnRunner } from './bench/setup-runner.ts'
 
 type Part =
   | 'real'
@@ -65,6 +71,7 @@ type Part =
   | 'vote'
   | 'pushes'
   | 'shards'
+  | 'runner'
 
 interface Flags {
   cold: boolean
@@ -105,7 +112,8 @@ async function measureAll(
   wrapper: string,
   work: string
 ): Promise<Row[]> {
-  const want = (part: Part) => !flags.only || flags.only === part
+  const only = flags.only?.split(',')
+  const want = (part: Part) => !only || only.includes(part)
   const { bare, bundle } = startup()
   const real = want('real')
     ? await realRuns(measure, wrapper, flags.runs, say)
@@ -129,6 +137,9 @@ async function measureAll(
   const cold = flags.cold ? coldInstalls(work, say) : undefined
   const pushes = want('pushes') ? await pushesRows(say) : []
   const shards = want('shards') ? await shardsRows(say) : []
+  // Its own section, printed as it ends (setup-runner.ts): the bundle set
+  // up as a hosted runner sets it up, cold and warm.
+  if (want('runner')) await setupOnRunner(say)
   return [
     startupRow(bare, bundle),
     ...realRows(real, flags.runs),
