@@ -364,7 +364,13 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
             isOutdated: root.line === null,
             body: root.body,
             ours: root.user.login === state.identity.login,
-            answered: writers.some((w) => w !== state.identity.login)
+            answered: writers.some((w) => w !== state.identity.login),
+            resolvedBy:
+              root.resolvedBy === undefined ||
+              root.resolvedBy.endsWith('[bot]')
+                ? null
+                : root.resolvedBy,
+            resolvedByUs: root.resolvedBy === state.identity.login
           }
         })
     },

@@ -72,6 +72,11 @@ function threadOf(s: ServerState, root: ServerReviewComment) {
   return {
     id: threadId(root),
     isResolved: root.resolvedBy !== undefined,
+    // The schema's resolvedBy is a User: a bot that resolved it is no User.
+    resolvedBy:
+      root.resolvedBy === undefined || root.resolvedBy.endsWith('[bot]')
+        ? null
+        : { login: root.resolvedBy },
     isOutdated: root.line === null,
     path: root.path,
     line: root.line,

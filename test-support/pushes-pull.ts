@@ -187,3 +187,19 @@ export function retryFixPush(bulk = 0): Push {
     ].join('\n')
   }
 }
+
+/**
+ * A push after the first that leaves src/limits.ts alone: it only adds the
+ * retry helper, so every finding on limits.ts keeps its line.
+ */
+export function retryOnlyPush(sha = '5'.repeat(40)): Push {
+  return {
+    sha,
+    diff: added('src/limits.ts', limitsV1) + added('src/retry.ts', retry),
+    files: [
+      fileOf('src/limits.ts', limitsV1.length),
+      fileOf('src/retry.ts', retry.length)
+    ],
+    change: added('src/retry.ts', retry)
+  }
+}

@@ -5,53 +5,59 @@
 //
 // Everything read back is hostile: only a thread the token opened, whose
 // first line is this tag's finding marker, names an earlier finding; its
-// headline is parsed by a bounded pattern, and a thread it does not fit is
-// still carried (never dropped), with what could not be read left blank.
+// facts are the marker's (never its prose), and a marker without them (an
+// older release's) is still carried, with what could not be read left
+// blank. A thread someone else resolved is still read: whether that
+// resolution counts is context/earlier-resolutions.ts's to say.
 import type { PostedText } from '../github/review.js'
 import type { ReviewThread } from '../github/review-threads.js'
-import type { EarlierFinding, ReviewScope, Severity } from '../core/review.js'
+import type { EarlierFinding, ReviewScope } from '../core/review.js'
 import {
   commentMarker,
-  reviewedMarker,
+  readReviewedMarker,
   safeTag
 } from '../github/review-markers.js'
+
+/** The token's last review of a tag: its commit, and the base it recorded. */
+export interface LastReview {
+  commit: string
+  /** Absent on a review an older release posted. */
+  base?: string
+}
 
 /**
  * The commit of the last review the token itself posted for `tag`: a review
  * (not a comment) whose body's last line is the marker. The commit is the
  * one GitHub recorded for the review, never a text anyone wrote.
  */
+export function lastReview(
+  texts: PostedText[],
+  tag: string
+): LastReview | undefined {
+  let best: (LastReview & { id: number }) | undefined
+  for (const t of texts) {
+    if (!t.ours || !t.reviewedCommit || !Number.isSafeInteger(t.id)) continue
+    const lines = t.body.trimEnd().split('\n')
+    const marker = readReviewedMarker(lines[lines.length - 1] ?? '', tag)
+    if (!marker) continue
+    if (!best || t.id > best.id)
+      best = { id: t.id, commit: t.reviewedCommit, ...marker }
+  }
+  return best && { commit: best.commit, ...(best.base ? { base: best.base } : {}) }
+}
+
+/** The commit of the token's last review of `tag` (lastReview's). */
 export function lastReviewedCommit(
   texts: PostedText[],
   tag: string
 ): string | undefined {
-  const marker = reviewedMarker(tag)
-  let best: { id: number; commit: string } | undefined
-  for (const t of texts) {
-    if (!t.ours || !t.reviewedCommit || !Number.isSafeInteger(t.id)) continue
-    const lines = t.body.trimEnd().split('\n')
-    if (lines[lines.length - 1]?.trim() !== marker) continue
-    if (!best || t.id > best.id) best = { id: t.id, commit: t.reviewedCommit }
-  }
-  return best?.commit
+  return lastReview(texts, tag)?.commit
 }
 
-const SEVERITY_OF: Record<string, Severity> = {
-  '🔴 Blocker': 'blocker',
-  '🟠 Concern': 'concern',
-  '🟡 Nit': 'nit'
-}
-
-/** The headline inlineCommentBody writes (render.ts), bounded. */
-const HEADLINE =
-  /^\*\*(🔴 Blocker|🟠 Concern|🟡 Nit)\*\* · (\d{1,3})\/(\d{1,3}) agents? \([^\n]{0,2000}?\): \*\*([^\n]{1,1000})\*\*$/
-
-/** The title as escapeTableCell wrote it, its backslash escapes undone. */
-function unescaped(title: string): string {
-  return title.replace(/\\(.)/g, '$1').slice(0, 300)
-}
-
-/** This tag's open findings among the threads: the token's own, unresolved. */
+/**
+ * This tag's findings among the threads: the token's own, open or resolved
+ * by someone else (the token's own resolution is of a fixed finding).
+ */
 export function earlierFindings(
   threads: ReviewThread[],
   tag: string
@@ -59,11 +65,10 @@ export function earlierFindings(
   const wanted = safeTag(tag)
   const out: EarlierFinding[] = []
   for (const t of threads) {
-    if (!t.ours || t.isResolved) continue
+    if (!t.ours || (t.isResolved && t.resolvedByUs)) continue
     const marker = commentMarker(t.body)
     if (!marker || marker.tag !== wanted) continue
-    const second = t.body.split('\n', 2)[1]?.trim() ?? ''
-    const m = HEADLINE.exec(second)
+    const facts = marker.facts
     out.push({
       threadId: t.id,
       commentId: t.firstCommentId,
@@ -74,14 +79,25 @@ export function earlierFindings(
       outdated: t.isOutdated,
       answered: t.answered,
       fingerprint: marker.fingerprint,
-      ...(m
+      ...(facts
         ? {
-            severity: SEVERITY_OF[m[1] as string],
-            raisedBy: Number(m[2]),
-            of: Number(m[3])
+            severity: facts.severity,
+            raisedBy: facts.agreed,
+            of: facts.of,
+            counted: facts.counted
           }
         : {}),
-      title: m ? unescaped(m[4] as string) : ''
+      title: facts?.title ?? '',
+      // Pending until its worth is judged (earlier-resolutions.ts).
+      ...(t.isResolved
+        ? {
+            resolution: {
+              by: t.resolvedBy,
+              worth: 'ignored' as const,
+              why: 'not yet checked'
+            }
+          }
+        : {})
     })
   }
   return out
@@ -95,9 +111,36 @@ interface ScopeFacts {
   lastReviewed: string | undefined
   head: string
   /** The comparison of lastReviewed with head, when one was made. */
-  comparison?:
-    | { status: 'ahead' | 'diverged' | 'behind' | 'identical' }
-    | { status: 'unknown'; why: string }
+  comparison?: Compared
+  /** Why the earlier findings could not all be read, when they could not. */
+  unread?: string
+  /** The base the last review recorded, and the pull request's base now. */
+  base?: { then: string | undefined; now: string; comparison?: Compared }
+}
+
+type Compared =
+  | { status: 'ahead' | 'diverged' | 'behind' | 'identical' }
+  | { status: 'unknown'; why: string }
+
+/**
+ * Why the base does not vouch for an incremental review, or undefined when
+ * it does: the base the last review recorded is the base now or one of its
+ * ancestors (the base branch moved forward). A retargeted or rewritten base
+ * may bring code the last review never saw into the pull request's diff.
+ */
+function baseDoubt(base: ScopeFacts['base']): string | undefined {
+  if (!base) return undefined
+  if (!base.then)
+    return 'the last review did not record the base it was made against'
+  if (base.then === base.now.toLowerCase()) return undefined
+  const c = base.comparison
+  if (c?.status === 'ahead') return undefined
+  const why = !c
+    ? 'it was not compared'
+    : c.status === 'unknown'
+      ? `it cannot be compared: ${c.why}`
+      : `the base now does not contain it (${c.status}): retargeted or rewritten`
+  return `the base changed since the last review (${base.then.slice(0, 12)}; ${why})`
 }
 
 /** Full or incremental, and why. */
@@ -106,6 +149,11 @@ export function decideScope(f: ScopeFacts): ReviewScope {
     return { kind: 'full', reason: "review-scope is 'full'" }
   if (f.askedFull)
     return { kind: 'full', reason: 'a full review was asked for (--full)' }
+  if (f.unread !== undefined)
+    return {
+      kind: 'full',
+      reason: `the earlier findings could not all be read (${f.unread})`
+    }
   if (!f.lastReviewed)
     return { kind: 'full', reason: 'the first review of this pull request' }
   const since = f.lastReviewed.slice(0, 12)
@@ -125,6 +173,8 @@ export function decideScope(f: ScopeFacts): ReviewScope {
       kind: 'full',
       reason: `the head no longer contains the commit reviewed last (${since}: ${c.status}; a force push or rebase)`
     }
+  const doubt = baseDoubt(f.base)
+  if (doubt) return { kind: 'full', reason: doubt }
   return {
     kind: 'incremental',
     since: f.lastReviewed,

@@ -14,8 +14,10 @@ import {
   asksFullReview,
   decideScope,
   earlierFindings,
-  lastReviewedCommit
+  lastReview,
+  type LastReview
 } from './earlier-record.js'
+import { judgeResolutions } from './earlier-resolutions.js'
 import type { EarlierFinding } from '../core/review.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import { stripInvisible } from '../event/command.js'
@@ -36,22 +38,26 @@ export async function scopeReview(
   pr: PullRequestContext,
   log: StageLog
 ): Promise<ScopedReview> {
+  let unread: string | undefined
   const earlier = await github
     .listReviewThreads(pr.number)
-    .then((threads) => earlierFindings(threads, settings.commentTag))
+    .then((threads) =>
+      judgeResolutions(github, earlierFindings(threads, settings.commentTag))
+    )
     .catch((error: unknown) => {
+      unread = errorText(error).slice(0, 300)
       log.warning(
-        `Could not read the review threads of #${pr.number} (${errorText(error)}); ` +
-          'earlier findings are not carried forward in this run.'
+        `Could not read every review thread of #${pr.number} (${unread}); ` +
+          'this run reviews the whole pull request.'
       )
       return undefined
     })
   const askedFull = request.fromComment && asksFullReview(request.question)
-  let lastReviewed: string | undefined
+  let last: LastReview | undefined
   if (settings.reviewScope === 'incremental' && !askedFull) {
-    lastReviewed = await github
+    last = await github
       .listReviewTexts(pr.number)
-      .then((texts) => lastReviewedCommit(texts, settings.commentTag))
+      .then((texts) => lastReview(texts, settings.commentTag))
       .catch((error: unknown) => {
         log.warning(
           `Could not list the earlier reviews (${errorText(error)}); this run reviews the whole pull request.`
@@ -59,22 +65,36 @@ export async function scopeReview(
         return undefined
       })
   }
+  const lastReviewed = last?.commit
   const head = pr.headSha.toLowerCase()
-  let comparison: Comparison | undefined
-  if (lastReviewed && lastReviewed !== head) {
-    comparison = await github
-      .compareCommits(lastReviewed, head)
-      .catch((error: unknown): Comparison => ({
+  const compare = (from: string, to: string) =>
+    github.compareCommits(from, to).catch(
+      (error: unknown): Comparison => ({
         status: 'unknown',
         why: errorText(error).slice(0, 300)
-      }))
-  }
+      })
+    )
+  let comparison: Comparison | undefined
+  if (lastReviewed && lastReviewed !== head)
+    comparison = await compare(lastReviewed, head)
+  const baseNow = pr.baseSha.toLowerCase()
+  const baseThen = last?.base
+  const baseComparison =
+    baseThen && baseThen !== baseNow && comparison?.status === 'ahead'
+      ? await compare(baseThen, baseNow)
+      : undefined
   const scope = decideScope({
     requested: settings.reviewScope,
     askedFull,
     lastReviewed,
     head,
-    ...(comparison ? { comparison } : {})
+    ...(comparison ? { comparison } : {}),
+    ...(unread !== undefined ? { unread } : {}),
+    base: {
+      then: baseThen,
+      now: baseNow,
+      ...(baseComparison ? { comparison: baseComparison } : {})
+    }
   })
   log.info(
     `Review scope: ${scope.kind} (${scope.reason}); ${earlier?.length ?? 'unknown'} earlier finding(s) open`
@@ -144,7 +164,10 @@ function openFindingsText(earlier: EarlierFinding[]): string {
  */
 export function writeReviewContext(dir: string, scoped: ScopedReview): string {
   const { across, delta } = scoped
-  const open = across.earlier ?? []
+  // A finding a person with write access dismissed is not the agents' to raise again.
+  const open = (across.earlier ?? []).filter(
+    (e) => e.resolution?.worth !== 'dismissed'
+  )
   if (!delta && open.length === 0) return ''
   fs.mkdirSync(dir, { recursive: true })
   const written: Array<[string, string]> = [

@@ -232,6 +232,7 @@ function reviewedPull(
   return {
     number: pr.number,
     headSha: pr.headSha,
+    baseSha: pr.baseSha,
     diff: pr.diff,
     diffTruncated: pr.diffTruncated,
     files: pr.files

@@ -185,14 +185,33 @@ export interface EarlierFinding {
   /** Someone other than the token wrote in the thread. */
   answered: boolean
   fingerprint: string
-  /** Read from the comment's headline; undefined when it did not parse. */
+  /**
+   * Read from the comment's own marker (github/review-markers.ts), never
+   * its prose; undefined on a marker an older release wrote (the finding
+   * then counts as a blocker: review/standing.ts).
+   */
   severity?: Severity
   raisedBy?: number
   of?: number
+  /** The verdict counted it when it was posted (false: it never counts). */
+  counted?: boolean
   title: string
+  /**
+   * Someone other than the token resolved its thread: who (null when GitHub
+   * names no one), and what that resolution is worth
+   * (context/earlier-resolutions.ts): 'dismissed' by a person with write
+   * access (the finding no longer counts), else 'ignored' (it still counts),
+   * with why.
+   */
+  resolution?: {
+    by: string | null
+    worth: 'dismissed' | 'ignored'
+    why: string
+  }
 }
 
-type EarlierStatus = 'confirmed' | 'fixed' | 'carried'
+/** dismissed: a person with write access resolved its thread. */
+type EarlierStatus = 'confirmed' | 'fixed' | 'carried' | 'dismissed'
 
 /** What was done with a fixed finding's thread. */
 export type ThreadAction =
@@ -203,6 +222,8 @@ export type ThreadAction =
   | 'off'
   /** GitHub refused or failed; the reason is in the log. */
   | 'failed'
+  /** Someone had resolved it already (its resolution did not count). */
+  | 'was-resolved'
 
 export interface EarlierOutcome {
   finding: EarlierFinding

@@ -403,6 +403,8 @@ export interface PullFacts {
 export interface ReviewedPull {
   number: number
   headSha: string
+  /** The base commit: recorded in the review, checked by the next run's scope. */
+  baseSha?: string
   diff: string
   diffTruncated: boolean
   /** Changed files, removed ones left out. */

@@ -6,9 +6,13 @@ import type { Octokit } from './client.js'
 import { toGitHubError, WRITE_HINT } from './errors.js'
 import type { Authored, Identity } from './identity.js'
 
-/** Threads per page, and pages read at most: 1,000 threads. */
+/**
+ * Threads per page, and pages read at most: 5,000 threads. A pull request
+ * with more is not read in part: the read fails (ThreadsCutShort), so the
+ * run reviews the whole pull request rather than miss an open finding.
+ */
 const THREADS_PER_PAGE = 100
-const MAX_THREAD_PAGES = 10
+const MAX_THREAD_PAGES = 50
 /** Comment authors read per thread; a longer thread counts as answered. */
 const AUTHORS_PER_THREAD = 100
 /** GitHub's limit on a comment body, in characters. */
@@ -28,6 +32,7 @@ query MassgenReviewThreads($owner: String!, $name: String!, $number: Int!, $afte
           path
           line
           originalLine
+          resolvedBy { login }
           opening: comments(first: 1) {
             nodes { databaseId body url author { __typename login } }
           }
@@ -67,7 +72,18 @@ export interface ReviewThread {
   ours: boolean
   /** Someone other than the token wrote in it (or too many to tell). */
   answered: boolean
+  /** Who resolved it, as GitHub names the user; null when GitHub names no user (a bot). */
+  resolvedBy: string | null
+  /**
+   * The token itself resolved it: GitHub names the token's user, or names
+   * no user and the token replied in the thread (the action replies only to
+   * say why it resolves a fixed finding; no one else can write as the token).
+   */
+  resolvedByUs: boolean
 }
+
+/** The threads could not all be read: a run must not act on a part of them. */
+export class ThreadsCutShort extends Error {}
 
 interface ThreadsTarget {
   octokit: Octokit
@@ -126,6 +142,14 @@ export function parseThread(
   const authors = (everyone.nodes as Array<{ author?: unknown }>).map((c) =>
     asAuthored(c?.author)
   )
+  const resolver = (n.resolvedBy ?? {}) as { login?: unknown }
+  const resolvedBy =
+    typeof resolver.login === 'string' && resolver.login.length <= 100
+      ? resolver.login
+      : null
+  const repliedByUs = authors.slice(1).some((a) => isOurs(a))
+  const resolverIsUs =
+    resolvedBy === null ? repliedByUs : isOurs({ user: { login: resolvedBy } })
   return {
     id: n.id,
     firstCommentId: first.databaseId,
@@ -138,7 +162,9 @@ export function parseThread(
     body: first.body.slice(0, MAX_BODY_CHARS),
     ours: isOurs(asAuthored(first.author)),
     answered:
-      everyone.totalCount > authors.length || authors.some((a) => !isOurs(a))
+      everyone.totalCount > authors.length || authors.some((a) => !isOurs(a)),
+    resolvedBy: n.isResolved ? resolvedBy : null,
+    resolvedByUs: n.isResolved && resolverIsUs
   }
 }
 
@@ -153,7 +179,11 @@ interface ThreadsPage {
   } | null
 }
 
-/** Every review thread of a pull request (at most 1,000), checked. */
+/**
+ * Every review thread of a pull request, checked; throws ThreadsCutShort
+ * when they cannot all be read (past MAX_THREAD_PAGES, a page GitHub did not
+ * give, a thread that is not what GitHub gives).
+ */
 export async function readReviewThreads(
   t: ThreadsTarget,
   pullNumber: number
@@ -162,8 +192,16 @@ export async function readReviewThreads(
   const isOurs = (a: Authored) => t.identity.authorship(a, me) === 'ours'
   const out: ReviewThread[] = []
   let after: string | undefined
+  const short = (why: string) =>
+    new ThreadsCutShort(
+      `Read ${out.length} review thread(s) of #${pullNumber}, not all: ${why}`
+    )
   try {
-    for (let page = 0; page < MAX_THREAD_PAGES; page++) {
+    for (let page = 0; ; page++) {
+      if (page >= MAX_THREAD_PAGES)
+        throw short(
+          `more than ${MAX_THREAD_PAGES * THREADS_PER_PAGE} threads, the most one run reads`
+        )
       const data = await t.octokit.graphql<ThreadsPage>(REVIEW_THREADS_QUERY, {
         owner: t.owner,
         name: t.repo,
@@ -171,17 +209,21 @@ export async function readReviewThreads(
         ...(after ? { after } : {})
       })
       const threads = data?.repository?.pullRequest?.reviewThreads
-      if (!threads || !Array.isArray(threads.nodes)) break
+      if (!threads || !Array.isArray(threads.nodes))
+        throw short('GitHub gave no page of threads')
       for (const node of threads.nodes) {
         const thread = parseThread(node, isOurs)
-        if (thread) out.push(thread)
+        if (!thread) throw short('a thread is not in the form GitHub gives')
+        out.push(thread)
       }
-      const cursor = threads.pageInfo?.endCursor
-      if (threads.pageInfo?.hasNextPage !== true || typeof cursor !== 'string')
-        break
-      after = cursor.slice(0, 500)
+      if (threads.pageInfo?.hasNextPage !== true) break
+      const cursor = threads.pageInfo.endCursor
+      if (typeof cursor !== 'string' || cursor.length > 500)
+        throw short('GitHub gave no place to read on from')
+      after = cursor
     }
   } catch (e) {
+    if (e instanceof ThreadsCutShort) throw e
     throw toGitHubError(e, `Reading the review threads of #${pullNumber}`)
   }
   return out

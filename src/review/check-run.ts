@@ -17,8 +17,14 @@ import { truncateMarkdown } from '../safety/markdown.js'
 import { clip } from '../core/text.js'
 import { countedFindings } from './counted.js'
 import { gateFails } from './counted.js'
+import {
+  countsBySeverity,
+  standingFindings,
+  standingSeverity
+} from './standing.js'
 import { VERDICT_LABEL } from './render.js'
 import type {
+  EarlierFinding,
   FailOn,
   ReviewedGroup,
   ReviewReport,
@@ -101,22 +107,58 @@ export function annotationOf(
   }
 }
 
+/** An earlier finding that still stands (standing.ts), at its line. */
+function standingAnnotation(
+  f: EarlierFinding,
+  secrets: readonly string[]
+): CheckAnnotation[] {
+  const line = f.line ?? f.originalLine
+  if (!line) return []
+  const severity = standingSeverity(f)
+  const agreed =
+    f.raisedBy !== undefined && f.of !== undefined
+      ? ` by ${f.raisedBy}/${f.of} agents`
+      : ''
+  return [
+    {
+      path: f.file,
+      start_line: line,
+      end_line: line,
+      annotation_level: LEVEL[severity],
+      title: plain(
+        `${severity}: ${f.title || 'a finding of an earlier review'}`,
+        secrets,
+        ANNOTATION_TITLE_CHARS
+      ),
+      message: plain(
+        `Raised${agreed} in an earlier review and still open: ${f.url}`,
+        secrets,
+        ANNOTATION_MESSAGE_CHARS
+      )
+    }
+  ]
+}
+
 export function annotationsOf(
   report: ReviewReport,
   secrets: readonly string[]
 ): CheckAnnotation[] {
-  return countedFindings(report).map((g) =>
-    annotationOf(g, report.agentCount, secrets)
-  )
+  return [
+    ...countedFindings(report).map((g) =>
+      annotationOf(g, report.agentCount, secrets)
+    ),
+    ...standingFindings(report).flatMap((f) => standingAnnotation(f, secrets))
+  ]
 }
 
 export function checkTitle(report: ReviewReport): string {
-  const counted = countedFindings(report)
-  const count = (s: Severity) => counted.filter((g) => g.severity === s).length
+  const counts = countsBySeverity(report)
+  const standing = standingFindings(report).length
   const label = VERDICT_LABEL[report.verdict]
   return (
-    `${label}: ${count('blocker')} blocker(s), ${count('concern')} concern(s), ` +
-    `${count('nit')} nit(s)`
+    `${label}: ${counts.blocker} blocker(s), ${counts.concern} concern(s), ` +
+    `${counts.nit} nit(s)` +
+    (standing ? ` (${standing} left open by earlier reviews)` : '')
   )
 }
 

@@ -1,8 +1,10 @@
 // Review across pushes, after the run. Pure. What became of each finding
-// earlier runs left open: confirmed (raised again), fixed (GitHub marks its
-// thread outdated and no agent raised it again: its thread is resolved), or
-// carried forward (its lines did not change and it was not raised again: it
-// stays open). Earlier findings are read by context/earlier-record.ts.
+// earlier runs left open: dismissed (a person with write access resolved its
+// thread), confirmed (raised again), fixed (GitHub marks its thread outdated
+// and no agent raised it again: its thread is resolved), or carried forward
+// (its lines did not change and it was not raised again: it stays open).
+// Earlier findings are read by context/earlier-record.ts; which still count
+// for the verdict, standing.ts says.
 import type {
   EarlierFinding,
   EarlierOutcome,
@@ -34,11 +36,14 @@ export function classifyEarlier(
   resolve: ResolveThreads
 ): EarlierOutcome[] {
   return earlier.map((finding): EarlierOutcome => {
+    if (finding.resolution?.worth === 'dismissed')
+      return { finding, status: 'dismissed' }
     if (groups.some((g) => raisesAgain(g, finding)))
       return { finding, status: 'confirmed' }
     if (!finding.outdated) return { finding, status: 'carried' }
-    const thread: ThreadAction =
-      resolve === 'off'
+    const thread: ThreadAction = finding.resolution
+      ? 'was-resolved'
+      : resolve === 'off'
         ? 'off'
         : finding.answered && resolve !== 'answered-too'
           ? 'answered'

@@ -43,6 +43,7 @@ import type {
 } from '../core/review.js'
 import { errorText } from '../core/text.js'
 import { classifyEarlier, raisesAgain } from './earlier.js'
+import { standingFindings, verdictAcrossPushes } from './standing.js'
 import type {
   EarlierFinding,
   ResolveThreads,
@@ -65,6 +66,8 @@ export interface ReviewInput {
   pullNumber: number
   /** The commit the agents reviewed: the review is anchored to it. */
   headSha: string
+  /** The pull request's base commit: the review's marker records it. */
+  baseSha?: string
   diff: string
   diffTruncated: boolean
   /** Files the pull request changes (removed ones left out). */
@@ -239,7 +242,8 @@ function textContext(
     tag: input.tag,
     agentCount: parsed.length,
     secrets: input.secrets,
-    runUrl: input.runUrl
+    runUrl: input.runUrl,
+    ...(input.baseSha ? { baseSha: input.baseSha } : {})
   }
 }
 
@@ -293,13 +297,27 @@ export async function runReview(
     }
   }
   const { planned } = planReview(input, parsed, posted, voted.groups)
+  const groups = planned.map((p) => p.group)
+  const earlier =
+    input.earlier &&
+    classifyEarlier(
+      input.earlier,
+      groups,
+      input.resolveThreads ?? 'unanswered'
+    )
+  const thisRun = votesSplit(parsed, input.votes ?? [])
+    ? 'unclear'
+    : verdictOf({ groups, minAgreement: input.minAgreement })
   const report: ReviewReport = {
-    verdict: votesSplit(parsed, input.votes ?? [])
-      ? 'unclear'
-      : verdictOf({
-          groups: planned.map((p) => p.group),
-          minAgreement: input.minAgreement
-        }),
+    // Every earlier finding that still stands counts too (standing.ts).
+    verdict: verdictAcrossPushes(
+      thisRun,
+      standingFindings({
+        groups,
+        minAgreement: input.minAgreement,
+        ...(earlier ? { earlier } : {})
+      })
+    ),
     groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
     agentCount: parsed.length,
     agentsWithBlock: parsed.filter((p) => p.block === 'found').length,
@@ -318,15 +336,7 @@ export async function runReview(
         }
       : {}),
     ...(input.scope ? { scope: input.scope } : {}),
-    ...(input.earlier
-      ? {
-          earlier: classifyEarlier(
-            input.earlier,
-            planned.map((p) => p.group),
-            input.resolveThreads ?? 'unanswered'
-          )
-        }
-      : {})
+    ...(earlier ? { earlier } : {})
   }
   const fresh = planned.filter(
     (p) => p.posted === 'inline' || p.posted === 'body'

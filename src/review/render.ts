@@ -28,6 +28,7 @@ export {
   reviewedMarker
 } from '../github/review-markers.js'
 import { clip } from '../core/text.js'
+import { standingFindings, standingSeverity } from './standing.js'
 
 const SEVERITY_LABEL: Record<Severity, string> = {
   blocker: '🔴 Blocker',
@@ -69,6 +70,8 @@ export interface ReviewTextContext {
   agentCount: number
   secrets: readonly string[]
   runUrl?: string
+  /** The pull request's base commit, recorded in the review's own marker. */
+  baseSha?: string
 }
 
 const REASON_CHARS = 160
@@ -177,7 +180,21 @@ export function inlineCommentBody(
   const text = defuseMarkers(
     redactSecrets(parts.filter(Boolean).join('\n\n'), ctx.secrets)
   )
-  return `${findingMarker(ctx.tag, group)}\n${truncateMarkdown(text, COMMENT_CHARS, '_✂️ Cut to fit._')}`
+  return `${findingMarker(ctx.tag, group, markerFacts(group, ctx))}\n${truncateMarkdown(text, COMMENT_CHARS, '_✂️ Cut to fit._')}`
+}
+
+/**
+ * The facts a later run reads back from the marker. Only counted findings
+ * are posted (post.ts heldOut), so a posted one is counted; its agreement is
+ * its confirmations with the vote, else its raisers.
+ */
+function markerFacts(group: FindingGroup, ctx: ReviewTextContext) {
+  return {
+    counted: true,
+    agreed: group.vote ? group.vote.confirmed : group.agents.length,
+    of: ctx.agentCount,
+    title: redactSecrets(group.lead.title, ctx.secrets)
+  }
 }
 
 function place(group: FindingGroup): string {
@@ -197,7 +214,7 @@ function bodyLine(group: ReviewedGroup, ctx: ReviewTextContext): string {
     (explanation
       ? ` — ${cell(explanation, ctx.secrets, BODY_EXPLANATION_CHARS)}`
       : '') +
-    ` ${findingMarker(ctx.tag, group)}`
+    ` ${findingMarker(ctx.tag, group, markerFacts(group, ctx))}`
   )
 }
 
@@ -262,7 +279,7 @@ export function reviewBody(
     text,
     COMMENT_CHARS - 200,
     '_✂️ Cut to fit; the job summary has every finding._'
-  )}\n\n${reviewedMarker(ctx.tag)}`
+  )}\n\n${reviewedMarker(ctx.tag, ctx.baseSha)}`
 }
 
 /** What this run reviewed: the whole pull request or the changes since the last review. */
@@ -277,25 +294,45 @@ function scopeLine(report: ReviewReport): string {
 const EARLIER_LABEL = {
   confirmed: 'confirmed (raised again)',
   fixed: 'fixed',
-  carried: 'carried forward (its lines did not change)'
+  carried: 'carried forward (its lines did not change)',
+  dismissed: 'dismissed (its thread resolved by a person with write access)'
 } as const
 
 const THREAD_LABEL = {
   resolved: 'thread resolved',
   answered: 'thread left open: someone replied in it',
   off: "thread left open: resolve-threads is 'off'",
-  failed: 'thread left open: GitHub refused (see the log)'
+  failed: 'thread left open: GitHub refused (see the log)',
+  'was-resolved': 'thread already resolved'
 } as const
+
+/** Who resolved an earlier finding's thread, and what it was worth. */
+function resolutionNote(e: EarlierOutcome): string {
+  const r = e.finding.resolution
+  if (!r) return ''
+  const who = r.by === null ? 'someone GitHub does not name' : `@${r.by}`
+  return r.worth === 'dismissed'
+    ? ` · by ${who} (${r.why})`
+    : ` · resolved by ${who}, ignored: ${r.why}`
+}
 
 /** Earlier findings in one sentence: how many of each. */
 function earlierLine(earlier: EarlierOutcome[] | undefined): string {
   if (!earlier?.length) return ''
   const count = (s: string) => earlier.filter((e) => e.status === s).length
   const resolved = earlier.filter((e) => e.thread === 'resolved').length
+  const ignored = earlier.filter(
+    (e) => e.finding.resolution?.worth === 'ignored'
+  ).length
   return (
     `Earlier findings still open before this run: ${earlier.length} — ` +
     `${count('confirmed')} confirmed, ${count('fixed')} fixed (${resolved} thread${resolved === 1 ? '' : 's'} resolved), ` +
-    `${count('carried')} carried forward.`
+    `${count('carried')} carried forward` +
+    (count('dismissed') ? `, ${count('dismissed')} dismissed` : '') +
+    (ignored
+      ? `; ${ignored} resolved by someone without write access (ignored: still counted unless fixed)`
+      : '') +
+    '. Confirmed and carried-forward findings count for the verdict.'
   )
 }
 
@@ -317,13 +354,17 @@ function earlierSection(
       f.raisedBy !== undefined && f.of !== undefined
         ? `${f.raisedBy}/${f.of} agents`
         : '—'
-    const severity = f.severity ? SEVERITY_LABEL[f.severity] : '—'
+    const severity = f.severity
+      ? SEVERITY_LABEL[f.severity]
+      : 'unknown (counted as a blocker)'
     const status =
-      EARLIER_LABEL[e.status] + (e.thread ? ` · ${THREAD_LABEL[e.thread]}` : '')
+      EARLIER_LABEL[e.status] +
+      (e.thread ? ` · ${THREAD_LABEL[e.thread]}` : '') +
+      resolutionNote(e)
     const where = cell(earlierPlace(e), secrets, 200)
     return (
       `| ${agreed} | ${severity} | ${link(where, f.url) || where} ` +
-      `| ${cell(f.title, secrets, 200)} | ${status} |`
+      `| ${cell(f.title, secrets, 200)} | ${cell(status, secrets, 400)} |`
     )
   })
   const more = earlier.length - rows.length
@@ -436,12 +477,41 @@ function voteNote(report: ReviewReport): string {
   )
 }
 
-/** The `findings` output: plain data, secrets redacted, clipped. */
+/**
+ * The `findings` output: plain data, secrets redacted, clipped. This run's
+ * findings, then each earlier one that still counts (`posted: 'earlier'`).
+ */
 export function findingsJson(
   report: ReviewReport,
   secrets: readonly string[]
 ): unknown[] {
   const text = (s: string) => redactSecrets(s, secrets)
+  const standing = standingFindings(report).map((f) => ({
+    file: f.file,
+    line: f.line ?? f.originalLine,
+    start_line: null,
+    severity: standingSeverity(f),
+    title: text(f.title),
+    explanation: null,
+    suggestion: null,
+    agreement: f.raisedBy ?? null,
+    agents: null,
+    confirmed: null,
+    rejected: null,
+    pr_text_only: null,
+    votes: null,
+    of: f.of ?? null,
+    posted: 'earlier',
+    fingerprint: f.fingerprint,
+    url: f.url
+  }))
+  return [...thisRunJson(report, text), ...standing]
+}
+
+function thisRunJson(
+  report: ReviewReport,
+  text: (s: string) => string
+): unknown[] {
   return report.groups.map((g) => ({
     file: g.anchor.file,
     line: g.anchor.line,

@@ -7,7 +7,8 @@ import { writeAgentFile } from '../safety/agent-files.js'
 import { Inputs, Outputs } from '../core/constants.js'
 import type { GitHubApi } from '../github/api.js'
 import { redactSecrets } from '../safety/redact.js'
-import { countedFindings, gateFails } from './counted.js'
+import { gateFails } from './counted.js'
+import { countsBySeverity, standingFindings } from './standing.js'
 import { answerFor, runReview } from './post.js'
 import { resolveFixedThreads } from './resolve.js'
 import { findingsJson } from './render.js'
@@ -52,6 +53,7 @@ export async function reviewRun(
     {
       pullNumber: pr.number,
       headSha: pr.headSha,
+      ...(pr.baseSha ? { baseSha: pr.baseSha } : {}),
       diff: pr.diff,
       diffTruncated: pr.diffTruncated,
       changedFiles: pr.files,
@@ -133,14 +135,14 @@ export function gateFailure(
       "The review's verdict is 'unclear' (the agents' votes split with no majority on the outcome), " +
       `and '${Inputs.FailOn}' names 'unclear'.`
     )
-  const counted = countedFindings(report)
-  const blockers = counted.filter((g) => g.severity === 'blocker').length
-  const concerns = counted.filter((g) => g.severity === 'concern').length
+  const counts = countsBySeverity(report)
+  const standing = standingFindings(report).length
   const by = report.vote?.ran
     ? `confirmed in the agents' vote by at least ${report.minAgreement} agent(s)`
     : `raised by at least ${report.minAgreement} agent(s)`
   return (
-    `The review's verdict is '${report.verdict}' (${blockers} blocker(s), ${concerns} concern(s) ` +
-    `${by}), and '${Inputs.FailOn}' is '${settings.failOn}'.`
+    `The review's verdict is '${report.verdict}' (${counts.blocker} blocker(s), ${counts.concern} concern(s) ` +
+    `${by}${standing ? `, ${standing} of them left open by earlier reviews` : ''}), ` +
+    `and '${Inputs.FailOn}' is '${settings.failOn}'.`
   )
 }

@@ -1,4 +1,6 @@
-// The counted findings as SARIF 2.1.0, for code scanning (upload-sarif).
+// The counted findings as SARIF 2.1.0, for code scanning (upload-sarif):
+// this run's and every earlier one that still stands (standing.ts), so an
+// incremental run does not close the alerts of findings still open.
 // Pure. One rule per severity; each result carries its agreement in its
 // properties and a partial fingerprint (the group's), so code scanning
 // tracks one alert across runs; the agents' models are the tool's
@@ -14,7 +16,12 @@ import type { Log, ReportingDescriptor, Result, ToolComponent } from 'sarif'
 import { redactSecrets } from '../safety/redact.js'
 import { clip } from '../core/text.js'
 import { countedFindings } from './counted.js'
-import type { ReviewReport, Severity } from '../core/review.js'
+import { standingFindings, standingSeverity } from './standing.js'
+import type {
+  EarlierFinding,
+  ReviewReport,
+  Severity
+} from '../core/review.js'
 
 export const SARIF_SCHEMA_URI =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json'
@@ -143,6 +150,11 @@ export function reviewSarif(
       }
     })
   }
+  for (const f of standingFindings(report)) {
+    const result = standingResult(f, context.secrets)
+    if (!result || results.length >= MAX_SARIF_RESULTS) left++
+    else results.push(result)
+  }
   const severities: Severity[] = ['blocker', 'concern', 'nit']
   return {
     log: {
@@ -168,5 +180,41 @@ export function reviewSarif(
       ]
     },
     left
+  }
+}
+
+/** An earlier finding still open, under the fingerprint it was first posted with. */
+function standingResult(
+  f: EarlierFinding,
+  secrets: readonly string[]
+): Result | undefined {
+  const uri = repoRelativeUri(f.file)
+  const line = f.line ?? f.originalLine
+  if (!uri || !line) return undefined
+  const severity = standingSeverity(f)
+  return {
+    ruleId: `massgen/${severity}`,
+    level: LEVEL[severity],
+    message: {
+      text: sarifText(
+        `${f.title || 'A finding of an earlier review'} (left open by an earlier review)`,
+        secrets,
+        SARIF_MESSAGE_CHARS
+      )
+    },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri },
+          region: { startLine: line, endLine: line }
+        }
+      }
+    ],
+    partialFingerprints: { 'massgenFinding/v1': f.fingerprint },
+    properties: {
+      ...(f.raisedBy !== undefined ? { agreement: f.raisedBy } : {}),
+      ...(f.of !== undefined ? { of: f.of } : {}),
+      posted: 'earlier'
+    }
   }
 }
