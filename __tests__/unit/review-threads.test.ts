@@ -18,7 +18,7 @@ import {
   lastReviewedCommit
 } from '../../src/context/earlier-record.js'
 import type { EarlierFinding, FindingGroup } from '../../src/core/review.js'
-import { reviewedMarker } from '../../src/review/render.js'
+import { findingMarker, reviewedMarker } from '../../src/review/render.js'
 import { onlyFiles } from '../../src/context/review-scope.js'
 import { githubSchema } from '../../test-support/github-graphql.js'
 import {
@@ -45,7 +45,7 @@ const BOT = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' as const }
 const ALICE = { login: 'alice-maintainer', id: 5550001, type: 'User' as const }
 const fp = 'abcdef0123456789'
 const ours = (title: string) =>
-  `<!-- massgen-action:finding tag=massgen fp=${fp} -->\n` +
+  `${findingMarker('massgen', { fingerprint: fp, severity: 'concern' } as FindingGroup, { counted: true, agreed: 2, of: 3, title })}\n` +
   `**🟠 Concern** · 2/3 agents (agent_a, agent_b): **${title}**\n\nWhy.`
 
 describe('the loopback speaks threads, resolving and compare', () => {
@@ -199,6 +199,61 @@ describe('earlier findings', () => {
       of: 3,
       title: 'Recursion never advances',
       fingerprint: fp
+    })
+  })
+
+  it('a marker an older release wrote (no facts) is still carried: severity unknown, never parsed from the headline', () => {
+    const parsed = parseThread(
+      thread({
+        opening: {
+          nodes: [
+            {
+              databaseId: 7,
+              body:
+                `<!-- massgen-action:finding tag=massgen fp=${fp} -->\n` +
+                '**🟠 Concern** · 2/3 agents (agent_a): **Recursion never advances**',
+              url: 'https://github.com/o/r/pull/42#discussion_r7',
+              author: { __typename: 'Bot', login: 'github-actions' }
+            }
+          ]
+        }
+      }),
+      isOurs
+    )
+    if (!parsed) throw new Error('not parsed')
+    const [e] = earlierFindings([parsed], 'massgen')
+    expect(e?.fingerprint).toBe(fp)
+    expect(e?.severity).toBeUndefined()
+    expect(e?.title).toBe('')
+  })
+
+  it('a thread the token resolved is done; one someone else resolved is read, with who', () => {
+    const resolved = (over: Record<string, unknown>) => {
+      const parsed = parseThread(thread({ isResolved: true, ...over }), isOurs)
+      if (!parsed) throw new Error('not parsed')
+      return earlierFindings([parsed], 'massgen')
+    }
+    // GitHub names no User for a bot: our own reply in the thread says it was us.
+    expect(
+      resolved({
+        resolvedBy: null,
+        everyone: {
+          totalCount: 2,
+          nodes: [
+            { author: { __typename: 'Bot', login: 'github-actions' } },
+            { author: { __typename: 'Bot', login: 'github-actions' } }
+          ]
+        }
+      })
+    ).toEqual([])
+    expect(
+      resolved({ resolvedBy: { login: 'mallory' } })[0]?.resolution
+    ).toMatchObject({
+      by: 'mallory'
+    })
+    // No reply of ours and no one named: someone, not us.
+    expect(resolved({ resolvedBy: null })[0]?.resolution).toMatchObject({
+      by: null
     })
   })
 
