@@ -94,4 +94,50 @@ describe('job-level secrets', () => {
       /Input 'pass-env': 'GITHUB_TOKEN' belongs to the runner/
     )
   }, 120_000)
+
+  it("attack: pass-env names a variable of the workflow's own that holds the token or a key: refused, naming the input and the variable; control: a plain variable is handed on", async () => {
+    for (const [name, value] of [
+      ['MY_GH', TOKEN],
+      ['MY_LLM', `Bearer ${KEYS.openai}`]
+    ] as const) {
+      const run = await runAction({
+        eventName: 'workflow_dispatch',
+        githubApiUrl: github.url,
+        inputs: {
+          query: 'Hello',
+          models: 'openai/gpt-5.4',
+          'openai-api-key': KEYS.openai,
+          'massgen-command': ENV_AGENT,
+          'pass-env': `JAVA_HOME, ${name}`
+        },
+        env: { [name]: value, FAKE_MASSGEN_SCENARIO: 'success' }
+      })
+      expect(run.exitCode).not.toBe(0)
+      expect(run.stdout + run.summary).toContain(
+        `Input 'pass-env': the variable '${name}' holds the GitHub token or an API key given to the action`
+      )
+      expect(run.outputs.answer ?? '').not.toContain(value)
+      // The runner masks what ::add-mask:: names; nothing else says it.
+      const said = (run.stdout + run.stderr + run.summary)
+        .split('\n')
+        .filter((l) => !l.startsWith('::add-mask::'))
+        .join('\n')
+      expect(said).not.toContain(value)
+    }
+    const control = await prRun(github, {
+      inputs: {
+        ...ONE_MODEL,
+        'massgen-command': ENV_AGENT,
+        'comment-tag': 'pass-env-control',
+        'max-duration': '60',
+        'pass-env': 'MY_TOOL_HOME'
+      },
+      env: { MY_TOOL_HOME: '/opt/my-tool', FAKE_MASSGEN_SCENARIO: 'success' }
+    })
+    expect(control.outputs.status).toBe('success')
+    const comment =
+      commentsOn(github, 42).find((b) => b.includes('tag=pass-env-control')) ??
+      ''
+    expect(comment).toMatch(/NAMES\(proc\): [^\n]*MY_TOOL_HOME/)
+  }, 240_000)
 })

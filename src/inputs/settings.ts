@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { Defaults, Inputs } from '../core/constants.js'
 import { findExecutable } from '../process/executable.js'
 import { KEY_ENV_VARS, ModelsError, parseModels } from './models.js'
-import { parsePassEnv } from '../safety/child-env.js'
+import { parsePassEnv, passEnvHoldingSecrets } from '../safety/child-env.js'
 import { globProblem, parseGlobList } from './globs.js'
 import {
   DOCKER_NETWORKS,
@@ -338,7 +338,7 @@ export function readSettings(source: InputSource): Settings {
     agentCommands: readAgentCommands(
       check('agentCommands', Inputs.AgentCommands, Defaults.AgentCommands)
     ),
-    passEnv: readPassEnv(raw(Inputs.PassEnv), errors),
+    passEnv: readPassEnv(source, raw(Inputs.PassEnv), errors),
     ...readReviewInputs(raw, errors),
     ...readPullFilters(raw, errors)
   }
@@ -369,10 +369,21 @@ export function readReportSettings(source: Pick<InputSource, 'getInput'>): {
   }
 }
 
-function readPassEnv(text: string, errors: string[]): string[] {
+function readPassEnv(
+  source: InputSource,
+  text: string,
+  errors: string[]
+): string[] {
   const parsed = parsePassEnv(Inputs.PassEnv, text, KEY_ENV_VARS)
-  errors.push(...parsed.errors)
-  return parsed.names
+  const credentials = [...Object.values(readKeys(source)), readToken(source)]
+  const holding = passEnvHoldingSecrets(
+    Inputs.PassEnv,
+    parsed.names,
+    source.env,
+    credentials.filter((s): s is string => Boolean(s))
+  )
+  errors.push(...parsed.errors, ...holding)
+  return holding.length ? [] : parsed.names
 }
 
 /** At most this many globs per input: each is matched against every changed file. */

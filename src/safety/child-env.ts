@@ -2,6 +2,7 @@
 // secret a workflow puts in the job's or step's `env:` (NPM_TOKEN, a cloud
 // key, a webhook, the token under a name of its own) never reaches MassGen,
 // its MCP servers, the agents' commands, the installer or the docker CLI.
+import { holdsSecret, redactionNeedles } from './redact.js'
 
 /**
  * What MassGen, Python, Node (MCP servers), git and the docker CLI need to
@@ -157,4 +158,27 @@ export function parsePassEnv(
       `Input '${input}': ${words.length} names, expected at most 100 (${PASS_ENV_EXPECTED})`
     )
   return { names, errors }
+}
+
+/**
+ * `pass-env` names whose value holds the GitHub token or a key given to
+ * the action, in any form redaction knows (a credential under a name of
+ * the workflow's own): each an error naming the input, never the value.
+ */
+export function passEnvHoldingSecrets(
+  input: string,
+  names: readonly string[],
+  env: NodeJS.ProcessEnv,
+  secrets: readonly string[]
+): string[] {
+  const needles = redactionNeedles(secrets.filter(Boolean))
+  if (needles.length === 0) return []
+  return names
+    .filter((name) => holdsSecret(env[name] ?? '', needles))
+    .map(
+      (name) =>
+        `Input '${input}': the variable '${name}' holds the GitHub token or an API key given to the action; ` +
+        "it is never passed on (expected names of variables that hold no credential of the action's; " +
+        'give a key through its key input)'
+    )
 }
