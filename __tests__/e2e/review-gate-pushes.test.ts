@@ -317,4 +317,22 @@ describe('the gate across pushes counts what still stands', () => {
     expect(run.summary).toContain('Incremental review')
     expectGateHeld(run, github, retryOnlyPush().sha)
   })
+
+  it('attack: a blocker the first review could only put in its body (its line is outside the diff) has no thread to carry it; the next push is reviewed whole', async () => {
+    const github = await pull()
+    const outside = { ...PORT, line: 40 }
+    const first = await review(github, [outside], true)
+    expect(first.outputs.verdict).toBe('blockers')
+    const [posted] = JSON.parse(first.outputs.findings ?? '[]') as Array<{
+      posted: string
+    }>
+    expect(posted?.posted).toBe('body')
+    pushToPull(github.state, 42, retryOnlyPush())
+    // Reviewing the whole pull request, the agents find it again.
+    const run = await review(github, [outside])
+    expect(run.summary).toContain(
+      'Full review: the last review left 1 counted finding(s) outside review threads'
+    )
+    expectGateHeld(run, github, retryOnlyPush().sha)
+  })
 })

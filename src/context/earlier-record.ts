@@ -23,6 +23,11 @@ export interface LastReview {
   commit: string
   /** Absent on a review an older release posted. */
   base?: string
+  /**
+   * Counted findings (not nits) it left outside review threads: in its body
+   * or the summary only, where no thread tracks them across pushes.
+   */
+  outside?: number
 }
 
 /**
@@ -43,7 +48,12 @@ export function lastReview(
     if (!best || t.id > best.id)
       best = { id: t.id, commit: t.reviewedCommit, ...marker }
   }
-  return best && { commit: best.commit, ...(best.base ? { base: best.base } : {}) }
+  if (!best) return undefined
+  return {
+    commit: best.commit,
+    ...(best.base ? { base: best.base } : {}),
+    ...(best.outside ? { outside: best.outside } : {})
+  }
 }
 
 /** The commit of the token's last review of `tag` (lastReview's). */
@@ -114,6 +124,8 @@ interface ScopeFacts {
   comparison?: Compared
   /** Why the earlier findings could not all be read, when they could not. */
   unread?: string
+  /** Counted findings the last review left outside threads (LastReview). */
+  outside?: number
   /** The base the last review recorded, and the pull request's base now. */
   base?: { then: string | undefined; now: string; comparison?: Compared }
 }
@@ -175,6 +187,11 @@ export function decideScope(f: ScopeFacts): ReviewScope {
     }
   const doubt = baseDoubt(f.base)
   if (doubt) return { kind: 'full', reason: doubt }
+  if (f.outside)
+    return {
+      kind: 'full',
+      reason: `the last review left ${f.outside} counted finding(s) outside review threads (its body or the summary), which only a whole review checks again`
+    }
   return {
     kind: 'incremental',
     since: f.lastReviewed,

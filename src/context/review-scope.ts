@@ -68,12 +68,10 @@ export async function scopeReview(
   const lastReviewed = last?.commit
   const head = pr.headSha.toLowerCase()
   const compare = (from: string, to: string) =>
-    github.compareCommits(from, to).catch(
-      (error: unknown): Comparison => ({
-        status: 'unknown',
-        why: errorText(error).slice(0, 300)
-      })
-    )
+    github.compareCommits(from, to).catch((error: unknown): Comparison => ({
+      status: 'unknown',
+      why: errorText(error).slice(0, 300)
+    }))
   let comparison: Comparison | undefined
   if (lastReviewed && lastReviewed !== head)
     comparison = await compare(lastReviewed, head)
@@ -90,6 +88,7 @@ export async function scopeReview(
     head,
     ...(comparison ? { comparison } : {}),
     ...(unread !== undefined ? { unread } : {}),
+    ...(last?.outside ? { outside: last.outside } : {}),
     base: {
       then: baseThen,
       now: baseNow,

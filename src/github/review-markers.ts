@@ -17,25 +17,36 @@ const DEFUSED_REVIEWED_MARKER = 'massgen-action\u2236reviewed'
  * had when it was reviewed: a later run reviews only the change since when
  * the base still holds that commit (context/earlier-record.ts).
  */
-export function reviewedMarker(tag: string, baseSha?: string): string {
+export function reviewedMarker(
+  tag: string,
+  baseSha?: string,
+  outside = 0
+): string {
   const base =
     baseSha && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(baseSha)
       ? ` base=${baseSha}`
       : ''
-  return `<!-- ${REVIEWED_MARKER} tag=${safeTag(tag)}${base} -->`
+  const left = outside > 0 ? ` outside=${Math.min(outside, 999)}` : ''
+  return `<!-- ${REVIEWED_MARKER} tag=${safeTag(tag)}${base}${left} -->`
 }
 
-/** The tag's review marker as a whole line: with the base it records, if any. */
+/**
+ * The tag's review marker as a whole line: the base it records, if any, and
+ * how many counted findings it left outside review threads (outside).
+ */
 export function readReviewedMarker(
   line: string,
   tag: string
-): { base?: string } | undefined {
+): { base?: string; outside?: number } | undefined {
   const m =
-    /^<!-- massgen-action:reviewed tag=([A-Za-z0-9._-]{1,64})(?: base=([0-9a-f]{40}(?:[0-9a-f]{24})?))? -->$/.exec(
+    /^<!-- massgen-action:reviewed tag=([A-Za-z0-9._-]{1,64})(?: base=([0-9a-f]{40}(?:[0-9a-f]{24})?))?(?: outside=(\d{1,3}))? -->$/.exec(
       line.trim()
     )
   if (!m || m[1] !== safeTag(tag)) return undefined
-  return m[2] ? { base: m[2] } : {}
+  return {
+    ...(m[2] ? { base: m[2] } : {}),
+    ...(m[3] ? { outside: Number(m[3]) } : {})
+  }
 }
 
 export function safeTag(tag: string): string {

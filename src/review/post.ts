@@ -300,11 +300,7 @@ export async function runReview(
   const groups = planned.map((p) => p.group)
   const earlier =
     input.earlier &&
-    classifyEarlier(
-      input.earlier,
-      groups,
-      input.resolveThreads ?? 'unanswered'
-    )
+    classifyEarlier(input.earlier, groups, input.resolveThreads ?? 'unanswered')
   const thisRun = votesSplit(parsed, input.votes ?? [])
     ? 'unclear'
     : verdictOf({ groups, minAgreement: input.minAgreement })

@@ -29,6 +29,7 @@ export {
 } from '../github/review-markers.js'
 import { clip } from '../core/text.js'
 import { standingFindings, standingSeverity } from './standing.js'
+import { raisesAgain } from './earlier.js'
 
 const SEVERITY_LABEL: Record<Severity, string> = {
   blocker: '🔴 Blocker',
@@ -279,7 +280,32 @@ export function reviewBody(
     text,
     COMMENT_CHARS - 200,
     '_✂️ Cut to fit; the job summary has every finding._'
-  )}\n\n${reviewedMarker(ctx.tag, ctx.baseSha)}`
+  )}\n\n${reviewedMarker(ctx.tag, ctx.baseSha, untracked(report))}`
+}
+
+/** Where a counted finding has no thread of its own (not inline). */
+const UNTHREADED: ReadonlySet<Posted> = new Set([
+  'body',
+  'refused',
+  'held',
+  'below-severity',
+  'duplicate'
+])
+
+/**
+ * Counted blockers and concerns no review thread tracks: in the body or the
+ * summary only, or a duplicate of no earlier thread's finding. The next run
+ * reviews the whole pull request when there are any (earlier-record.ts):
+ * only threads carry a finding across an incremental review.
+ */
+function untracked(report: ReviewReport): number {
+  const threads = (report.earlier ?? []).map((o) => o.finding)
+  return report.groups.filter(
+    (g) =>
+      g.severity !== 'nit' &&
+      UNTHREADED.has(g.posted) &&
+      !threads.some((e) => raisesAgain(g, e))
+  ).length
 }
 
 /** What this run reviewed: the whole pull request or the changes since the last review. */
@@ -403,11 +429,14 @@ export function findingsSection(
     : ''
   const scope = scopeLine(report)
   const earlier = earlierSection(report.earlier, ctx.secrets)
+  const standing = standingFindings(report).length
   if (report.groups.length === 0)
     return [
       head,
       scope,
-      'No findings.',
+      standing
+        ? `No new findings; ${standing} left open by earlier reviews still count (below).`
+        : 'No findings.',
       voteNote(report),
       note,
       dropped,

@@ -17,11 +17,7 @@ import { redactSecrets } from '../safety/redact.js'
 import { clip } from '../core/text.js'
 import { countedFindings } from './counted.js'
 import { standingFindings, standingSeverity } from './standing.js'
-import type {
-  EarlierFinding,
-  ReviewReport,
-  Severity
-} from '../core/review.js'
+import type { EarlierFinding, ReviewReport, Severity } from '../core/review.js'
 
 export const SARIF_SCHEMA_URI =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json'

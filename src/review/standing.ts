@@ -69,5 +69,9 @@ export function countsBySeverity(report: {
     ...standingFindings(report).map(standingSeverity)
   ]
   const count = (s: Severity) => severities.filter((x) => x === s).length
-  return { blocker: count('blocker'), concern: count('concern'), nit: count('nit') }
+  return {
+    blocker: count('blocker'),
+    concern: count('concern'),
+    nit: count('nit')
+  }
 }
