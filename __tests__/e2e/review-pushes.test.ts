@@ -187,7 +187,9 @@ describe('a pull request reviewed across three pushes', () => {
     expect(run.outputs.status).toBe('success')
     const [first] = submitted()
     expect(first?.commitId).toBe(PUSH_SHAS[0])
-    expect(first?.body.trimEnd().endsWith(reviewedMarker('massgen', 'a'.repeat(40)))).toBe(true)
+    expect(
+      first?.body.trimEnd().endsWith(reviewedMarker('massgen', 'a'.repeat(40)))
+    ).toBe(true)
     expect(first?.body).toContain(
       'Full review: the first review of this pull request'
     )

@@ -187,7 +187,7 @@ describe('review: inline with the vote on every finding (real MassGen twice)', (
     const body = comments()[0]?.body ?? ''
     const [marker, ...rest] = body.split('\n')
     expect(marker).toMatch(
-      /^<!-- massgen-action:finding tag=massgen fp=[0-9a-f]{16} -->$/
+      /^<!-- massgen-action:finding tag=massgen fp=[0-9a-f]{16} sev=(blocker|concern|nit) counted=yes agree=\d{1,3}\/\d{1,3} title=[A-Za-z0-9_-]+ -->$/
     )
     const text = rest.join('\n')
     expect(text).toContain('Ping @\u200Boctocat')

@@ -195,7 +195,7 @@ describe('review: inline', () => {
       commentsOf(posted?.id ?? -1).find((c) => c.line === 11)?.body ?? ''
     const [marker, ...rest] = hostile.split('\n')
     expect(marker).toMatch(
-      /^<!-- massgen-action:finding tag=massgen fp=[0-9a-f]{16} -->$/
+      /^<!-- massgen-action:finding tag=massgen fp=[0-9a-f]{16} sev=(blocker|concern|nit) counted=yes agree=\d{1,3}\/\d{1,3} title=[A-Za-z0-9_-]+ -->$/
     )
     const text = rest.join('\n')
     expect(text).toContain('Ping @\u200Boctocat')
