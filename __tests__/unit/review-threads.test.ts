@@ -12,6 +12,7 @@ import {
 } from '../../src/github/review-threads.js'
 import { createGitHub } from '../../src/github/api.js'
 import { classifyEarlier } from '../../src/review/earlier.js'
+import { verdictAcrossPushes } from '../../src/review/standing.js'
 import {
   decideScope,
   earlierFindings,
@@ -432,6 +433,83 @@ describe('earlier findings', () => {
         comparison: { status: 'ahead' }
       })
     ).toMatchObject({ kind: 'incremental', since: last })
+  })
+
+  it('the scope: the base must vouch (the same, or moved forward), every thread read, no finding left outside threads; else full', () => {
+    const at = {
+      requested: 'incremental' as const,
+      askedFull: false,
+      head: 'b'.repeat(40),
+      lastReviewed: 'a'.repeat(40),
+      comparison: { status: 'ahead' as const }
+    }
+    const then = 'c'.repeat(40)
+    const now = 'd'.repeat(40)
+    const scope = (over: Partial<Parameters<typeof decideScope>[0]>) =>
+      decideScope({ ...at, ...over })
+    expect(scope({ base: { then, now: then } }).kind).toBe('incremental')
+    expect(
+      scope({ base: { then, now, comparison: { status: 'ahead' } } }).kind
+    ).toBe('incremental')
+    for (const status of ['diverged', 'behind'] as const)
+      expect(
+        scope({ base: { then, now, comparison: { status } } }).reason
+      ).toContain('the base changed since the last review')
+    expect(
+      scope({
+        base: { then, now, comparison: { status: 'unknown', why: '404' } }
+      }).kind
+    ).toBe('full')
+    expect(scope({ base: { then: undefined, now } }).reason).toContain(
+      'did not record the base'
+    )
+    expect(
+      scope({ base: { then, now: then }, unread: 'more than 5000 threads' })
+        .reason
+    ).toContain('could not all be read')
+    expect(scope({ base: { then, now: then }, outside: 2 }).reason).toContain(
+      'outside review threads'
+    )
+  })
+
+  it('the verdict across pushes: a standing blocker makes blockers (even over unclear), a standing concern turns pass into concerns', () => {
+    const standing = (severity?: 'blocker' | 'concern' | 'nit') => [
+      earlier(severity ? { severity } : {})
+    ]
+    expect(verdictAcrossPushes('pass', standing('blocker'))).toBe('blockers')
+    expect(verdictAcrossPushes('unclear', standing('blocker'))).toBe('blockers')
+    expect(verdictAcrossPushes('pass', standing('concern'))).toBe('concerns')
+    expect(verdictAcrossPushes('unclear', standing('concern'))).toBe('unclear')
+    expect(verdictAcrossPushes('pass', standing('nit'))).toBe('pass')
+    // An older release's marker: severity unknown, counted as a blocker.
+    expect(verdictAcrossPushes('pass', standing())).toBe('blockers')
+    expect(verdictAcrossPushes('pass', [])).toBe('pass')
+  })
+
+  it('a resolution by a person with write access dismisses; any other is ignored, and a fixed finding whose thread is already resolved gets no second reply', () => {
+    const resolved = (worth: 'dismissed' | 'ignored') =>
+      earlier({
+        outdated: true,
+        resolution: { by: 'someone', worth, why: 'why' }
+      })
+    expect(
+      classifyEarlier([resolved('dismissed')], [], 'unanswered')[0]
+    ).toMatchObject({
+      status: 'dismissed'
+    })
+    expect(
+      classifyEarlier([resolved('ignored')], [], 'unanswered')[0]
+    ).toMatchObject({
+      status: 'fixed',
+      thread: 'was-resolved'
+    })
+    expect(
+      classifyEarlier(
+        [{ ...resolved('ignored'), outdated: false }],
+        [],
+        'unanswered'
+      )[0]
+    ).toMatchObject({ status: 'carried' })
   })
 
   it('the change since the last review keeps only the files the agents are given', () => {

@@ -282,6 +282,7 @@ async function reviewOfShards(
     {
       pullNumber: of.pull.number,
       headSha: of.pull.headSha,
+      baseSha: of.pull.baseSha,
       diff: of.diff.diff,
       diffTruncated: of.pull.diffTruncated || of.diff.truncated,
       changedFiles: [...new Set(reviewed.flatMap((r) => r.entry.files))],
