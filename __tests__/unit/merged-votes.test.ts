@@ -91,10 +91,15 @@ describe('mergeRoundVotes', () => {
     ])
     // The report still shows every vote the group got...
     expect(group?.vote).toMatchObject({ confirmed: 2, rejected: 3 })
-    // ...and the union alone would not count it: 2 confirms against 3.
+    // ...and the union alone would not count it with 3 rejections that
+    // quote the code against 2 confirmations that do.
+    const quoting = group?.vote?.votes.map((v) =>
+      v.ballot === 'reject' ? { ...v, evidence: 'code' as const } : v
+    )
     expect(
       group?.vote &&
-        isCounted({ ...group, vote: { ...group.vote, byRound: undefined } }, 2)
+        quoting &&
+        isCounted({ ...group, vote: voteOf(quoting) }, 2)
     ).toBe(false)
     // What counts it is s1-bugs' own round: 2 confirms, none rejected.
     expect(group && isCounted(group, 2)).toBe(true)

@@ -18,7 +18,7 @@ import type {
   FindingVote,
   Vote
 } from '../core/review.js'
-import { voteOf } from './vote.js'
+import { voteOf } from './tally.js'
 
 /** One group a round voted on: its findings and the vote they got. */
 export interface RoundVote {

@@ -15,7 +15,13 @@ import { ReviewRefused, type ReviewCommentDraft } from '../github/review.js'
 import { parseDiffLines, placeOnDiff } from './diff.js'
 import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
 import { groupFindings } from './group.js'
-import { atLeast, byStrength, isCounted, verdictOf } from './counted.js'
+import {
+  atLeast,
+  byStrength,
+  countedFindings,
+  isCounted
+} from './counted.js'
+import { tallied, verdictOver } from './tally.js'
 import { excerptsFor } from './excerpt.js'
 import {
   MAX_VOTED_FINDINGS,
@@ -275,7 +281,11 @@ export async function runReview(
       `Review: ${grouped.ungrouped} finding(s) stood alone, not compared with the others on their file: ` +
         "their raisers' findings on a file took more comparisons than the grouping makes for one agent there (answers flooding one file)."
     )
-  const voted = withVotes(input, grouped.groups)
+  const withBallots = withVotes(input, grouped.groups)
+  const voted = {
+    ...withBallots,
+    groups: withBallots.groups.map((g) => tallied(g, input.minAgreement))
+  }
   let posted = new Set<string>()
   let listFailed: string | undefined
   if (runner) {
@@ -294,12 +304,13 @@ export async function runReview(
   }
   const { planned } = planReview(input, parsed, posted, voted.groups)
   const report: ReviewReport = {
-    verdict: votesSplit(parsed, input.votes ?? [])
-      ? 'unclear'
-      : verdictOf({
-          groups: planned.map((p) => p.group),
-          minAgreement: input.minAgreement
-        }),
+    verdict: verdictOver(
+      countedFindings({
+        groups: planned.map((p) => p.group),
+        minAgreement: input.minAgreement
+      }),
+      votesSplit(parsed, input.votes ?? [])
+    ),
     groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
     agentCount: parsed.length,
     agentsWithBlock: parsed.filter((p) => p.block === 'found').length,
