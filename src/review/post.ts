@@ -15,12 +15,7 @@ import { ReviewRefused, type ReviewCommentDraft } from '../github/review.js'
 import { parseDiffLines, placeOnDiff } from './diff.js'
 import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
 import { groupFindings } from './group.js'
-import {
-  atLeast,
-  byStrength,
-  countedFindings,
-  isCounted
-} from './counted.js'
+import { atLeast, byStrength, countedFindings, isCounted } from './counted.js'
 import { tallied, verdictOver } from './tally.js'
 import { excerptsFor } from './excerpt.js'
 import {

@@ -10,11 +10,7 @@ import { fenceFor, safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
 import { redactSecrets } from '../safety/redact.js'
 import { cell, link } from '../safety/markdown-parts.js'
 import type { Severity } from '../core/review.js'
-import type {
-  FindingGroup,
-  GroupSuggestion,
-  Verdict
-} from '../core/review.js'
+import type { FindingGroup, GroupSuggestion, Verdict } from '../core/review.js'
 import type { Posted, ReviewedGroup, ReviewReport } from '../core/review.js'
 import type { EarlierOutcome } from '../core/review.js'
 

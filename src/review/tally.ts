@@ -91,7 +91,10 @@ export function prTextDecides(
 }
 
 /** Whether a group counts (rule 3); without a vote, its raisers alone say. */
-export function groupCounts(group: FindingGroup, minAgreement: number): boolean {
+export function groupCounts(
+  group: FindingGroup,
+  minAgreement: number
+): boolean {
   const vote = group.vote
   if (!vote) return group.agents.length >= minAgreement
   return (vote.byRound ?? [vote]).some((v) => votesCount(v.votes, minAgreement))
@@ -148,7 +151,9 @@ function highest(members: readonly Finding[]): Severity | undefined {
 }
 
 function sameLines(a: Finding, b: Finding): boolean {
-  return a.line === b.line && (a.startLine ?? a.line) === (b.startLine ?? b.line)
+  return (
+    a.line === b.line && (a.startLine ?? a.line) === (b.startLine ?? b.line)
+  )
 }
 
 /** Whether a member's author counts for its suggestion (rule 6). */
@@ -168,9 +173,12 @@ export function suggestionOf(
   group: FindingGroup,
   counted: boolean
 ): GroupSuggestion | undefined {
-  const given = [group.lead, ...group.members.filter((m) => m !== group.lead)]
-    .filter((m) => m.suggestion !== undefined)
-  if (given.length === 0) return undefined
+  const given = [
+    group.lead,
+    ...group.members.filter((m) => m !== group.lead)
+  ].filter((m) => m.suggestion !== undefined)
+  const [first] = given
+  if (!first) return undefined
   const why = (m: Finding): string | undefined =>
     !sameLines(m, group.lead)
       ? 'written for other lines than the comment is on'
@@ -178,7 +186,7 @@ export function suggestionOf(
         ? 'its author did not confirm the finding in a way that counts'
         : undefined
   const offered = given.find((m) => why(m) === undefined)
-  const chosen = offered ?? (given[0] as Finding)
+  const chosen = offered ?? first
   const notOffered = offered ? undefined : why(chosen)
   return {
     agent: chosen.agent,
