@@ -37,7 +37,11 @@ import {
 } from '../../src/review/render.js'
 import { runReview, type ReviewInput } from '../../src/review/post.js'
 import { withoutFindingsBlocks } from '../../src/core/findings-fence.js'
-import { findingsBlock, REVIEW_DIFF } from '../../test-support/review-pull.js'
+import {
+  BYTES_BEFORE_CACHE,
+  findingsBlock,
+  REVIEW_DIFF
+} from '../../test-support/review-pull.js'
 
 function finding(over: Partial<Finding> = {}): Finding {
   return {
@@ -381,6 +385,55 @@ describe('the excerpt', () => {
       )
     }
   })
+})
+
+describe('the code of a file the diff shows nothing of', () => {
+  const grouped = (file: string) =>
+    groupFindings([finding({ file, line: 3 })], undefined)
+  // git quotes a non-ASCII name; a diff cut at its budget ends before a file.
+  const QUOTED = [
+    'diff --git "a/src/gr\\303\\266\\303\\237e.ts" "b/src/gr\\303\\266\\303\\237e.ts"',
+    '--- "a/src/gr\\303\\266\\303\\237e.ts"',
+    '+++ "b/src/gr\\303\\266\\303\\237e.ts"',
+    '@@ -1,3 +1,3 @@',
+    ' a',
+    '-b',
+    '+const big = size > limit + 1',
+    ' c',
+    ''
+  ].join('\n')
+  const code = 'a\nb\nconst big = size > limit + 1\nc\n'
+
+  it.each([
+    ['a name git quotes', 'src/größe.ts', QUOTED],
+    [
+      'a file past the diff budget',
+      'src/cache.ts',
+      REVIEW_DIFF.slice(0, BYTES_BEFORE_CACHE)
+    ]
+  ])(
+    '%s: read from the checkout, so a quote of it is checkable',
+    (_what, file, diff) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'excerpt-'))
+      fs.mkdirSync(path.join(dir, 'src'))
+      fs.writeFileSync(path.join(dir, file), code)
+      const groups = grouped(file)
+      const excerpt = excerptsFor(groups, diff, dir).get(
+        groups[0] as FindingGroup
+      )
+      expect(excerpt?.source).toBe('checkout')
+      expect(excerpt?.lines.map((l) => l.text)).toContain(
+        'const big = size > limit + 1'
+      )
+      // ...never through a link
+      fs.rmSync(path.join(dir, file))
+      fs.writeFileSync(path.join(dir, 'secret.txt'), code)
+      fs.symlinkSync(path.join(dir, 'secret.txt'), path.join(dir, file))
+      expect(
+        excerptsFor(groups, diff, dir).get(groups[0] as FindingGroup)?.lines
+      ).toEqual([])
+    }
+  )
 })
 
 describe('noise limits', () => {
