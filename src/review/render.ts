@@ -109,8 +109,10 @@ function voteLines(group: FindingGroup, secrets: readonly string[]): string {
   if (shown.length === 0) return ''
   const line = (v: (typeof shown)[number]): string => {
     const who = cell(v.agent, secrets, 60)
-    if (v.ballot === 'reject')
-      return `❌ ${who} rejects${v.reason ? `: ${cell(v.reason, secrets, REASON_CHARS)}` : ''}`
+    if (v.ballot === 'reject') {
+      const at = v.evidence === 'code' && v.line ? ` line ${v.line}` : ''
+      return `❌ ${who} rejects${at}${v.reason ? `: ${cell(v.reason, secrets, REASON_CHARS)}` : ''}`
+    }
     if (v.implicit) return `✅ ${who} raised it (no vote given)`
     const at = v.line ? ` line ${v.line}` : ''
     const source =
