@@ -92,6 +92,10 @@ export interface FindingVote {
    * findings that round was shown.
    */
   byRound?: readonly FindingVote[]
+  /** In byRound: the raisers of the findings this round voted on... */
+  raisers?: readonly string[]
+  /** ...and its own votes on them, without the other rounds' confirmations. */
+  ownVotes?: readonly Vote[]
 }
 
 /** The vote round (vote/vote-round.ts) as it ran, or why it did not. */

@@ -99,15 +99,18 @@ export function mergeRoundVotes(
       oneEach([...voted.flatMap((r) => r.vote.votes), ...unasked])
     )
     if (voted.length === 1) return { ...group, vote: union }
-    const byRound = voted.map((own) =>
-      voteOf(
+    const byRound = voted.map((own) => ({
+      ...voteOf(
         oneEach([
           ...own.vote.votes,
           ...othersConfirmations(voted, own),
           ...unasked
         ])
-      )
-    )
+      ),
+      // Whose severity this round's own count backs (tally.ts, rule 4).
+      raisers: own.members.map((m) => m.agent),
+      ownVotes: own.vote.votes
+    }))
     return { ...group, vote: { ...union, byRound } }
   })
 }

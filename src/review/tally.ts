@@ -18,8 +18,9 @@
 //    several rounds voted on (a matrix review) counts when one round's
 //    votes, with the other rounds' confirmations, count it.
 // 4. Severity: the highest severity the group's counting members give (a
-//    raiser that rejects its own finding in the vote withdraws it), never a
-//    head count; the other severities are shown beside it.
+//    raiser that rejects its own finding in the vote withdraws it; in a
+//    matrix review, a member whose round does not count the group does not
+//    count), never a head count; the other severities are shown beside it.
 // 5. `unclear` (MassGen's answer votes split) never hides a counted blocker,
 //    nor a finding a majority of the voters confirmed with the code.
 // 6. A suggestion is offered for one click only when its author's finding
@@ -139,10 +140,24 @@ function ballotOf(group: FindingGroup, agent: string): Vote | undefined {
   return group.vote?.votes.find((v) => v.agent === agent)
 }
 
-/** Members whose raiser did not withdraw them by rejecting the group. */
-function countingMembers(group: FindingGroup): Finding[] {
+/**
+ * The members whose severity counts: not withdrawn by their raiser's own
+ * rejection and, in a group several rounds voted on, not from a round whose
+ * own votes do not count the group (a hostile shard's look-alike its own
+ * round rejected cannot raise the severity of another shard's finding).
+ */
+function countingMembers(group: FindingGroup, minAgreement: number): Finding[] {
+  const rounds = group.vote?.byRound ?? []
+  const asked = new Set(rounds.flatMap((r) => r.raisers ?? []))
+  const backed = new Set(
+    rounds
+      .filter((r) => votesCount(r.ownVotes ?? r.votes, minAgreement))
+      .flatMap((r) => r.raisers ?? [])
+  )
   return group.members.filter(
-    (m) => ballotOf(group, m.agent)?.ballot !== 'reject'
+    (m) =>
+      ballotOf(group, m.agent)?.ballot !== 'reject' &&
+      (!asked.has(m.agent) || backed.has(m.agent))
   )
 }
 
@@ -204,7 +219,7 @@ export function tallied<G extends FindingGroup>(
   minAgreement: number
 ): G {
   const counted = groupCounts(group, minAgreement)
-  const members = countingMembers(group)
+  const members = countingMembers(group, minAgreement)
   const severity = highest(members) ?? group.severity
   const others = [
     ...new Set(
