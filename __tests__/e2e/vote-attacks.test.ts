@@ -386,7 +386,31 @@ describe('attack 3: the code of a file with a non-ASCII name is shown, so an exa
     [...Buffer.from(name, 'utf8')]
       .map((b) => (b < 0x80 ? String.fromCharCode(b) : `\\${b.toString(8)}`))
       .join('')
-  const playOn = (file: string, diff: string): Promise<Played> => {
+  /** A generated file whose diff fills the pull request diff's budget (200 kB). */
+  const BIG = Array.from(
+    { length: 4000 },
+    (_, i) => `export const generated${i} = ${'1'.repeat(40)}`
+  )
+  const bigFirst = (diff: string) =>
+    [
+      'diff --git a/src/a-generated.ts b/src/a-generated.ts',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/src/a-generated.ts',
+      `@@ -0,0 +1,${BIG.length} @@`,
+      ...BIG.map((l) => `+${l}`),
+      ''
+    ].join('\n') + diff
+  const playOn = (
+    file: string,
+    diff: string,
+    before: Array<{
+      filename: string
+      status: string
+      additions: number
+      deletions: number
+    }> = []
+  ): Promise<Played> => {
     const workspace = openTempDir('vote-checkout-')
     fs.mkdirSync(path.join(workspace, 'src'))
     fs.writeFileSync(path.join(workspace, file), CODE.join('\n') + '\n')
@@ -409,6 +433,7 @@ describe('attack 3: the code of a file with a non-ASCII name is shown, so an exa
       workspace,
       pull: {
         files: [
+          ...before,
           { filename: file, status: 'added', additions: 4, deletions: 0 }
         ],
         diff
@@ -417,8 +442,9 @@ describe('attack 3: the code of a file with a non-ASCII name is shown, so an exa
   }
   let attack: Played
   let control: Played
+  let pastBudget: Played
   beforeAll(async () => {
-    ;[attack, control] = await Promise.all([
+    ;[attack, control, pastBudget] = await Promise.all([
       playOn(
         NON_ASCII,
         diffOf((side) => `"${side}/${octal(NON_ASCII)}"`)
@@ -426,7 +452,15 @@ describe('attack 3: the code of a file with a non-ASCII name is shown, so an exa
       playOn(
         'src/size.ts',
         diffOf((side) => `${side}/src/size.ts`)
-      )
+      ),
+      playOn('src/size.ts', bigFirst(diffOf((side) => `${side}/src/size.ts`)), [
+        {
+          filename: 'src/a-generated.ts',
+          status: 'added',
+          additions: BIG.length,
+          deletions: 0
+        }
+      ])
     ])
   })
 
@@ -443,5 +477,17 @@ describe('attack 3: the code of a file with a non-ASCII name is shown, so an exa
     // on the diff is the diff parser's).
     expect(COUNTED).toContain(attack.findings[0]?.posted)
     expectBlockers(attack)
+  })
+
+  it("attack: a file past the diff's budget, its code read from the checkout, the quote counts", () => {
+    expect(pastBudget.question).not.toContain('the code could not be read')
+    expect(pastBudget.question).toContain(
+      `3|   return n > limit + 1 ? limit : n`
+    )
+    expect(
+      pastBudget.findings.find((f) => f.file === 'src/size.ts')?.votes?.[0]
+        ?.evidence
+    ).toBe('code')
+    expectBlockers(pastBudget)
   })
 })
