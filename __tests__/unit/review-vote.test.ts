@@ -410,6 +410,17 @@ describe('the code of a file the diff shows nothing of', () => {
       'a file past the diff budget',
       'src/cache.ts',
       REVIEW_DIFF.slice(0, BYTES_BEFORE_CACHE)
+    ],
+    [
+      'a rename with no change',
+      'src/renamed.ts',
+      [
+        'diff --git a/src/old.ts b/src/renamed.ts',
+        'similarity index 100%',
+        'rename from src/old.ts',
+        'rename to src/renamed.ts',
+        ''
+      ].join('\n')
     ]
   ])(
     '%s: read from the checkout, so a quote of it is checkable',
