@@ -132,7 +132,7 @@ describe('review: inline', () => {
     expect(where).toEqual([
       'README.md:-2',
       // On the lead's (the winner's) line: agent_a's replacement, written
-      // for lines 3-4, is shown as text there (src/review/tally.ts, rule 6).
+      // for lines 3-4, is shown as text there (src/review/tally.ts, rule 7).
       'src/cache.ts:-4',
       'src/parser.ts:-11',
       'src/parser.ts:-18'

@@ -115,7 +115,7 @@ export const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
 
 /**
  * The highest severity its members give, never a head count: look-alikes
- * raised as nits do not dilute a blocker (review/tally.ts, rule 4).
+ * raised as nits do not dilute a blocker (review/tally.ts, rule 6).
  */
 export function highestSeverity(members: readonly Finding[]): Severity {
   let best: Severity = 'nit'

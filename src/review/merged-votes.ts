@@ -107,7 +107,7 @@ export function mergeRoundVotes(
           ...unasked
         ])
       ),
-      // Whose severity this round's own count backs (tally.ts, rule 4).
+      // Whose severity this round's own count backs (tally.ts, rule 6).
       raisers: own.members.map((m) => m.agent),
       ownVotes: own.vote.votes
     }))

@@ -1,29 +1,32 @@
 // The tally of the vote on the findings: the written rules, one module, the
 // same for a single run (vote.ts tallyVotes) and for the aggregate of a
-// matrix review (merged-votes.ts). Pure. Each rule holds whatever ONE agent
-// votes, since one prompt-injected model must not decide a finding:
+// matrix review (merged-votes.ts), numbered as the README's review section
+// lists them. Pure. Each rule holds whatever ONE agent votes, since one
+// prompt-injected model must not decide a finding:
 //
 // 1. Weight. A ballot weighs 2 when its quote is found in the code the
 //    question showed (evidence from the code), 1 without (no quote, a quote
 //    that is not in the code, a raiser's standing finding), 0 abstaining.
 //    One agent weighs at most 2 and two agreeing agents at least 2, and a
 //    tie does not count: no agent alone outweighs two others that agree.
-// 2. The pull request's own text. A confirmation whose quote is only in the
+// 2. Counted: at least `min-agreement` agents confirm (set-aside ones left
+//    out) and the confirmations weigh more than the rejections. A group
+//    several rounds voted on (a matrix review) counts when one round's
+//    votes, with the other rounds' confirmations, count it.
+// 3. The pull request's own text. A confirmation whose quote is only in the
 //    pull request's title, description or comments is set aside (weighs as
 //    an abstention), so a confirmation never weakens a finding; when the
 //    finding would count with such confirmations and does not without them,
 //    it is marked `prTextOnly` (it does not count).
-// 3. Counted: at least `min-agreement` agents confirm (set-aside ones left
-//    out) and the confirmations weigh more than the rejections. A group
-//    several rounds voted on (a matrix review) counts when one round's
-//    votes, with the other rounds' confirmations, count it.
-// 4. Severity: the highest severity the group's counting members give (a
+// 4. The question shows the code of every finding (excerpt.ts), so a quote
+//    is always checkable.
+// 5. `unclear` (MassGen's answer votes split) never hides a counted blocker,
+//    nor a finding a majority of the voters confirmed with the code.
+// 6. Severity: the highest severity the group's counting members give (a
 //    raiser that rejects its own finding in the vote withdraws it; in a
 //    matrix review, a member whose round does not count the group does not
 //    count), never a head count; the other severities are shown beside it.
-// 5. `unclear` (MassGen's answer votes split) never hides a counted blocker,
-//    nor a finding a majority of the voters confirmed with the code.
-// 6. A suggestion is offered for one click only when its author's finding
+// 7. A suggestion is offered for one click only when its author's finding
 //    is on the lines the comment is on and its author counts (confirms, not
 //    by the pull request's text alone, in a counted group); else it is shown
 //    as text. Either way it is attributed to its author.
@@ -43,7 +46,7 @@ export const CODE_WEIGHT = 2
 /** A ballot without such a quote. */
 export const PLAIN_WEIGHT = 1
 
-/** Whether a confirmation rests only on the pull request's own text (rule 2). */
+/** Whether a confirmation rests only on the pull request's own text (rule 3). */
 function setAside(v: Vote): boolean {
   return v.ballot === 'confirm' && v.evidence === 'pull-request-text'
 }
@@ -81,7 +84,7 @@ export function votesCount(
   return decides(votes, minAgreement, false)
 }
 
-/** Whether the pull request's own text is what the count depends on (rule 2). */
+/** Whether the pull request's own text is what the count depends on (rule 3). */
 export function prTextDecides(
   votes: readonly Vote[],
   minAgreement: number
@@ -91,7 +94,7 @@ export function prTextDecides(
   )
 }
 
-/** Whether a group counts (rule 3); without a vote, its raisers alone say. */
+/** Whether a group counts (rule 2); without a vote, its raisers alone say. */
 export function groupCounts(
   group: FindingGroup,
   minAgreement: number
@@ -171,7 +174,7 @@ function sameLines(a: Finding, b: Finding): boolean {
   )
 }
 
-/** Whether a member's author counts for its suggestion (rule 6). */
+/** Whether a member's author counts for its suggestion (rule 7). */
 function authorCounts(
   group: FindingGroup,
   member: Finding,
@@ -183,7 +186,7 @@ function authorCounts(
   return ballot.ballot === 'confirm' && weightOf(ballot) > 0
 }
 
-/** The suggestion a group shows, and whether it is offered for one click (rule 6). */
+/** The suggestion a group shows, and whether it is offered for one click (rule 7). */
 export function suggestionOf(
   group: FindingGroup,
   counted: boolean
@@ -212,7 +215,7 @@ export function suggestionOf(
 
 /**
  * A group after its vote: its severity from the members that count (rule
- * 4) and its suggestion (rule 6).
+ * 6) and its suggestion (rule 7).
  */
 export function tallied<G extends FindingGroup>(
   group: G,
