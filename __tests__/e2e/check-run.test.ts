@@ -182,7 +182,9 @@ describe('the verdict as a check run', () => {
           voteFor: 'agent_c'
         }
       },
-      { 'fail-on': 'blocker, unclear' }
+      // min-agreement 2: no finding counts (each agent raised its own), so
+      // the split decides; a counted blocker would (src/review/tally.ts).
+      { 'fail-on': 'blocker, unclear', 'min-agreement': '2' }
     )
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.verdict).toBe('unclear')

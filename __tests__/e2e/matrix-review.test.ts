@@ -807,6 +807,7 @@ describe('the finding vote across two question shards on the same files', () => 
   const findings = (run: ActionRun) =>
     JSON.parse(run.outputs.findings ?? '[]') as Array<{
       title: string
+      severity: string
       posted: string
       agents: string[]
       confirmed: number | null
@@ -1065,6 +1066,100 @@ describe('the finding vote across two question shards on the same files', () => 
     expect(body).toContain('🛑 refused')
     expect(body).toMatch(reason)
   })
+
+  // Issue 39, attack 6: one question shard cannot swing the other's finding.
+  /** Puts a record in place of the bugs shard's, for the next aggregate. */
+  const forgeBugs = (change: (r: Record<string, unknown>) => unknown) => {
+    const name = `massgen-shard-massgen-${refs[0]?.id ?? ''}-a1`
+    const own = artifacts.artifacts.find(
+      (a) => a.name === name && a.workflowRunBackendId === RUN
+    )
+    if (!own) throw new Error('no bugs shard artifact')
+    const record = readRecord(own.bytes)
+    artifacts.put(
+      name,
+      makeZip([
+        {
+          name: 'record.json',
+          data: Buffer.from(JSON.stringify(change(record)))
+        }
+      ]),
+      RUN
+    )
+    return record
+  }
+  /** The security shard's record with these answers and ballots. */
+  const securityAs = (answers: [unknown[], unknown[]], ballots: unknown[]) =>
+    forge((r) => ({
+      ...r,
+      answers: ['agent_a', 'agent_b'].map((agent, i) => ({
+        agent,
+        text: findingsBlock(answers[i] ?? [])
+      })),
+      vote: {
+        ...(r.vote as object),
+        ballots: ['agent_a', 'agent_b'].map((agent) => ({
+          agent,
+          text: ballot(ballots)
+        }))
+      }
+    }))
+  const asNit = { ...offByOne, severity: 'nit' }
+
+  it.each([
+    ['control: it raises it as a blocker too', offByOne],
+    ['attack: it raises it as nits, two against one', asNit]
+  ])(
+    "a group's severity is the highest its counting members give, never a head count (%s)",
+    async (_what, security) => {
+      securityAs([[security], [security]], [confirm('F1', CODE)])
+      const run = await aggregate('1')
+      const f = findings(run).find((x) => x.agents.includes('s1-bugs/agent_a'))
+      expect(f?.agents).toEqual([
+        's1-bugs/agent_a',
+        's1-security/agent_a',
+        's1-security/agent_b'
+      ])
+      expect(f?.severity).toBe('blocker')
+      expect(run.outputs.verdict).toBe('blockers')
+    }
+  )
+
+  it.each([
+    ['control: the other shard rejects it', [reject('F1', 'not reachable')]],
+    [
+      "attack: the other shard confirms it quoting the pull request's description",
+      [confirm('F1', 'Please review @alice', 'the author says so')]
+    ]
+  ])(
+    "a shard's confirmations quoting the description never veto the other shard's finding (%s)",
+    async (_what, hostile) => {
+      // The bugs shard's agents confirm with quotes that are not exact.
+      const honestBugs = forgeBugs((r) => ({
+        ...r,
+        vote: {
+          ...(r.vote as object),
+          ballots: ['agent_a', 'agent_b'].map((agent) => ({
+            agent,
+            text: ballot([
+              confirm('F1', 'limit is one past the end of items'),
+              reject('F2', 'line 1 is only context')
+            ])
+          }))
+        }
+      }))
+      securityAs([[offByOne], [claimed]], hostile)
+      try {
+        const run = await aggregate('2')
+        const f = byTitle(run, offByOne.title)
+        expect(f?.posted).not.toBe('pr-text-only')
+        expect(f?.posted).not.toBe('unconfirmed')
+        expect(run.outputs.verdict).toBe('blockers')
+      } finally {
+        forgeBugs(() => honestBugs)
+      }
+    }
+  )
 })
 
 describe('a pull request of 3,001 files, GitHub naming 3,000 of them', () => {

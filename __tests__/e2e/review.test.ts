@@ -131,7 +131,9 @@ describe('review: inline', () => {
       .sort()
     expect(where).toEqual([
       'README.md:-2',
-      'src/cache.ts:3-4',
+      // On the lead's (the winner's) line: agent_a's replacement, written
+      // for lines 3-4, is shown as text there (src/review/tally.ts, rule 7).
+      'src/cache.ts:-4',
       'src/parser.ts:-11',
       'src/parser.ts:-18'
     ])
@@ -142,7 +144,10 @@ describe('review: inline', () => {
     )
     expect(at('src/parser.ts', 18)).toContain('🔴 Blocker')
     expect(at('src/cache.ts', 4)).toContain('2/3 agents (agent_a, agent_b)')
-    expect(at('src/cache.ts', 4)).toContain('```suggestion\n')
+    expect(at('src/cache.ts', 4)).not.toContain('```suggestion\n')
+    expect(at('src/cache.ts', 4)).toContain(
+      'Replacement suggested by agent_a, shown as text'
+    )
     expect(at('src/cache.ts', 4)).toContain('entries.clear()')
     expect(at('README.md', 2)).toContain('1/3 agents (agent_c)')
 

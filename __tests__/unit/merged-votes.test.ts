@@ -5,6 +5,7 @@ import type { Finding, FindingGroup, Vote } from '../../src/core/review.js'
 import { groupFindings } from '../../src/review/group.js'
 import { mergeRoundVotes } from '../../src/review/merged-votes.js'
 import { voteOf } from '../../src/review/vote.js'
+import { tallied } from '../../src/review/tally.js'
 import { isCounted } from '../../src/review/counted.js'
 
 const finding = (
@@ -91,10 +92,15 @@ describe('mergeRoundVotes', () => {
     ])
     // The report still shows every vote the group got...
     expect(group?.vote).toMatchObject({ confirmed: 2, rejected: 3 })
-    // ...and the union alone would not count it: 2 confirms against 3.
+    // ...and the union alone would not count it with 3 rejections that
+    // quote the code against 2 confirmations that do.
+    const quoting = group?.vote?.votes.map((v) =>
+      v.ballot === 'reject' ? { ...v, evidence: 'code' as const } : v
+    )
     expect(
       group?.vote &&
-        isCounted({ ...group, vote: { ...group.vote, byRound: undefined } }, 2)
+        quoting &&
+        isCounted({ ...group, vote: voteOf(quoting) }, 2)
     ).toBe(false)
     // What counts it is s1-bugs' own round: 2 confirms, none rejected.
     expect(group && isCounted(group, 2)).toBe(true)
@@ -170,5 +176,52 @@ describe('mergeRoundVotes', () => {
       's1-bugs/agent_c:confirm'
     ])
     expect(group?.vote?.votes[0]?.implicit).toBe(true)
+  })
+
+  it("takes a group's severity from the members that count: another shard's nits never dilute a blocker, a rejected look-alike never raises one", () => {
+    const nit = (agent: string) => ({
+      ...finding(agent),
+      severity: 'nit' as const
+    })
+    // Two nits of another shard beside s1-bugs' confirmed blocker: blocker.
+    const [diluted] = mergeRoundVotes(
+      grouped([bugs, nit('s1-style/agent_a'), nit('s1-style/agent_b')]),
+      [
+        round([bugs], [vote('s1-bugs/agent_a', 'confirm')]),
+        round(
+          [nit('s1-style/agent_a'), nit('s1-style/agent_b')],
+          [
+            vote('s1-style/agent_a', 'confirm'),
+            vote('s1-style/agent_b', 'confirm')
+          ]
+        )
+      ]
+    )
+    const shown = diluted && tallied(diluted, 1)
+    expect(shown?.severity).toBe('blocker')
+    expect(shown?.otherSeverities).toEqual(['nit'])
+    // A hostile shard's blocker look-alike of s1-style's nit, rejected in its
+    // own round (its raiser alone confirms): the nit stays a nit.
+    const style = nit('s1-style/agent_a')
+    const evil = finding('s1-evil/agent_a')
+    const [raised] = mergeRoundVotes(grouped([style, evil]), [
+      round(
+        [style],
+        [
+          vote('s1-style/agent_a', 'confirm'),
+          vote('s1-style/agent_b', 'confirm')
+        ]
+      ),
+      round(
+        [evil],
+        [
+          vote('s1-evil/agent_a', 'confirm'),
+          { ...vote('s1-evil/agent_b', 'reject'), evidence: 'code' },
+          { ...vote('s1-evil/agent_c', 'reject'), evidence: 'code' }
+        ]
+      )
+    ])
+    expect(raised && isCounted(raised, 1)).toBe(true)
+    expect(raised && tallied(raised, 1).severity).toBe('nit')
   })
 })

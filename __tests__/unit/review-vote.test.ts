@@ -10,8 +10,10 @@ import { execFileSync } from 'node:child_process'
 import type {
   Finding,
   FindingGroup,
-  FindingVote
+  FindingVote,
+  Vote
 } from '../../src/core/review.js'
+import { voteOf } from '../../src/review/tally.js'
 import { groupFindings } from '../../src/review/group.js'
 import {
   byStrength,
@@ -35,7 +37,11 @@ import {
 } from '../../src/review/render.js'
 import { runReview, type ReviewInput } from '../../src/review/post.js'
 import { withoutFindingsBlocks } from '../../src/core/findings-fence.js'
-import { findingsBlock, REVIEW_DIFF } from '../../test-support/review-pull.js'
+import {
+  BYTES_BEFORE_CACHE,
+  findingsBlock,
+  REVIEW_DIFF
+} from '../../test-support/review-pull.js'
 
 function finding(over: Partial<Finding> = {}): Finding {
   return {
@@ -201,10 +207,20 @@ describe('the tally and its evidence', () => {
 })
 
 describe('which findings count', () => {
+  /** Ballots: c confirm with code, n confirm without, p quoting the PR, r reject. */
+  const ballots = (spec: string): Vote[] =>
+    [...spec].map((kind, i): Vote => {
+      const agent = `agent_${i}`
+      if (kind === 'r') return { agent, ballot: 'reject', reason: 'no' }
+      if (kind === 'a') return { agent, ballot: 'abstain', reason: '' }
+      const evidence =
+        kind === 'c' ? 'code' : kind === 'p' ? 'pull-request-text' : 'none'
+      return { agent, ballot: 'confirm', reason: '', evidence }
+    })
   const group = (
     severity: Finding['severity'],
     raisers: number,
-    vote?: Partial<FindingVote>
+    spec?: string
   ): FindingGroup => ({
     fingerprint: '0'.repeat(16),
     fingerprints: [],
@@ -213,32 +229,28 @@ describe('which findings count', () => {
     members: [],
     agents: Array.from({ length: raisers }, (_, i) => `agent_${i}`),
     severity,
-    ...(vote
-      ? {
-          vote: {
-            votes: [],
-            confirmed: 0,
-            rejected: 0,
-            abstained: 0,
-            prTextOnly: false,
-            ...vote
-          }
-        }
-      : {})
+    ...(spec !== undefined ? { vote: voteOf(ballots(spec)) } : {})
   })
 
-  it('with the vote: confirmed by at least min-agreement, more confirmations than rejections, not only the pull request text', () => {
-    expect(
-      isCounted(group('blocker', 1, { confirmed: 1, rejected: 2 }), 1)
-    ).toBe(false)
-    expect(
-      isCounted(group('blocker', 1, { confirmed: 1, rejected: 1 }), 1)
-    ).toBe(false)
-    expect(isCounted(group('blocker', 2, { confirmed: 3 }), 1)).toBe(true)
-    expect(isCounted(group('blocker', 2, { confirmed: 1 }), 2)).toBe(false)
-    expect(
-      isCounted(group('blocker', 1, { confirmed: 3, prTextOnly: true }), 1)
-    ).toBe(false)
+  it('with the vote: weighed ballots, evidence from the code over none, the pull request text set aside', () => {
+    // Rejections outweigh a confirmation without evidence, and two of them
+    // tie one with evidence (a tie does not count).
+    expect(isCounted(group('blocker', 1, 'nrr'), 1)).toBe(false)
+    expect(isCounted(group('blocker', 1, 'nr'), 1)).toBe(false)
+    expect(isCounted(group('blocker', 1, 'crr'), 1)).toBe(false)
+    // A confirmation quoting the code outweighs one rejection without.
+    expect(isCounted(group('blocker', 1, 'cr'), 1)).toBe(true)
+    expect(isCounted(group('blocker', 1, 'cra'), 1)).toBe(true)
+    expect(isCounted(group('blocker', 2, 'nnn'), 1)).toBe(true)
+    expect(isCounted(group('blocker', 2, 'naa'), 2)).toBe(false)
+    // The pull request's own text alone: marked, not counted.
+    const planted = group('blocker', 1, 'ppp')
+    expect(isCounted(planted, 1)).toBe(false)
+    expect(planted.vote?.prTextOnly).toBe(true)
+    // ...but a confirmation quoting it never takes a finding away.
+    const backed = group('blocker', 2, 'nnp')
+    expect(isCounted(backed, 1)).toBe(true)
+    expect(backed.vote?.prTextOnly).toBe(false)
     // Without it: the raisers.
     expect(isCounted(group('blocker', 2), 2)).toBe(true)
     expect(isCounted(group('blocker', 1), 2)).toBe(false)
@@ -246,10 +258,7 @@ describe('which findings count', () => {
 
   it('the verdict counts only those: a rejected blocker leaves a confirmed concern', () => {
     const report = {
-      groups: [
-        group('blocker', 1, { confirmed: 1, rejected: 2 }),
-        group('concern', 2, { confirmed: 3 })
-      ],
+      groups: [group('blocker', 1, 'nrr'), group('concern', 2, 'nnn')],
       minAgreement: 1
     }
     expect(countedFindings(report)).toHaveLength(1)
@@ -257,8 +266,8 @@ describe('which findings count', () => {
   })
 
   it('strength is confirmations x severity', () => {
-    const weak = group('blocker', 1, { confirmed: 1 })
-    const strong = group('concern', 1, { confirmed: 3 })
+    const weak = group('blocker', 1, 'n')
+    const strong = group('concern', 1, 'nnn')
     expect([weak, strong].sort(byStrength)).toEqual([strong, weak])
   })
 })
@@ -376,6 +385,66 @@ describe('the excerpt', () => {
       )
     }
   })
+})
+
+describe('the code of a file the diff shows nothing of', () => {
+  const grouped = (file: string) =>
+    groupFindings([finding({ file, line: 3 })], undefined)
+  // git quotes a non-ASCII name; a diff cut at its budget ends before a file.
+  const QUOTED = [
+    'diff --git "a/src/gr\\303\\266\\303\\237e.ts" "b/src/gr\\303\\266\\303\\237e.ts"',
+    '--- "a/src/gr\\303\\266\\303\\237e.ts"',
+    '+++ "b/src/gr\\303\\266\\303\\237e.ts"',
+    '@@ -1,3 +1,3 @@',
+    ' a',
+    '-b',
+    '+const big = size > limit + 1',
+    ' c',
+    ''
+  ].join('\n')
+  const code = 'a\nb\nconst big = size > limit + 1\nc\n'
+
+  it.each([
+    ['a name git quotes', 'src/größe.ts', QUOTED],
+    [
+      'a file past the diff budget',
+      'src/cache.ts',
+      REVIEW_DIFF.slice(0, BYTES_BEFORE_CACHE)
+    ],
+    [
+      'a rename with no change',
+      'src/renamed.ts',
+      [
+        'diff --git a/src/old.ts b/src/renamed.ts',
+        'similarity index 100%',
+        'rename from src/old.ts',
+        'rename to src/renamed.ts',
+        ''
+      ].join('\n')
+    ]
+  ])(
+    '%s: read from the checkout, so a quote of it is checkable',
+    (_what, file, diff) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'excerpt-'))
+      fs.mkdirSync(path.join(dir, 'src'))
+      fs.writeFileSync(path.join(dir, file), code)
+      const groups = grouped(file)
+      const excerpt = excerptsFor(groups, diff, dir).get(
+        groups[0] as FindingGroup
+      )
+      expect(excerpt?.source).toBe('checkout')
+      expect(excerpt?.lines.map((l) => l.text)).toContain(
+        'const big = size > limit + 1'
+      )
+      // ...never through a link
+      fs.rmSync(path.join(dir, file))
+      fs.writeFileSync(path.join(dir, 'secret.txt'), code)
+      fs.symlinkSync(path.join(dir, 'secret.txt'), path.join(dir, file))
+      expect(
+        excerptsFor(groups, diff, dir).get(groups[0] as FindingGroup)?.lines
+      ).toEqual([])
+    }
+  )
 })
 
 describe('noise limits', () => {

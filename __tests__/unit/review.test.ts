@@ -22,6 +22,7 @@ import {
   tokens
 } from '../../src/review/group.js'
 import { gateFails, verdictOf } from '../../src/review/counted.js'
+import { tallied } from '../../src/review/tally.js'
 import {
   answerFor,
   postedFingerprints,
@@ -191,9 +192,15 @@ describe('grouping', () => {
       ['src/parser.ts', 'agent_b', 'nit'],
       ['src/parser.ts', 'agent_a', 'nit']
     ])
-    // the winner's wording leads; the replacement comes from whoever gave one
+    // the winner's wording leads; a replacement written for other lines
+    // than the lead's is shown as text, attributed (review/tally.ts)
     expect(groups[0]?.lead.agent).toBe('agent_b')
-    expect(groups[1]?.suggestion).toContain('entries.clear()')
+    const cache = groups[1] && tallied(groups[1], 1)
+    expect(cache?.suggestion?.text).toContain('entries.clear()')
+    expect(cache?.suggestion?.agent).toMatch(/^agent_[abc]$/)
+    expect(cache?.suggestion?.notOffered).toBe(
+      'written for other lines than the comment is on'
+    )
   })
 
   it('the similarity threshold: same problem in other words passes, a different problem at the same place does not', () => {
@@ -514,11 +521,12 @@ describe('texts', () => {
   })
 
   it('a suggestion goes in a suggestion fence nothing inside can close', () => {
-    const g = groupFindings(
+    const grouped = groupFindings(
       [finding({ title: 'x', suggestion: 'a\n```\nb' })],
       undefined
     )[0]
-    if (!g) throw new Error('no group')
+    if (!grouped) throw new Error('no group')
+    const g = tallied(grouped, 1)
     const body = inlineCommentBody(
       g,
       { tag: 'massgen', agentCount: 1, secrets: [] },
@@ -531,7 +539,7 @@ describe('texts', () => {
         { tag: 'massgen', agentCount: 1, secrets: [] },
         false
       )
-    ).not.toContain('suggestion')
+    ).not.toContain('```suggestion')
   })
 
   it("only the action's own text names a posted finding", () => {
@@ -653,7 +661,8 @@ describe('posting the review', () => {
         .sort()
     ).toEqual([
       'README.md:-2',
-      'src/cache.ts:3-4',
+      // on the lead's line: another member's replacement for 3-4 is text
+      'src/cache.ts:-4',
       'src/parser.ts:-11',
       'src/parser.ts:-18'
     ])

@@ -28,20 +28,27 @@ export interface FindingGroup {
   fingerprints: string[]
   /** The finding shown: the winner's when it raised it, else the first agent's. */
   lead: Finding
-  /**
-   * Where the inline comment goes: the member whose replacement is offered
-   * (a replacement only fits the lines it was written for), else the lead.
-   */
+  /** Where the inline comment goes: the lead's lines. */
   anchor: Finding
   /** Every agent's finding in the group, one per agent. */
   members: Finding[]
   /** Distinct agents that raised it, sorted. */
   agents: string[]
+  /** The highest its counting members give (review/tally.ts). */
   severity: Severity
-  /** The anchor's replacement for its lines, if any. */
-  suggestion?: string
+  /** Lower severities other members gave, shown beside it. */
+  otherSeverities?: Severity[]
+  /** A member's replacement for its lines, once tallied (review/tally.ts). */
+  suggestion?: GroupSuggestion
   /** The agents' vote on it (review/vote.ts), when it was put to one. */
   vote?: FindingVote
+}
+
+/** A member's replacement, attributed; offered for one click unless notOffered says why not. */
+export interface GroupSuggestion {
+  agent: string
+  text: string
+  notOffered?: string
 }
 
 export type Ballot = 'confirm' | 'reject' | 'abstain'
@@ -57,7 +64,10 @@ export interface Vote {
   line?: number
   /** One line, visible characters only, capped. */
   reason: string
-  /** Set on confirmations: what the quote was found in. */
+  /**
+   * Set on confirmations: what the quote was found in; on rejections only
+   * when their quote is in the code.
+   */
   evidence?: Evidence
   /** A raiser that gave no vote: its finding stands as its confirmation. */
   implicit?: true
@@ -82,6 +92,10 @@ export interface FindingVote {
    * findings that round was shown.
    */
   byRound?: readonly FindingVote[]
+  /** In byRound: the raisers of the findings this round voted on... */
+  raisers?: readonly string[]
+  /** ...and its own votes on them, without the other rounds' confirmations. */
+  ownVotes?: readonly Vote[]
 }
 
 /** The vote round (vote/vote-round.ts) as it ran, or why it did not. */

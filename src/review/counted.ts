@@ -2,43 +2,28 @@
 // comments and anything else that gates on the review (a check run) share.
 // Pure.
 //
-// With the vote (vote.ts) a finding counts when at least `min-agreement`
-// agents confirmed it, more confirmed than rejected, and the code supports
-// it (not only the pull request's own text); a group several rounds voted
-// on, when one round's votes count it. Without the vote (turned off,
-// or the round gave no result) the raisers alone say: at least
-// `min-agreement` agents raised it.
+// With the vote (vote.ts) the tally's written rules say (tally.ts): weighed
+// ballots, evidence from the code over none, the pull request's own text
+// set aside. Without the vote (turned off, or the round gave no result) the
+// raisers alone say: at least `min-agreement` agents raised it.
 import type { Severity } from '../core/review.js'
 import { RANK } from './group.js'
-import type {
-  FailOn,
-  FindingGroup,
-  FindingVote,
-  Verdict
-} from '../core/review.js'
+import type { FailOn, FindingGroup, Verdict } from '../core/review.js'
+import { groupCounts } from './tally.js'
 
 /** The agents that back a finding: its confirmations, or its raisers. */
 function support(group: FindingGroup): number {
   return group.vote ? group.vote.confirmed : group.agents.length
 }
 
-function voteCounts(vote: FindingVote, minAgreement: number): boolean {
-  return (
-    vote.confirmed >= minAgreement &&
-    vote.confirmed > vote.rejected &&
-    !vote.prTextOnly
-  )
-}
-
 /**
- * Whether the verdict counts this finding. A group several rounds voted on
- * counts when one round's own votes (with the others' confirmations) count
- * it: another shard can add support to a finding, never take it away.
+ * Whether the verdict counts this finding (tally.ts). A group several
+ * rounds voted on counts when one round's own votes (with the others'
+ * confirmations) count it: another shard can add support to a finding,
+ * never take it away.
  */
 export function isCounted(group: FindingGroup, minAgreement: number): boolean {
-  const vote = group.vote
-  if (!vote) return group.agents.length >= minAgreement
-  return (vote.byRound ?? [vote]).some((v) => voteCounts(v, minAgreement))
+  return groupCounts(group, minAgreement)
 }
 
 /** The findings the verdict counts (and a check run annotates). */

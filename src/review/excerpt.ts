@@ -1,9 +1,12 @@
 // The code a finding points at, for the vote on it (vote.ts): the lines
-// around it, numbered. From the checkout when its file is the reviewed one
-// (every line the diff shows on the new side matches; read without
-// following a link, never a FIFO, never past a size cap:
-// safety/workspace-file.ts), else the new-side lines of the pull request's
-// diff, which are the reviewed commit's whatever was checked out.
+// around it, numbered, so an exact quote is always checkable. From the
+// checkout when its file is the reviewed one (every line the diff shows on
+// the new side matches; read without following a link, never a FIFO, never
+// past a size cap: safety/workspace-file.ts), else the new-side lines of the
+// pull request's diff, which are the reviewed commit's whatever was checked
+// out. A file the diff shows no line of (a name git quotes, a rename with no
+// change, a file past the diff's budget) is read from the checkout alone:
+// there is nothing to compare, and it is the code the agents read.
 import { readWorkspaceFileSync } from '../safety/workspace-file.js'
 import type { FindingGroup } from '../core/review.js'
 
@@ -64,12 +67,15 @@ function clipCode(text: string): string {
     : chars.slice(0, MAX_EXCERPT_LINE_CHARS - 1).join('') + '…'
 }
 
-/** Whether the checkout's file is the reviewed one where the diff shows it. */
+/**
+ * Whether the checkout's file is the reviewed one where the diff shows it;
+ * a file the diff shows nothing of is taken as checked out.
+ */
 function agreesWithDiff(
   file: string[],
   shown: ReadonlyMap<number, string> | undefined
 ): boolean {
-  if (!shown) return false
+  if (!shown || shown.size === 0) return true
   for (const [n, text] of shown)
     if ((file[n - 1] ?? '').replace(/\r$/, '') !== text) return false
   return true

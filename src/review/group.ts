@@ -114,16 +114,13 @@ export function sameFinding(a: Finding, b: Finding): boolean {
 export const RANK: Record<Severity, number> = { blocker: 3, concern: 2, nit: 1 }
 
 /**
- * The severity most raisers gave; a tie goes to the more severe one, so a
- * split between `blocker` and `nit` is not quietly a nit.
+ * The highest severity its members give, never a head count: look-alikes
+ * raised as nits do not dilute a blocker (review/tally.ts, rule 6).
  */
-function groupSeverity(members: Finding[]): Severity {
-  const counts = new Map<Severity, number>()
-  for (const m of members)
-    counts.set(m.severity, (counts.get(m.severity) ?? 0) + 1)
-  return [...counts.entries()].sort(
-    (a, b) => b[1] - a[1] || RANK[b[0]] - RANK[a[0]]
-  )[0]?.[0] as Severity
+export function highestSeverity(members: readonly Finding[]): Severity {
+  let best: Severity = 'nit'
+  for (const m of members) if (RANK[m.severity] > RANK[best]) best = m.severity
+  return best
 }
 
 export function fingerprintOf(f: Finding): string {
@@ -223,20 +220,16 @@ export function groupFindings(
       const members = all.filter(
         (m, i) => all.findIndex((x) => x.agent === m.agent) === i
       )
-      const anchor =
-        lead.suggestion !== undefined
-          ? lead
-          : (members.find((m) => m.suggestion !== undefined) ?? lead)
-      const suggestion = anchor.suggestion
       return {
         fingerprint: fingerprintOf(lead),
         fingerprints: members.map(fingerprintOf),
         lead,
-        anchor,
+        // The comment goes on the lead's lines; a member's replacement is
+        // offered there only when written for them (review/tally.ts).
+        anchor: lead,
         members,
         agents: members.map((m) => m.agent).sort(),
-        severity: groupSeverity(members),
-        ...(suggestion !== undefined ? { suggestion } : {})
+        severity: highestSeverity(members)
       }
     })
     .sort(byImportance)

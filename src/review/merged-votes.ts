@@ -18,7 +18,7 @@ import type {
   FindingVote,
   Vote
 } from '../core/review.js'
-import { voteOf } from './vote.js'
+import { voteOf } from './tally.js'
 
 /** One group a round voted on: its findings and the vote they got. */
 export interface RoundVote {
@@ -99,15 +99,18 @@ export function mergeRoundVotes(
       oneEach([...voted.flatMap((r) => r.vote.votes), ...unasked])
     )
     if (voted.length === 1) return { ...group, vote: union }
-    const byRound = voted.map((own) =>
-      voteOf(
+    const byRound = voted.map((own) => ({
+      ...voteOf(
         oneEach([
           ...own.vote.votes,
           ...othersConfirmations(voted, own),
           ...unasked
         ])
-      )
-    )
+      ),
+      // Whose severity this round's own count backs (tally.ts, rule 6).
+      raisers: own.members.map((m) => m.agent),
+      ownVotes: own.vote.votes
+    }))
     return { ...group, vote: { ...union, byRound } }
   })
 }

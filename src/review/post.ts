@@ -15,7 +15,8 @@ import { ReviewRefused, type ReviewCommentDraft } from '../github/review.js'
 import { parseDiffLines, placeOnDiff } from './diff.js'
 import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
 import { groupFindings } from './group.js'
-import { atLeast, byStrength, isCounted, verdictOf } from './counted.js'
+import { atLeast, byStrength, countedFindings, isCounted } from './counted.js'
+import { tallied, verdictOver } from './tally.js'
 import { excerptsFor } from './excerpt.js'
 import {
   MAX_VOTED_FINDINGS,
@@ -279,7 +280,11 @@ export async function runReview(
       `Review: ${grouped.ungrouped} finding(s) stood alone, not compared with the others on their file: ` +
         "their raisers' findings on a file took more comparisons than the grouping makes for one agent there (answers flooding one file)."
     )
-  const voted = withVotes(input, grouped.groups)
+  const withBallots = withVotes(input, grouped.groups)
+  const voted = {
+    ...withBallots,
+    groups: withBallots.groups.map((g) => tallied(g, input.minAgreement))
+  }
   let posted = new Set<string>()
   let listFailed: string | undefined
   if (runner) {
@@ -301,9 +306,10 @@ export async function runReview(
   const earlier =
     input.earlier &&
     classifyEarlier(input.earlier, groups, input.resolveThreads ?? 'unanswered')
-  const thisRun = votesSplit(parsed, input.votes ?? [])
-    ? 'unclear'
-    : verdictOf({ groups, minAgreement: input.minAgreement })
+  const thisRun = verdictOver(
+    countedFindings({ groups, minAgreement: input.minAgreement }),
+    votesSplit(parsed, input.votes ?? [])
+  )
   const report: ReviewReport = {
     // Every earlier finding that still stands counts too (standing.ts).
     verdict: verdictAcrossPushes(

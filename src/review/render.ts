@@ -10,7 +10,7 @@ import { fenceFor, safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
 import { redactSecrets } from '../safety/redact.js'
 import { cell, link } from '../safety/markdown-parts.js'
 import type { Severity } from '../core/review.js'
-import type { FindingGroup, Verdict } from '../core/review.js'
+import type { FindingGroup, GroupSuggestion, Verdict } from '../core/review.js'
 import type { Posted, ReviewedGroup, ReviewReport } from '../core/review.js'
 import type { EarlierOutcome } from '../core/review.js'
 
@@ -113,8 +113,10 @@ function voteLines(group: FindingGroup, secrets: readonly string[]): string {
   if (shown.length === 0) return ''
   const line = (v: (typeof shown)[number]): string => {
     const who = cell(v.agent, secrets, 60)
-    if (v.ballot === 'reject')
-      return `❌ ${who} rejects${v.reason ? `: ${cell(v.reason, secrets, REASON_CHARS)}` : ''}`
+    if (v.ballot === 'reject') {
+      const at = v.evidence === 'code' && v.line ? ` line ${v.line}` : ''
+      return `❌ ${who} rejects${at}${v.reason ? `: ${cell(v.reason, secrets, REASON_CHARS)}` : ''}`
+    }
     if (v.implicit) return `✅ ${who} raised it (no vote given)`
     const at = v.line ? ` line ${v.line}` : ''
     const source =
@@ -132,20 +134,40 @@ function raisedBy(group: FindingGroup, ctx: ReviewTextContext): string {
   return group.agents.map((a) => cell(a, ctx.secrets, 60)).join(', ')
 }
 
+/** The lower severities other members gave (the group takes the highest). */
+function alsoAs(group: FindingGroup): string {
+  const others = group.otherSeverities ?? []
+  return others.length ? ` (also raised as ${others.join(', ')})` : ''
+}
+
 function headline(group: FindingGroup, ctx: ReviewTextContext): string {
   const raisers = group.vote
     ? `raised by ${raisedBy(group, ctx)}`
     : raisedBy(group, ctx)
   return (
-    `**${SEVERITY_LABEL[group.severity]}** · ${agreement(group, ctx.agentCount, ctx.secrets)} ` +
+    `**${SEVERITY_LABEL[group.severity]}**${alsoAs(group)} · ${agreement(group, ctx.agentCount, ctx.secrets)} ` +
     `(${raisers}): **${cell(group.lead.title, ctx.secrets, 200)}**`
   )
 }
 
-function suggestionBlock(text: string, secrets: readonly string[]): string {
-  const body = redactSecrets(text, secrets)
+/**
+ * A member's replacement, attributed: a one-click suggestion only when the
+ * tally offers it (tally.ts) and the comment covers its lines; else text.
+ */
+function suggestionBlock(
+  suggestion: GroupSuggestion,
+  secrets: readonly string[],
+  coversLines: boolean
+): string {
+  const body = redactSecrets(suggestion.text, secrets)
   const fence = fenceFor(body)
-  return `${fence}suggestion\n${body}\n${fence}`
+  const who = cell(suggestion.agent, secrets, 60)
+  const why =
+    suggestion.notOffered ??
+    (coversLines ? undefined : 'the comment could not cover its lines')
+  return why
+    ? `<sub>Replacement suggested by ${who}, shown as text, not offered as a one-click change (${why}):</sub>\n\n${fence}text\n${body}\n${fence}`
+    : `<sub>Suggested by ${who}:</sub>\n\n${fence}suggestion\n${body}\n${fence}`
 }
 
 /**
@@ -163,8 +185,8 @@ export function inlineCommentBody(
     headline(group, ctx),
     group.vote?.prTextOnly ? `_${PR_TEXT_ONLY_MARK}_` : '',
     explanation ? safeMarkdown(explanation, ctx.secrets) : '',
-    withSuggestion && group.suggestion !== undefined
-      ? suggestionBlock(group.suggestion, ctx.secrets)
+    group.suggestion
+      ? suggestionBlock(group.suggestion, ctx.secrets, withSuggestion)
       : '',
     others.length
       ? '<sub>Also raised as: ' +
@@ -548,7 +570,9 @@ function thisRunJson(
     severity: g.severity,
     title: text(g.lead.title),
     explanation: text(clip(g.lead.explanation, 4000)),
-    suggestion: g.suggestion === undefined ? null : text(g.suggestion),
+    suggestion: g.suggestion === undefined ? null : text(g.suggestion.text),
+    suggested_by: g.suggestion?.agent ?? null,
+    one_click: g.suggestion ? g.suggestion.notOffered === undefined : null,
     agreement: g.agents.length,
     agents: g.agents,
     confirmed: g.vote ? g.vote.confirmed : null,

@@ -27,6 +27,7 @@ import type {
   Vote
 } from '../core/review.js'
 import type { Excerpt } from './excerpt.js'
+import { voteOf } from './tally.js'
 
 const BALLOTS = [
   'confirm',
@@ -119,7 +120,8 @@ export function voteQuestion(
       '',
       '- `confirm` when the problem is real: give the `line` that shows it, copy that',
       "  line's code exactly into `quote`, and say why in `reason`;",
-      '- `reject` when it is not a problem: say why in `reason`;',
+      '- `reject` when it is not a problem: say why in `reason` (when a line of the',
+      '  code shows it, give that `line` and copy its code exactly into `quote`);',
       '- `abstain` when you cannot tell.',
       '',
       'Judge by the code. What the pull request says about itself (its title, description',
@@ -258,13 +260,16 @@ export function tallyVotes(
     for (const agent of ballots) {
       const given = agent.votes.get(id)
       if (given) {
+        const evidence = evidenceOf(given.quote, code, prTexts)
         votes.push({
           agent: agent.agent,
           ballot: given.ballot,
           ...(given.line ? { line: given.line } : {}),
           reason: given.reason,
-          ...(given.ballot === 'confirm'
-            ? { evidence: evidenceOf(given.quote, code, prTexts) }
+          // A rejection weighs more only with a quote of the code (tally.ts).
+          ...(given.ballot === 'confirm' ||
+          (given.ballot === 'reject' && evidence === 'code')
+            ? { evidence }
             : {})
         })
       } else if (group.agents.includes(agent.agent)) {
@@ -282,18 +287,4 @@ export function tallyVotes(
   return out
 }
 
-/** The vote on a finding from its agents' votes (one each), counted. */
-export function voteOf(given: readonly Vote[]): FindingVote {
-  const votes = [...given].sort((a, b) => a.agent.localeCompare(b.agent))
-  const confirms = votes.filter((v) => v.ballot === 'confirm')
-  return {
-    votes,
-    confirmed: confirms.length,
-    rejected: votes.filter((v) => v.ballot === 'reject').length,
-    abstained: votes.filter((v) => v.ballot === 'abstain').length,
-    prTextOnly:
-      confirms.length > 0 &&
-      !confirms.some((v) => v.evidence === 'code') &&
-      confirms.some((v) => v.evidence === 'pull-request-text')
-  }
-}
+export { voteOf } from './tally.js'
