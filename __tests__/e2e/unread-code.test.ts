@@ -79,6 +79,11 @@ function gitHistory(secondPush: Record<string, string>): {
   }
 }
 
+/** A pull request of one commit over a base: its real diff. */
+function gitDiffOf(files: Record<string, string>): string {
+  return gitHistory(files).change
+}
+
 const added = (filename: string, text: string): ServerFile => ({
   filename,
   status: 'added',
@@ -228,5 +233,184 @@ describe('the incremental patch is read by the one diff parser', () => {
     expect(run.stdout).toMatch(
       /left out of since-last-review\.patch[^\n]*src\/a-table\.ts/
     )
+  })
+})
+
+const BLOCKER = {
+  file: 'src/refund.ts',
+  line: 1,
+  severity: 'blocker',
+  title: 'refund reverses any amount',
+  explanation: 'No check that the amount was charged.'
+}
+
+/** Pull request #42 at FIRST changing `files` (added), reviewed in full. */
+async function fullReview(
+  files: Record<string, string>,
+  answer: string | Record<string, string>,
+  inputs: Record<string, string> = {}
+): Promise<ActionRun> {
+  github.state.pulls['42'] = {
+    title: 'Refunds',
+    body: 'Adds refunds.',
+    author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
+    base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
+    head: { ref: 'refund', sha: FIRST, repo: 'octo-org/octo-repo' },
+    files: Object.entries(files).map(([name, text]) => added(name, text)),
+    diff: gitDiffOf(files)
+  }
+  const payload = event('pull_request.opened') as {
+    action: string
+    pull_request: { head: { sha: string } }
+  }
+  payload.pull_request.head.sha = FIRST
+  return runAction({
+    eventName: 'pull_request',
+    payload,
+    githubApiUrl: github.url,
+    env: scriptedAgents(
+      Object.fromEntries(
+        AGENTS.map((id) => [
+          id,
+          {
+            answer: typeof answer === 'string' ? answer : (answer[id] ?? ''),
+            voteFor: 'agent_a'
+          }
+        ])
+      )
+    ),
+    inputs: {
+      query: 'Review this pull request.',
+      models: 'vllm/model-a vllm/model-b',
+      'base-url': NO_LLM_URL,
+      'openai-api-key': KEYS.openai,
+      'massgen-command': FAKE_MASSGEN,
+      'max-duration': '600',
+      'upload-logs': 'false',
+      review: 'inline',
+      'finding-vote': 'false',
+      'fail-on': 'blocker',
+      ...inputs
+    }
+  })
+}
+
+const clean = ['Nothing to report.', '', findingsBlock([])].join('\n')
+const checkRun = () => github.state.checkRuns[github.state.checkRuns.length - 1]
+
+/** The gate opened: pass, a green check run, the step green. */
+function expectPass(run: ActionRun): void {
+  expect(run.outputs.verdict).toBe('pass')
+  expect(checkRun()?.conclusion).toBe('success')
+  expect(run.exitCode).toBe(0)
+}
+
+/** The gate held: `incomplete`, a failed check run naming why, the step failed. */
+function expectIncomplete(run: ActionRun, named: RegExp): void {
+  expect(run.outputs.verdict).toBe('incomplete')
+  expect(checkRun()?.conclusion).toBe('failure')
+  expect(checkRun()?.output.summary ?? '').toMatch(named)
+  expect(run.summary).toMatch(/changed file\(s\) read by the review/)
+  expect(run.exitCode).toBe(1)
+}
+
+describe('no silent pass over code the review did not read', () => {
+  const refund = { 'src/refund.ts': NEW_CODE.plain }
+
+  it('control: every file read, no finding: pass, the check run green, exit 0; a counted blocker still fails', async () => {
+    const run = await fullReview(refund, clean)
+    expectPass(run)
+    const blocked = await fullReview(
+      refund,
+      ['One blocker.', '', findingsBlock([BLOCKER])].join('\n')
+    )
+    expect(blocked.outputs.verdict).toBe('blockers')
+    expect(blocked.exitCode).toBe(1)
+  })
+
+  it('says in every report how many changed files the review read and did not', async () => {
+    const run = await fullReview(refund, clean)
+    const count = /1 of 1 changed file\(s\) read by the review; 0 not read/
+    expect(checkRun()?.output.summary ?? '').toMatch(count)
+    expect(run.summary).toMatch(count)
+    const sticky = github.state.comments.find((c) => c.issueNumber === 42)
+    expect(sticky?.body ?? '').toMatch(count)
+  })
+
+  it('attack 7: no agent gave a readable findings block (a trailing comma, another fence, a block over 64 KiB): incomplete, not pass — fails', async () => {
+    const trailingComma =
+      'Looks fine.\n\n```massgen-findings\n[{"file": "src/refund.ts", "line": 1, "severity": "blocker", "title": "t", "explanation": "e"},]\n```'
+    const run = await fullReview(refund, trailingComma)
+    expectIncomplete(
+      run,
+      /0 agent\(s\) gave a readable findings block, fewer than min-agreement/
+    )
+    // One agent fences its block as json, the other's is over 64 KiB.
+    const otherFence = 'Looks fine.\n\n```json\n[]\n```'
+    const huge = [
+      'Looks fine.',
+      '',
+      '```massgen-findings',
+      JSON.stringify([{ ...BLOCKER, explanation: 'x'.repeat(66 * 1024) }]),
+      '```'
+    ].join('\n')
+    expectIncomplete(
+      await fullReview(refund, { agent_a: otherFence, agent_b: huge }),
+      /0 agent\(s\) gave a readable findings block/
+    )
+  })
+
+  it('attack 8: more changed files than max-changed-files: a verdict (incomplete), a failed check run — fails', async () => {
+    const many = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [
+        `src/f${i}.ts`,
+        `export const F${i} = ${i}\n`
+      ])
+    )
+    const control = await fullReview(many, clean, { 'max-changed-files': '10' })
+    expectPass(control)
+    const run = await fullReview(many, clean, { 'max-changed-files': '3' })
+    expectIncomplete(run, /more than 'max-changed-files' \(3\)/)
+    expect(checkRun()?.output.summary ?? '').toMatch(
+      /0 of 5 changed file\(s\) read/
+    )
+  })
+
+  it('attack 10: a file whose diff is over pr-diff-max-bytes (200 kB) is left out: incomplete, the file named — fails', async () => {
+    const table = Array.from(
+      { length: 6000 },
+      (_, i) => `  { code: ${i}, name: 'status-${i}', retry: false },`
+    )
+    const big = {
+      'src/a-table.ts': ['export const TABLE = [', ...table, ']', ''].join(
+        '\n'
+      ),
+      ...refund
+    }
+    const run = await fullReview(big, clean)
+    expectIncomplete(run, /src\/a-table\.ts \| diff of \d+ bytes does not fit/)
+    // Opting out by pattern: the file is listed as allowed, the verdict is the rest's.
+    const allowed = await fullReview(big, clean, {
+      'allow-unread': 'src/a-table.ts'
+    })
+    expectPass(allowed)
+    expect(checkRun()?.output.summary ?? '').toMatch(/allowed by allow-unread/)
+  })
+
+  it('attack 11: a backdoor in a path left out by default (dist/index.js, vendor/, *.min.js): incomplete — fails', async () => {
+    const backdoor = 'require("child_process").exec(process.env.PAYLOAD)\n'
+    for (const file of [
+      'dist/index.js',
+      'vendor/lib/pay.js',
+      'src/app.min.js'
+    ]) {
+      const run = await fullReview({ ...refund, [file]: backdoor }, clean)
+      expectIncomplete(
+        run,
+        new RegExp(
+          `${file.replace(/[./]/g, '\\$&')} \\| (build output|vendored)`
+        )
+      )
+    }
   })
 })

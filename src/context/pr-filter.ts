@@ -13,6 +13,7 @@ import {
 import { attributesFor, type GitAttributes } from './gitattributes.js'
 import { globMatcher } from '../inputs/globs.js'
 import { fitDiff, parseDiff } from '../core/unified-diff.js'
+import type { Coverage } from '../core/review.js'
 
 export interface LeftOut {
   file: string
@@ -227,5 +228,29 @@ export function narrowPullRequest(
     files: given.files,
     diff: given.diff,
     leftOut: [...given.leftOut, ...noPatch, ...cutAtRead, ...unlisted]
+  }
+}
+
+/**
+ * What the review did not read, for its verdict (review/coverage.ts): every
+ * file left out, each marked when `allow-unread` matches it. A count of
+ * files GitHub never named is never allowed: no pattern can vouch for them.
+ */
+export function coverageOf(
+  changed: number,
+  leftOut: readonly LeftOut[],
+  allowUnread: readonly string[]
+): Coverage {
+  const allowed = allowUnread.map(globMatcher)
+  return {
+    changed,
+    unread: leftOut.map((l) => ({
+      file: l.file,
+      reason: l.reason,
+      ...(l.unnamed ? { unnamed: l.unnamed } : {}),
+      ...(!l.unnamed && allowed.some((m) => m(l.file))
+        ? { allowed: true }
+        : {})
+    }))
   }
 }

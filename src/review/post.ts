@@ -37,10 +37,12 @@ import type {
   FindingGroup,
   Posted,
   ReviewedGroup,
+  Coverage,
   ReviewReport,
   Severity,
   VoteRound
 } from '../core/review.js'
+import { coveredVerdict } from './coverage.js'
 import { errorText } from '../core/text.js'
 import { classifyEarlier, raisesAgain } from './earlier.js'
 import type {
@@ -100,6 +102,8 @@ export interface ReviewInput {
   /** The findings earlier runs left open (the token's own threads). */
   earlier?: EarlierFinding[]
   resolveThreads?: ResolveThreads
+  /** What the review read of the pull request (review/coverage.ts). */
+  coverage?: Coverage
 }
 
 /** The answer whose findings count for an agent: the winner's final one if it has a block. */
@@ -293,16 +297,22 @@ export async function runReview(
     }
   }
   const { planned } = planReview(input, parsed, posted, voted.groups)
+  const agentsWithBlock = parsed.filter((p) => p.block === 'found').length
   const report: ReviewReport = {
-    verdict: votesSplit(parsed, input.votes ?? [])
-      ? 'unclear'
-      : verdictOf({
-          groups: planned.map((p) => p.group),
-          minAgreement: input.minAgreement
-        }),
+    verdict: coveredVerdict(
+      votesSplit(parsed, input.votes ?? [])
+        ? 'unclear'
+        : verdictOf({
+            groups: planned.map((p) => p.group),
+            minAgreement: input.minAgreement
+          }),
+      input.coverage,
+      { agentsWithBlock, minAgreement: input.minAgreement }
+    ),
     groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
     agentCount: parsed.length,
-    agentsWithBlock: parsed.filter((p) => p.block === 'found').length,
+    agentsWithBlock,
+    ...(input.coverage ? { coverage: input.coverage } : {}),
     dropped: parsed.reduce((n, p) => n + p.dropped, 0),
     minAgreement: input.minAgreement,
     minSeverity: input.minSeverity,
