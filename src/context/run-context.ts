@@ -130,7 +130,6 @@ async function pullContext(
         `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
     )
   }
-  let given: ReturnType<typeof narrowPullRequest> | undefined
   const facts = pullFactsOf(pr, settings)
   context.pullFacts = facts
   if (facts.steering.state !== 'none')
@@ -143,7 +142,7 @@ async function pullContext(
             'that steer CI or reviews (named in the report).'
     )
   // The review's verdict needs what was left out even without the folder.
-  given = narrowPullRequest(
+  const given = narrowPullRequest(
     pr,
     {
       include: settings.include,
@@ -197,7 +196,7 @@ async function pullContext(
         question: decision.question,
         fromComment: decision.commentId !== undefined
       },
-      given ?? pr,
+      given,
       core
     )
     context.pullRequest = {
