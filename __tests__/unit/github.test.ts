@@ -403,13 +403,20 @@ describe('getPullRequestContext', () => {
 })
 
 describe('pure helpers', () => {
-  it('cuts a diff at a line boundary without splitting characters', () => {
-    expect(cutDiff('ab\ncd\n', 10)).toEqual({
-      diff: 'ab\ncd\n',
-      truncated: false
+  it('cuts a diff by whole files, naming each file left out', () => {
+    const file = (name: string, body: string) =>
+      `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1 +1 @@\n-a\n+${body}\n`
+    const small = file('a.ts', 'é')
+    const large = file('b.ts', 'x'.repeat(200))
+    const late = file('c.ts', 'z')
+    const diff = small + large + late
+    expect(cutDiff(diff, 10_000)).toEqual({ diff, truncated: false, cut: [] })
+    const budget = Buffer.byteLength(small + late)
+    expect(cutDiff(diff, budget)).toEqual({
+      diff: small + late,
+      truncated: true,
+      cut: [{ path: 'b.ts', bytes: Buffer.byteLength(large) }]
     })
-    expect(cutDiff('ab\ncd\n', 4)).toEqual({ diff: 'ab\n', truncated: true })
-    expect(cutDiff('éé', 3)).toEqual({ diff: 'é', truncated: true })
   })
 
   it('builds a marker that cannot break out of its HTML comment', () => {

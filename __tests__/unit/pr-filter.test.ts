@@ -7,12 +7,8 @@ import {
   parseGlobList,
   toPicomatch
 } from '../../src/inputs/globs.js'
-import {
-  filterContext,
-  headerFile,
-  pathFilter,
-  splitDiff
-} from '../../src/context/pr-filter.js'
+import { filterContext, pathFilter } from '../../src/context/pr-filter.js'
+import { parseDiff } from '../../src/core/unified-diff.js'
 import { readSettings } from '../../src/inputs/settings.js'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -138,11 +134,13 @@ const section = (name: string, body = '+x\n') =>
 describe('the diff', () => {
   it('is cut into one section per file, even with a header-like line inside a hunk', () => {
     const diff = section('a.ts', '+diff --git a/x b/x\n') + section('b.ts')
-    const { sections } = splitDiff(diff, new Set(['a.ts', 'b.ts']))
-    expect(sections.map((s) => s.file)).toEqual(['a.ts', 'b.ts'])
-    expect(sections.map((s) => s.text).join('')).toBe(diff)
+    const { files } = parseDiff(diff, new Set(['a.ts', 'b.ts']))
+    expect(files.map((f) => f.path)).toEqual(['a.ts', 'b.ts'])
+    expect(files.map((f) => f.text).join('')).toBe(diff)
   })
   it('names files with spaces and quoted names right', () => {
+    const headerFile = (header: string, known: ReadonlySet<string>) =>
+      parseDiff(`${header}\n`, known).files[0]?.path
     const known = new Set(['x b/package-lock.json', 'café.ts'])
     expect(
       headerFile(

@@ -12,7 +12,8 @@ import {
 } from '../github/pull.js'
 import { attributesFor, type GitAttributes } from './gitattributes.js'
 import { globMatcher } from '../inputs/globs.js'
-import { unescapeC } from '../core/text.js'
+import { fitDiff, parseDiff } from '../core/unified-diff.js'
+import type { Coverage } from '../core/review.js'
 
 export interface LeftOut {
   file: string
@@ -128,57 +129,9 @@ export function pathFilter(options: FilterOptions): PathFilter {
   }
 }
 
-interface DiffSection {
-  /** The file the section is about (its new name), as best known. */
-  file: string
-  text: string
-}
-
-/**
- * The file a `diff --git a/<old> b/<new>` header names. Names with spaces
- * make the header ambiguous, so the pull request's own file list decides:
- * the longest listed name the header ends with. Quoted names are decoded.
- */
-export function headerFile(header: string, known: ReadonlySet<string>): string {
-  const quoted = /"b\/((?:[^"\\]|\\.)*)"$/.exec(header)
-  // Git's C-style quoting of unusual names: `"b/caf\303\251"`.
-  if (quoted) return unescapeC(quoted[1] ?? '')
-  // Earliest ` b/` first: the longest listed name wins. One set lookup per
-  // ` b/` in the header, so a pull request with many files stays linear.
-  for (
-    let at = header.indexOf(' b/');
-    at >= 0;
-    at = header.indexOf(' b/', at + 1)
-  ) {
-    const name = header.slice(at + 3)
-    if (known.has(name)) return name
-  }
-  const at = header.lastIndexOf(' b/')
-  return at >= 0 ? header.slice(at + 3) : header
-}
-
-/**
- * A unified diff cut into one section per file. A header can only start a
- * line: every line inside a hunk starts with ' ', '+', '-' or '\'.
- */
-export function splitDiff(
-  diff: string,
-  known: ReadonlySet<string>
-): { preamble: string; sections: DiffSection[] } {
-  const lines = diff.split(/(?<=\n)/)
-  let preamble = ''
-  const sections: DiffSection[] = []
-  for (const line of lines) {
-    if (line.startsWith('diff --git ')) {
-      const header = line.replace(/\r?\n$/, '')
-      sections.push({ file: headerFile(header, known), text: line })
-    } else {
-      const last = sections[sections.length - 1]
-      if (last) last.text += line
-      else preamble += line
-    }
-  }
-  return { preamble, sections }
+/** Why a file's diff was left out for the budget. */
+export function budgetReason(bytes: number, maxBytes: number): string {
+  return `diff of ${bytes} bytes does not fit in what is left of pr-diff-max-bytes (${maxBytes} bytes in all)`
 }
 
 interface FilteredContext {
@@ -211,29 +164,25 @@ export function filterContext(
     return !reason
   })
   const known = new Set(files.map((f) => f.filename))
-  const { preamble, sections } = splitDiff(diff, known)
-  let room = maxDiffBytes - Buffer.byteLength(preamble, 'utf8')
-  const parts = [preamble]
-  for (const section of sections) {
-    const reason = reasonOf(section.file)
-    if (reason) {
-      // Listed once: files the API listed are already in leftOut.
-      if (!known.has(section.file)) leftOut.push({ file: section.file, reason })
-      continue
-    }
-    const size = Buffer.byteLength(section.text, 'utf8')
-    if (size > room) {
-      leftOut.push({
-        file: section.file,
-        reason: `diff of ${size} bytes does not fit in what is left of pr-diff-max-bytes (${Math.max(0, room)} bytes)`,
-        diffOnly: true
-      })
-      continue
-    }
-    room -= size
-    parts.push(section.text)
-  }
-  return { files: kept, diff: parts.join(''), leftOut }
+  const parsed = parseDiff(diff, known)
+  const given = parsed.files.filter((file) => {
+    const reason = reasonOf(file.path)
+    // Listed once: files the API listed are already in leftOut.
+    if (reason && !known.has(file.path))
+      leftOut.push({ file: file.path, reason })
+    return !reason
+  })
+  const fitted = fitDiff(
+    { preamble: parsed.preamble, files: given },
+    maxDiffBytes
+  )
+  for (const cut of fitted.cut)
+    leftOut.push({
+      file: cut.path,
+      reason: budgetReason(cut.bytes, maxDiffBytes),
+      diffOnly: true
+    })
+  return { files: kept, diff: fitted.diff, leftOut }
 }
 
 /** The pull request narrowed by the filter, as pr-context.ts writes it. */
@@ -253,6 +202,14 @@ export function narrowPullRequest(
   const noPatch: LeftOut[] = (pr.withoutPatch ?? [])
     .filter((w) => !named.has(w.file))
     .map((w) => ({ ...w, diffOnly: true }))
+  // Files whose diff the read itself left out, whole (github/pull.ts cutDiff).
+  const cutAtRead: LeftOut[] = (pr.diffCut ?? [])
+    .filter((c) => !named.has(c.path))
+    .map((c) => ({
+      file: c.path,
+      reason: `diff of ${c.bytes} bytes: over what the action reads of a diff`,
+      diffOnly: true
+    }))
   const unnamed = (pr.changedFiles ?? 0) - pr.files.length
   const unlisted: LeftOut[] =
     unnamed > 0
@@ -270,6 +227,30 @@ export function narrowPullRequest(
     ...pr,
     files: given.files,
     diff: given.diff,
-    leftOut: [...given.leftOut, ...noPatch, ...unlisted]
+    leftOut: [...given.leftOut, ...noPatch, ...cutAtRead, ...unlisted]
+  }
+}
+
+/**
+ * What the review did not read, for its verdict (review/coverage.ts): every
+ * file left out, each marked when `allow-unread` matches it. A count of
+ * files GitHub never named is never allowed: no pattern can vouch for them.
+ */
+export function coverageOf(
+  changed: number,
+  leftOut: readonly LeftOut[],
+  allowUnread: readonly string[]
+): Coverage {
+  const allowed = allowUnread.map(globMatcher)
+  return {
+    changed,
+    unread: leftOut.map((l) => ({
+      file: l.file,
+      reason: l.reason,
+      ...(l.unnamed ? { unnamed: l.unnamed } : {}),
+      ...(!l.unnamed && allowed.some((m) => m(l.file))
+        ? { allowed: true }
+        : {})
+    }))
   }
 }

@@ -23,11 +23,12 @@ import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import { stripInvisible } from '../event/command.js'
 import { errorText } from '../core/text.js'
 import type { StageLog } from '../core/log.js'
+import { parseDiff, type CutFile } from '../core/unified-diff.js'
 
 interface ScopedReview {
   across: AcrossPushes
   /** The change since the last review, when incremental. */
-  delta?: { diff: string; truncated: boolean }
+  delta?: { diff: string; truncated: boolean; cut: CutFile[] }
 }
 
 /** Earlier findings and the scope, read from GitHub; never throws. */
@@ -103,25 +104,23 @@ export async function scopeReview(
     return { across }
   const kept = new Set(pr.files.map((f) => f.filename))
   const cut = cutDiff(onlyFiles(comparison.diff, kept), settings.prDiffMaxBytes)
-  return { across, delta: { diff: cut.diff, truncated: cut.truncated } }
+  if (cut.cut.length)
+    log.warning(
+      `The change since the last review is over pr-diff-max-bytes: ${cut.cut.length} file(s) ` +
+        `left out of since-last-review.patch, whole: ${cut.cut
+          .map((c) => c.path)
+          .join(', ')
+          .slice(0, 2000)}`
+    )
+  return { across, delta: cut }
 }
 
-/** The file a `diff --git a/x b/x` section is about: its `+++ b/` name, else `--- a/`. */
-function sectionFile(section: string): string | undefined {
-  const plus = /^\+\+\+ b\/(.+)$/m.exec(section)?.[1]
-  if (plus) return plus
-  return /^--- a\/(.+)$/m.exec(section)?.[1]
-}
-
-/** The diff's sections about the files the agents are given (include/exclude). */
+/** The diff's files the agents are given (include/exclude), whole. */
 export function onlyFiles(diff: string, files: ReadonlySet<string>): string {
-  const sections = diff.split(/^(?=diff --git )/m)
-  return sections
-    .filter((s) => {
-      if (!s.startsWith('diff --git ')) return false
-      const file = sectionFile(s)
-      return file !== undefined && files.has(file)
-    })
+  const parsed = parseDiff(diff, files)
+  return parsed.files
+    .filter((f) => files.has(f.path))
+    .map((f) => f.text)
     .join('')
 }
 
@@ -189,7 +188,7 @@ export function writeReviewContext(dir: string, scoped: ScopedReview): string {
     return `\n\n---\nEarlier reviews: ${findings}`
   return (
     `\n\n---\nIncremental review: this pull request was reviewed at ${across.scope.since.slice(0, 12)} ` +
-    `before. Review the changes since then, in since-last-review.patch${delta.truncated ? ' (cut to fit)' : ''} ` +
+    `before. Review the changes since then, in since-last-review.patch${delta.truncated ? ' (files too large to fit are left out whole; read them in the checkout)' : ''} ` +
     `in the read-only folder ${dir}; the whole diff is in the pull request's folder for ` +
     `reference. ${findings}`
   )

@@ -15,7 +15,8 @@ import {
   readProjectInstructions
 } from './project-instructions.js'
 import { prContextNote, writePrContext } from './pr-context.js'
-import { narrowPullRequest } from './pr-filter.js'
+import { coverageOf, narrowPullRequest } from './pr-filter.js'
+import { Inputs } from '../core/constants.js'
 import { scopeReview, writeReviewContext } from './review-scope.js'
 import { pullFactsOf, summaryOnlyNote } from './pull-facts.js'
 
@@ -129,7 +130,6 @@ async function pullContext(
         `started (checked: ${reviewedHead.slice(0, 12)}). Nothing was run; comment again.`
     )
   }
-  let given: ReturnType<typeof narrowPullRequest> | undefined
   const facts = pullFactsOf(pr, settings)
   context.pullFacts = facts
   if (facts.steering.state !== 'none')
@@ -141,16 +141,18 @@ async function pullContext(
         : `Pull request #${pr.number} changes ${facts.steering.files.length} file(s) ` +
             'that steer CI or reviews (named in the report).'
     )
+  // The review's verdict needs what was left out even without the folder.
+  const given = narrowPullRequest(
+    pr,
+    {
+      include: settings.include,
+      exclude: settings.exclude,
+      attributes: await baseAttributes(github, pr.baseSha)
+    },
+    settings.prDiffMaxBytes
+  )
+  const changed = Math.max(pr.changedFiles ?? 0, pr.files.length)
   if (settings.prContext) {
-    given = narrowPullRequest(
-      pr,
-      {
-        include: settings.include,
-        exclude: settings.exclude,
-        attributes: await baseAttributes(github, pr.baseSha)
-      },
-      settings.prDiffMaxBytes
-    )
     if (given.leftOut.length)
       core.info(
         `Pull request context: ${given.leftOut.length} file(s) left out ` +
@@ -164,6 +166,22 @@ async function pullContext(
   if (facts.summaryOnly) {
     // Too large to review at the price of one: a summary, no findings.
     context.question += summaryOnlyNote(facts)
+    // No review was asked of the agents: nothing of the change was read.
+    if (review)
+      context.pullRequest = {
+        ...reviewedPull(pr, decision.context),
+        coverage: coverageOf(
+          changed,
+          [
+            {
+              file: `(all ${changed} changed files)`,
+              reason: `${changed} changed files is more than '${Inputs.MaxChangedFiles}' (${facts.summaryOnly.max}): the agents summarised, no review`,
+              unnamed: changed
+            }
+          ],
+          settings.allowUnread
+        )
+      }
     return { context, baseSha: pr.baseSha }
   }
   if (review) {
@@ -178,7 +196,7 @@ async function pullContext(
         question: decision.question,
         fromComment: decision.commentId !== undefined
       },
-      given ?? pr,
+      given,
       core
     )
     context.pullRequest = {
@@ -190,7 +208,18 @@ async function pullContext(
         },
         decision.context
       ),
-      across: scoped.across
+      across: scoped.across,
+      coverage: coverageOf(
+        changed,
+        [
+          ...given.leftOut,
+          ...(scoped.delta?.cut ?? []).map((c) => ({
+            file: c.path,
+            reason: `its change since the last review (${c.bytes} bytes) is over pr-diff-max-bytes: left out of since-last-review.patch`
+          }))
+        ],
+        settings.allowUnread
+      )
     }
     const dir = path.join(workDir, 'review-context')
     const note = writeReviewContext(dir, scoped)

@@ -46,6 +46,7 @@ export const Inputs = {
   MaxCost: 'max-cost',
   Include: 'include',
   Exclude: 'exclude',
+  AllowUnread: 'allow-unread',
   Review: 'review',
   FailOn: 'fail-on',
   CheckRun: 'check-run',

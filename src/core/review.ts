@@ -120,8 +120,31 @@ export interface VoteRound {
   byShard?: true
 }
 
-/** `unclear`: the agents' votes split with no majority on the outcome (review/split.ts). */
-export type Verdict = 'pass' | 'concerns' | 'blockers' | 'unclear'
+/**
+ * `unclear`: the agents' votes split with no majority on the outcome
+ * (review/split.ts); `incomplete`: code the review did not read, or fewer
+ * readable answers than `min-agreement`, would otherwise have let it pass
+ * (review/coverage.ts).
+ */
+export type Verdict = 'pass' | 'concerns' | 'blockers' | 'unclear' | 'incomplete'
+
+/** A changed file the review did not read, and why. */
+export interface UnreadFile {
+  file: string
+  reason: string
+  /** Not one file: this many changed files GitHub's files list never named. */
+  unnamed?: number
+  /** `allow-unread` matches it: listed, but it does not hold the verdict. */
+  allowed?: boolean
+}
+
+/** What the review read of the pull request, and what it did not. */
+export interface Coverage {
+  /** Changed files the pull request has (GitHub's count). */
+  changed: number
+  /** Changed files not read, each with its reason. */
+  unread: UnreadFile[]
+}
 export type FailOn = 'blocker' | 'concern' | 'never'
 
 /**
@@ -170,6 +193,8 @@ export interface ReviewReport {
     dropped: number
   }
   reviewUrl?: string
+  /** What the review read and did not (review/coverage.ts). */
+  coverage?: Coverage
   /** Why no review was posted, when none was. */
   notPosted?: string
   /** Full or incremental, and why (context/earlier-record.ts). */

@@ -1,6 +1,7 @@
 // The values that flow through the pipeline:
 // inputs + event -> context -> plan -> prepare -> run -> results -> review -> vote -> report
 import type {
+  Coverage,
   EarlierFinding,
   ResolveThreads,
   ReviewScope,
@@ -115,6 +116,11 @@ export interface Settings {
   include: string[]
   /** `exclude`: globs left out after the defaults; `!glob` gives a file back. */
   exclude: string[]
+  /**
+   * `allow-unread`: globs of changed files the review may leave unread
+   * without its verdict turning `incomplete` (review/coverage.ts).
+   */
+  allowUnread: string[]
   /** `review: inline` posts a pull-request review of the agents' findings. */
   review: 'off' | 'inline'
   /** `fail-on`: the verdict that fails the step after the report. */
@@ -413,6 +419,8 @@ export interface ReviewedPull {
   ownTexts: string[]
   /** Earlier runs' open findings and this run's scope (context/review-scope.ts). */
   across?: AcrossPushes
+  /** What the review reads of the change and what it does not (review/coverage.ts). */
+  coverage?: Coverage
 }
 
 /** What a review knows of the runs before it. */

@@ -2,7 +2,7 @@
 // and the diff, cut to a size the agents can read.
 import type { Octokit } from './client.js'
 import { apiMessage, statusOf, toGitHubError } from './errors.js'
-import { clipBytes } from '../core/text.js'
+import { fitDiff, parseDiff, type CutFile } from '../core/unified-diff.js'
 import { rebuildDiff, type RebuiltDiff } from './rebuilt-diff.js'
 import type { Log } from '../core/log.js'
 
@@ -25,10 +25,12 @@ export interface PullRequestContext {
   /** `owner/name` of the head repository; undefined when the fork is gone. */
   headRepo: string | undefined
   files: ChangedFile[]
-  /** Unified diff, cut at a line boundary to at most maxDiffBytes. */
+  /** Unified diff, whole files fitted into at most maxDiffBytes (cutDiff). */
   diff: string
   /** The diff was cut, or GitHub refused to produce it (too large). */
   diffTruncated: boolean
+  /** Files whose diff the cut left out, whole (cutDiff). */
+  diffCut?: CutFile[]
   /** GitHub refused the diff (406): it was rebuilt from the files list. */
   diffRebuilt?: boolean
   /** Changed files GitHub gave no patch for (rebuilt diffs), and why. */
@@ -50,16 +52,19 @@ export function filesIncomplete(
   return (pr.changedFiles ?? 0) > pr.files.length
 }
 
-/** Cut a diff to maxBytes of UTF-8 at the last whole line. */
+/**
+ * A diff fitted into maxBytes of UTF-8 by whole files (core/unified-diff.ts
+ * fitDiff): a file too large is left out and named in `cut`, never a cut
+ * inside a file or before the files after it.
+ */
 export function cutDiff(
   diff: string,
   maxBytes: number
-): { diff: string; truncated: boolean } {
+): { diff: string; truncated: boolean; cut: CutFile[] } {
   if (Buffer.byteLength(diff, 'utf8') <= maxBytes)
-    return { diff, truncated: false }
-  const head = clipBytes(diff, maxBytes)
-  const nl = head.lastIndexOf('\n')
-  return { diff: nl >= 0 ? head.slice(0, nl + 1) : head, truncated: true }
+    return { diff, truncated: false, cut: [] }
+  const fitted = fitDiff(parseDiff(diff), maxBytes)
+  return { diff: fitted.diff, truncated: true, cut: fitted.cut }
 }
 
 interface PullRequestTarget {
@@ -113,6 +118,7 @@ export async function readPullRequestContext(
       })),
       diff: cut.diff,
       diffTruncated: cut.truncated,
+      diffCut: cut.cut,
       diffRebuilt: rebuilt !== undefined,
       withoutPatch: rebuilt?.withoutPatch ?? [],
       // Never fewer than listed: a count GitHub lacks cannot hide files.

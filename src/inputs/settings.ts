@@ -313,6 +313,11 @@ export function readSettings(source: InputSource): Settings {
       : undefined,
     include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
     exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
+    allowUnread: readGlobs(
+      Inputs.AllowUnread,
+      raw(Inputs.AllowUnread),
+      errors
+    ),
     review: check('review', Inputs.Review, Defaults.Review) ?? Defaults.Review,
     ...(check('failOn', Inputs.FailOn, Defaults.FailOn) ?? {
       failOn: 'never',
@@ -400,7 +405,7 @@ function readGlobs(input: string, text: string, errors: string[]): string[] {
       `Input '${input}': ${globs.length} globs, expected at most ${MAX_GLOBS}`
     )
   for (const glob of globs) {
-    if (input === Inputs.Include && glob.startsWith('!')) {
+    if (input !== Inputs.Exclude && glob.startsWith('!')) {
       errors.push(
         `Input '${input}': '${showValue(glob)}' is a negation, which include does not take; ` +
           `put it in '${Inputs.Exclude}' without the '!' (expected ${expected})`

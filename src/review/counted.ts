@@ -58,6 +58,8 @@ export function gateFails(
   failOnUnclear = false
 ): boolean {
   if (verdict === 'unclear') return failOnUnclear
+  // Unread code fails any gate: it could hold the blocker (review/coverage.ts).
+  if (verdict === 'incomplete') return failOn !== 'never'
   if (failOn === 'blocker') return verdict === 'blockers'
   if (failOn === 'concern') return verdict !== 'pass'
   return false

@@ -1,6 +1,7 @@
 // Which lines of a pull request's diff a review comment may sit on. GitHub
 // takes a comment only on a line shown in one of the file's hunks, on the
 // side it names; a range must stay inside one hunk. Pure and linear.
+import { parseDiff } from '../core/unified-diff.js'
 
 interface FileLines {
   /** New-side line -> index of its hunk (added and context lines). */
@@ -17,53 +18,23 @@ interface DiffLines {
   lastFile?: string
 }
 
-/** `b/path` (or a quoted form git writes for unusual names) -> path. */
-function newPath(header: string): string | undefined {
-  const name = header.slice(4).replace(/\t.*$/, '')
-  if (name === '/dev/null') return undefined
-  // git quotes names with special characters: left to GitHub to judge.
-  if (name.startsWith('"')) return undefined
-  return name.startsWith('b/') ? name.slice(2) : name
-}
-
 export function parseDiffLines(diff: string, truncated = false): DiffLines {
   const files = new Map<string, FileLines>()
-  let current: FileLines | undefined
-  let hunk = -1
-  let oldLine = 0
-  let newLine = 0
-  let inHunk = false
-  let lastFile: string | undefined
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('diff --git ')) {
-      current = undefined
-      inHunk = false
-      continue
+  let hunkIndex = -1
+  const parsed = parseDiff(diff).files
+  for (const file of parsed) {
+    if (file.status === 'deleted') continue
+    const lines: FileLines = { right: new Map(), left: new Map() }
+    for (const hunk of file.hunks) {
+      hunkIndex++
+      for (const l of hunk.lines) {
+        if (l.new !== undefined) lines.right.set(l.new, hunkIndex)
+        if (l.old !== undefined) lines.left.set(l.old, hunkIndex)
+      }
     }
-    if (!inHunk && line.startsWith('+++ ')) {
-      const name = newPath(line)
-      current = name ? { right: new Map(), left: new Map() } : undefined
-      if (name && current) files.set(name, current)
-      lastFile = name
-      continue
-    }
-    const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line)
-    if (header) {
-      inHunk = true
-      hunk++
-      oldLine = Number(header[1])
-      newLine = Number(header[2])
-      continue
-    }
-    if (!inHunk || !current) continue
-    const mark = line[0]
-    if (mark === '+') current.right.set(newLine++, hunk)
-    else if (mark === '-') current.left.set(oldLine++, hunk)
-    else if (mark === ' ') {
-      current.right.set(newLine++, hunk)
-      current.left.set(oldLine++, hunk)
-    } else if (mark !== '\\') inHunk = false // `\ No newline at end of file` aside
+    files.set(file.path, lines)
   }
+  const lastFile = parsed[parsed.length - 1]?.path
   return { files, truncated, ...(lastFile ? { lastFile } : {}) }
 }
 

@@ -9,6 +9,10 @@
 // there is nothing to compare, and it is the code the agents read.
 import { readWorkspaceFileSync } from '../safety/workspace-file.js'
 import type { FindingGroup } from '../core/review.js'
+import {
+  newSideLines as linesOfFiles,
+  parseDiff
+} from '../core/unified-diff.js'
 
 /** Lines shown before a finding's first line and after its last. */
 const EXCERPT_CONTEXT_LINES = 6
@@ -27,37 +31,7 @@ export type DiffLines = Map<string, Map<number, string>>
 
 /** New-side line number -> text, per file, from a unified diff. Linear. */
 export function newSideLines(diff: string): DiffLines {
-  const files = new Map<string, Map<number, string>>()
-  let current: Map<number, string> | undefined
-  let line = 0
-  let inHunk = false
-  for (const raw of diff.split('\n')) {
-    if (raw.startsWith('diff --git ')) {
-      current = undefined
-      inHunk = false
-      continue
-    }
-    if (!inHunk && raw.startsWith('+++ ')) {
-      const name = raw.slice(4).replace(/\t.*$/, '')
-      current =
-        name === '/dev/null' || name.startsWith('"')
-          ? undefined
-          : new Map<number, string>()
-      if (current) files.set(name.replace(/^b\//, ''), current)
-      continue
-    }
-    const header = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw)
-    if (header) {
-      inHunk = true
-      line = Number(header[1])
-      continue
-    }
-    if (!inHunk || !current) continue
-    const mark = raw[0]
-    if (mark === '+' || mark === ' ') current.set(line++, raw.slice(1))
-    else if (mark !== '-' && mark !== '\\') inHunk = false
-  }
-  return files
+  return linesOfFiles(parseDiff(diff).files)
 }
 
 function clipCode(text: string): string {

@@ -38,10 +38,12 @@ import type {
   FindingGroup,
   Posted,
   ReviewedGroup,
+  Coverage,
   ReviewReport,
   Severity,
   VoteRound
 } from '../core/review.js'
+import { coveredVerdict } from './coverage.js'
 import { errorText } from '../core/text.js'
 import { classifyEarlier, raisesAgain } from './earlier.js'
 import { standingFindings, verdictAcrossPushes } from './standing.js'
@@ -104,6 +106,8 @@ export interface ReviewInput {
   /** The findings earlier runs left open (the token's own threads). */
   earlier?: EarlierFinding[]
   resolveThreads?: ResolveThreads
+  /** What the review read of the pull request (review/coverage.ts). */
+  coverage?: Coverage
 }
 
 /** The answer whose findings count for an agent: the winner's final one if it has a block. */
@@ -310,19 +314,26 @@ export async function runReview(
     countedFindings({ groups, minAgreement: input.minAgreement }),
     votesSplit(parsed, input.votes ?? [])
   )
+  const agentsWithBlock = parsed.filter((p) => p.block === 'found').length
   const report: ReviewReport = {
-    // Every earlier finding that still stands counts too (standing.ts).
-    verdict: verdictAcrossPushes(
-      thisRun,
-      standingFindings({
-        groups,
-        minAgreement: input.minAgreement,
-        ...(earlier ? { earlier } : {})
-      })
+    // Every earlier finding that still stands counts too (standing.ts); a
+    // review that left changed code unread is never a pass (coverage.ts).
+    verdict: coveredVerdict(
+      verdictAcrossPushes(
+        thisRun,
+        standingFindings({
+          groups,
+          minAgreement: input.minAgreement,
+          ...(earlier ? { earlier } : {})
+        })
+      ),
+      input.coverage,
+      { agentsWithBlock, minAgreement: input.minAgreement }
     ),
     groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
     agentCount: parsed.length,
-    agentsWithBlock: parsed.filter((p) => p.block === 'found').length,
+    agentsWithBlock,
+    ...(input.coverage ? { coverage: input.coverage } : {}),
     dropped: parsed.reduce((n, p) => n + p.dropped, 0),
     minAgreement: input.minAgreement,
     minSeverity: input.minSeverity,

@@ -30,6 +30,7 @@ export {
 import { clip } from '../core/text.js'
 import { standingFindings, standingSeverity } from './standing.js'
 import { raisesAgain } from './earlier.js'
+import { coverageLine, incompleteReason } from './coverage.js'
 
 const SEVERITY_LABEL: Record<Severity, string> = {
   blocker: '🔴 Blocker',
@@ -41,7 +42,8 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
   pass: '✅ pass',
   concerns: '🟠 concerns',
   blockers: '🔴 blockers',
-  unclear: '❔ unclear (the agents split)'
+  unclear: '❔ unclear (the agents split)',
+  incomplete: '⚠️ incomplete (not all of the change was read)'
 }
 
 const POSTED_LABEL: Record<Posted, string> = {
@@ -293,6 +295,10 @@ export function reviewBody(
         ].join('\n\n')
       : '',
     scopeLine(report),
+    report.coverage ? `_${coverageLine(report.coverage)}._` : '',
+    report.verdict === 'incomplete'
+      ? `**Incomplete:** ${incompleteReason(report.coverage, { agentsWithBlock: report.agentsWithBlock, minAgreement: report.minAgreement })}; the check run and the job summary name the files.`
+      : '',
     earlierLine(report.earlier),
     link('Workflow run', ctx.runUrl)
   ]
@@ -331,6 +337,44 @@ function untracked(report: ReviewReport): number {
 }
 
 /** What this run reviewed: the whole pull request or the changes since the last review. */
+/** Unread files listed at most, in the report and the check run. */
+const MAX_UNREAD_ROWS = 30
+
+/** What the review read and did not, and why the verdict is `incomplete`. */
+function coverageSection(
+  report: ReviewReport,
+  secrets: readonly string[]
+): string {
+  const coverage = report.coverage
+  const readable = {
+    agentsWithBlock: report.agentsWithBlock,
+    minAgreement: report.minAgreement
+  }
+  const why =
+    report.verdict === 'incomplete'
+      ? `**Incomplete:** ${incompleteReason(coverage, readable)}. Unread code can hold a blocker, so the verdict is not \`pass\`; \`fail-on\` fails on it.`
+      : ''
+  if (!coverage) return why
+  const rows = coverage.unread
+    .slice(0, MAX_UNREAD_ROWS)
+    .map(
+      (u) =>
+        `| ${cell(u.file, secrets, 200)} | ${cell(u.reason, secrets, 300)}` +
+        `${u.allowed ? ' (allowed by allow-unread)' : ''} |`
+    )
+  const more = coverage.unread.length - rows.length
+  return [
+    `_${coverageLine(coverage)}._`,
+    why,
+    rows.length
+      ? ['| Not read | Why |', '| --- | --- |', ...rows].join('\n')
+      : '',
+    more > 0 ? `_…and ${more} more (left-out.tsv in the logs)._` : ''
+  ]
+    .filter(Boolean)
+    .join('\n\n')
+}
+
 function scopeLine(report: ReviewReport): string {
   const scope = report.scope
   if (!scope) return ''
@@ -449,7 +493,9 @@ export function findingsSection(
   const noBlock = missing
     ? `_${missing} agent${missing === 1 ? '' : 's'} gave no readable findings block._`
     : ''
-  const scope = scopeLine(report)
+  const scope = [scopeLine(report), coverageSection(report, ctx.secrets)]
+    .filter(Boolean)
+    .join('\n\n')
   const earlier = earlierSection(report.earlier, ctx.secrets)
   const standing = standingFindings(report).length
   if (report.groups.length === 0)

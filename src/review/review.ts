@@ -7,8 +7,9 @@ import { writeAgentFile } from '../safety/agent-files.js'
 import { Inputs, Outputs } from '../core/constants.js'
 import type { GitHubApi } from '../github/api.js'
 import { redactSecrets } from '../safety/redact.js'
-import { gateFails } from './counted.js'
+import { countedFindings, gateFails } from './counted.js'
 import { countsBySeverity, standingFindings } from './standing.js'
+import { incompleteReason } from './coverage.js'
 import { answerFor, runReview } from './post.js'
 import { resolveFixedThreads } from './resolve.js'
 import { findingsJson } from './render.js'
@@ -69,6 +70,7 @@ export async function reviewRun(
       secrets,
       runUrl,
       votes: result.agents.map((a) => ({ agent: a.id, votedFor: a.votedFor })),
+      ...(pr.coverage ? { coverage: pr.coverage } : {}),
       ...(pr.across
         ? {
             scope: pr.across.scope,
@@ -130,6 +132,12 @@ export function gateFailure(
     !gateFails(report.verdict, settings.failOn, settings.failOnUnclear)
   )
     return undefined
+  if (report.verdict === 'incomplete')
+    return (
+      `The review's verdict is 'incomplete' (${incompleteReason(report.coverage, report)}), ` +
+      `and '${Inputs.FailOn}' is '${settings.failOn}': code the review did not read could hold a blocker. ` +
+      "Files a team accepts unread can be named in 'allow-unread'."
+    )
   if (report.verdict === 'unclear')
     return (
       "The review's verdict is 'unclear' (the agents' votes split with no majority on the outcome), " +
