@@ -140,12 +140,6 @@ interface ConfigOptions {
   readContainer?: ReadContainer
   /** The vote round's run: one ballot per agent and nothing more (BALLOT_RUN). */
   ballot?: boolean
-  /**
-   * No final presentation where it adds a request and nothing the report
-   * uses (plan.ts presentsFinal): the winner's answer stands as the final
-   * one (MassGen's `winner_reuse`).
-   */
-  skipFinalPresentation?: boolean
 }
 
 /**
@@ -222,9 +216,6 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
         // report reads (docs/benchmarks.md, the price of consensus).
         enable_changedoc: false
       },
-      ...(options.skipFinalPresentation
-        ? { skip_final_presentation: true as const }
-        : {}),
       ...(options.ballot ? BALLOT_RUN : {})
     },
     timeout_settings: {

@@ -105,7 +105,6 @@ export function planRun(input: PlanInput): RunPlan {
     readServer: input.readServer,
     ...(input.readContainer ? { readContainer: input.readContainer } : {}),
     ...(input.ballot ? { ballot: true } : {}),
-    ...(idlePresentation(settings) ? { skipFinalPresentation: true } : {}),
     contextPaths: [
       { path: settings.contextPath, permission: settings.contextPermission },
       ...input.extraContextPaths.map((path) => ({
@@ -130,21 +129,6 @@ export function planRun(input: PlanInput): RunPlan {
     args: massgenArgs(input.configFile, input.question, settings),
     env: childEnv(input.baseEnv, settings.keys, agents, settings.passEnv)
   }
-}
-
-/**
- * Whether MassGen's final presentation would be idle: in a read-only review
- * the report is the agents' answers (review/review.ts reviewAnswers: each
- * agent's findings, the winner's answer as the summary), and the
- * presentation is one more request, with every system prompt and tool
- * schema again, to restate the winner's answer. With it skipped MassGen
- * keeps the winner's answer as the final one (final_presentation_runner.py,
- * `winner_reuse`). A run that may write keeps it: the winner writes there.
- */
-function idlePresentation(
-  settings: Pick<Settings, 'review' | 'contextPermission'>
-): boolean {
-  return settings.review === 'inline' && settings.contextPermission === 'read'
 }
 
 /** The ballot run's keys over whatever the user's config set there. */
