@@ -25,7 +25,11 @@
 //                              the setup on a runner (cold and warm, its own
 //                              section: scripts/bench/setup-runner.ts; root,
 //                              PyPI, Go) and Docker vs local mode, in one run
-//   --only real|configs|setup|scale|docker|vote|pushes|shards|runner runs those parts, a
+//   npm run bench -- --only price
+//                              the price of consensus: two agents with and without
+//                              the vote against each model alone, small and large
+//                              pull request: requests, bytes, calls in turn, wall
+//   --only real|configs|setup|scale|docker|vote|pushes|shards|runner|price runs those parts, a
 //                              comma list (a development aid; pushes: prompt bytes per
 //                              push, incremental vs full review);
 //   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
@@ -58,6 +62,7 @@ import {
   warmSetup
 } from './bench/sections.ts'
 import { voteCost, voteCostRows } from './bench/vote.ts'
+import { priceRows, priceRuns } from './bench/price.ts'
 import { pushesRows } from './bench/pushes.ts'
 import { shardsRows } from './bench/shards.ts'
 import { setupOnRunner } from './bench/setup-runner.ts'
@@ -72,6 +77,7 @@ type Part =
   | 'pushes'
   | 'shards'
   | 'runner'
+  | 'price'
 
 interface Flags {
   cold: boolean
@@ -134,6 +140,7 @@ async function measureAll(
       })
     : undefined
   const vote = want('vote') ? await voteCost(flags.runs, say) : undefined
+  const price = want('price') ? await priceRuns(flags.runs, say) : undefined
   const cold = flags.cold ? coldInstalls(work, say) : undefined
   const pushes = want('pushes') ? await pushesRows(say) : []
   const shards = want('shards') ? await shardsRows(say) : []
@@ -148,6 +155,7 @@ async function measureAll(
     ...setupRows(setup?.local, setup?.script ?? []),
     ...(docker ? dockerVsLocalRows(docker) : []),
     ...(vote ? voteCostRows(vote, flags.runs) : []),
+    ...(price ? priceRows(price, flags.runs) : []),
     ...coldRows(cold),
     ...pushes,
     ...shards

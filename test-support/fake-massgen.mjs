@@ -57,9 +57,12 @@ if (process.env.FAKE_MASSGEN_READ) {
 }
 
 // FAKE_MASSGEN_BALLOTS (JSON `{ <agent id>: text }`): what each agent answers
-// in the finding vote's round (MassGen's quick mode, `--quick`), in place of
-// its answer; an agent it does not name answers as in the first round.
-const ballots = args.includes('--quick')
+// in the finding vote's round (its config skips MassGen's vote:
+// src/plan/config.ts BALLOT_RUN), in place of its answer; an agent it does
+// not name answers as in the first round.
+const ballots = /^\s*skip_voting: true$/m.test(
+  fs.readFileSync(configFile, 'utf8')
+)
   ? JSON.parse(process.env.FAKE_MASSGEN_BALLOTS ?? '{}')
   : {}
 /** An agent's answer in this run: its ballot in the vote round, else `first`. */

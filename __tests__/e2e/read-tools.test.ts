@@ -113,11 +113,7 @@ describe('agents read the repository through their tools (local mode, default co
     // Read tools only; no command server in a read-only local-mode review.
     expect(offered.filter((n) => n.startsWith('mcp__')).sort()).toEqual(
       [
-        'directory_tree',
-        'get_file_info',
-        'list_allowed_directories',
         'list_directory',
-        'list_directory_with_sizes',
         'read_multiple_files',
         'read_text_file',
         'search_files'

@@ -32,11 +32,7 @@ const readServer = {
     'read_text_file',
     'read_multiple_files',
     'list_directory',
-    'list_directory_with_sizes',
-    'directory_tree',
-    'search_files',
-    'get_file_info',
-    'list_allowed_directories'
+    'search_files'
   ]
 }
 
@@ -70,7 +66,8 @@ describe('buildConfig', () => {
     expect(config.orchestrator).toEqual({
       context_paths: [{ path: '/repo', permission: 'read' }],
       snapshot_storage: 'snapshots',
-      agent_temporary_workspace: 'temp_workspaces'
+      agent_temporary_workspace: 'temp_workspaces',
+      coordination: { enable_changedoc: false }
     })
     expect(config.timeout_settings).toEqual({
       orchestrator_timeout_seconds: 900
@@ -285,14 +282,28 @@ describe('buildConfig', () => {
     expect(
       buildConfig({ ...base, docker: true, contextPaths: write }).orchestrator
         .coordination
-    ).toEqual({ write_mode: 'legacy' })
+    ).toEqual({ write_mode: 'legacy', enable_changedoc: false })
     // Read-only, or local mode (MassGen's copy is its own user's there): MassGen's default.
     expect(
-      buildConfig({ ...base, docker: true }).orchestrator
-    ).not.toHaveProperty('coordination')
+      buildConfig({ ...base, docker: true }).orchestrator.coordination
+    ).not.toHaveProperty('write_mode')
     expect(
       buildConfig({ ...base, docker: false, contextPaths: write }).orchestrator
-    ).not.toHaveProperty('coordination')
+        .coordination
+    ).not.toHaveProperty('write_mode')
+  })
+  it("the vote round's run asks each agent once and nothing more: no MassGen vote, no final presentation; the answers' run keeps both", () => {
+    expect(
+      buildConfig({ ...base, docker: false, ballot: true }).orchestrator
+    ).toMatchObject({
+      skip_voting: true,
+      skip_final_presentation: true,
+      max_new_answers_per_agent: 1,
+      disable_injection: true
+    })
+    const answers = buildConfig({ ...base, docker: false }).orchestrator
+    expect(answers).not.toHaveProperty('skip_voting')
+    expect(answers).not.toHaveProperty('skip_final_presentation')
   })
   it('rejects a relative context path', () => {
     expect(() =>

@@ -218,7 +218,10 @@ describe('mergeUserConfig', () => {
     expect(overridden).toEqual([])
     const orchestrator = config.orchestrator as Record<string, unknown>
     expect(orchestrator.voting_sensitivity).toBe('strict')
-    expect(orchestrator.coordination).toEqual({ max_orchestration_restarts: 1 })
+    expect(orchestrator.coordination).toEqual({
+      enable_changedoc: false,
+      max_orchestration_restarts: 1
+    })
     expect(orchestrator.context_paths).toEqual([
       { path: '/repo', permission: 'read' }
     ])
@@ -580,6 +583,30 @@ describe('planRun with a user config', () => {
     expect(written.orchestrator.max_new_answers_per_agent).toBe(2)
     expect(JSON.stringify(plan.config)).not.toContain('Is it safe?')
     expect(plan.args.at(-1)).toBe('Is it safe?')
+  })
+  it("the vote round's ballot run keeps its own keys over the user's orchestrator settings", () => {
+    const settings = read({
+      config:
+        'orchestrator: {max_new_answers_per_agent: 2, skip_voting: false, skip_final_presentation: false}',
+      'openai-api-key': 'sk-userconfig-0123456789',
+      models: 'openai/m',
+      docker: 'false'
+    })
+    const plan = planRun({
+      settings,
+      question: 'The ballot.',
+      configFile: '/c.vote.yaml',
+      extraContextPaths: [],
+      baseEnv: {},
+      readServer: READ_SERVER,
+      ballot: true
+    })
+    expect(plan.config.orchestrator).toMatchObject({
+      skip_voting: true,
+      skip_final_presentation: true,
+      max_new_answers_per_agent: 1,
+      disable_injection: true
+    })
   })
   it('refuses instructions that would carry a key into the config', () => {
     const settings = read({

@@ -99,9 +99,15 @@ const massgenConfigSchema = z
         snapshot_storage: z.string().optional(),
         agent_temporary_workspace: z.string().optional(),
         coordination: z
-          .object({ write_mode: z.literal('legacy') })
-          .strict()
-          .optional()
+          .object({
+            write_mode: z.literal('legacy').optional(),
+            enable_changedoc: z.literal(false)
+          })
+          .strict(),
+        skip_voting: z.literal(true).optional(),
+        skip_final_presentation: z.literal(true).optional(),
+        max_new_answers_per_agent: z.literal(1).optional(),
+        disable_injection: z.literal(true).optional()
       })
       .strict(),
     timeout_settings: z
@@ -132,7 +138,25 @@ interface ConfigOptions {
   readServer: ReadServerLaunch
   /** Docker mode: the container that server runs in (contained-read-server.ts). */
   readContainer?: ReadContainer
+  /** The vote round's run: one ballot per agent and nothing more (BALLOT_RUN). */
+  ballot?: boolean
 }
+
+/**
+ * The vote round's MassGen: each agent answers the ballot once, on its own,
+ * and the run ends (skip_voting: done when every agent has answered;
+ * orchestrator.py _coordination_complete), with no final presentation
+ * (final_presentation_runner.py: skipped with skip_voting). MassGen's own
+ * vote and synthesis of the ballots (what `--quick` keeps for several
+ * agents: 3 more requests for 2 agents) are of no use: the action reads
+ * each agent's ballot (vote/vote-round.ts) and judges the run by them.
+ */
+export const BALLOT_RUN = {
+  skip_voting: true,
+  skip_final_presentation: true,
+  max_new_answers_per_agent: 1,
+  disable_injection: true
+} as const
 
 /** Folder (relative to MassGen's cwd) each agent works in. */
 function agentWorkspace(agentId: string): string {
@@ -182,10 +206,17 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
       // under the runner's temp folder, which the image's user cannot write,
       // so nothing would change. The action opens the repository itself to
       // that user for the run (container-write-access.ts).
-      ...(options.docker &&
-      options.contextPaths.some((c) => c.permission === 'write')
-        ? { coordination: { write_mode: 'legacy' as const } }
-        : {})
+      coordination: {
+        ...(options.docker &&
+        options.contextPaths.some((c) => c.permission === 'write')
+          ? { write_mode: 'legacy' as const }
+          : {}),
+        // MassGen's decision journal (its "Change Document"): about 8 KB of
+        // instructions in every request's system prompt, for a document no
+        // report reads (docs/benchmarks.md, the price of consensus).
+        enable_changedoc: false
+      },
+      ...(options.ballot ? BALLOT_RUN : {})
     },
     timeout_settings: {
       orchestrator_timeout_seconds: options.maxDurationSeconds

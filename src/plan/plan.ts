@@ -1,5 +1,5 @@
 // Pure planning: settings + question + where things go -> what to run.
-import { buildConfig } from './config.js'
+import { BALLOT_RUN, buildConfig } from './config.js'
 import { allowedEnv } from '../safety/child-env.js'
 import { Inputs } from '../core/constants.js'
 import {
@@ -52,6 +52,8 @@ interface PlanInput {
   readContainer?: ReadContainer
   /** The agents main chose (planAgents); chosen here when not given. */
   agents?: AgentSelection
+  /** The vote round's run: one ballot per agent (config.ts BALLOT_RUN). */
+  ballot?: boolean
 }
 
 export { KEY_ENV_VARS }
@@ -102,6 +104,7 @@ export function planRun(input: PlanInput): RunPlan {
     agentCommands: agentCommandsOn(settings),
     readServer: input.readServer,
     ...(input.readContainer ? { readContainer: input.readContainer } : {}),
+    ...(input.ballot ? { ballot: true } : {}),
     contextPaths: [
       { path: settings.contextPath, permission: settings.contextPermission },
       ...input.extraContextPaths.map((path) => ({
@@ -113,7 +116,10 @@ export function planRun(input: PlanInput): RunPlan {
   const merged = settings.userConfig
     ? mergeUserConfig(generated, settings.userConfig.config)
     : { config: generated, overridden: [] }
-  const config = withInstructions(merged.config, settings.instructions)
+  const config = withInstructions(
+    input.ballot ? asBallotRun(merged.config) : merged.config,
+    settings.instructions
+  )
   refuseSecrets(config, settings)
   return {
     agents,
@@ -123,6 +129,12 @@ export function planRun(input: PlanInput): RunPlan {
     args: massgenArgs(input.configFile, input.question, settings),
     env: childEnv(input.baseEnv, settings.keys, agents, settings.passEnv)
   }
+}
+
+/** The ballot run's keys over whatever the user's config set there. */
+function asBallotRun(config: Record<string, unknown>): Record<string, unknown> {
+  const orchestrator = (config.orchestrator ?? {}) as Record<string, unknown>
+  return { ...config, orchestrator: { ...orchestrator, ...BALLOT_RUN } }
 }
 
 /**

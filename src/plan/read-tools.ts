@@ -15,19 +15,21 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 
 /**
- * The server's reading tools. Writing (write_file, edit_file, move_file,
+ * The server's reading tools a review uses: read a file or several, list a
+ * folder, find files by name. Writing (write_file, edit_file, move_file,
  * create_directory) is left out: MassGen's own permission checks are for the
- * servers it configures itself, so this one offers nothing that changes files.
+ * servers it configures itself, so this one offers nothing that changes
+ * files. Left out too, as every schema is sent again with every request
+ * (docs/benchmarks.md, the price of consensus): list_directory_with_sizes
+ * and get_file_info (sizes and dates a review does not weigh),
+ * directory_tree (a whole tree in one answer; list_directory walks it) and
+ * list_allowed_directories (the prompt names the folders).
  */
 export const READ_TOOLS = [
   'read_text_file',
   'read_multiple_files',
   'list_directory',
-  'list_directory_with_sizes',
-  'directory_tree',
-  'search_files',
-  'get_file_info',
-  'list_allowed_directories'
+  'search_files'
 ] as const
 
 /** Where the bundled server is and the Node that runs it. */

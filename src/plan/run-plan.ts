@@ -34,7 +34,7 @@ export interface RoundLimits {
   readonly cost?: number
 }
 
-/** The vote round as planned: its settings (quick mode, its limits) and its round. */
+/** The vote round as planned: its settings (its limits, no mode flags) and its round. */
 interface PlannedVote {
   readonly settings: Settings
   readonly round: PlannedRound
@@ -68,20 +68,25 @@ export function planRound(
   // The vote round reads through the answers' read container, kept up for it.
   const voteFile = path.join(workDir, relative.replace(/\.yaml$/, '.vote.yaml'))
   const planVote = (question: string, limits: RoundLimits): PlannedVote => {
-    const quick: Settings = {
+    // One ballot per agent (config.ts BALLOT_RUN), no `--quick` (it keeps
+    // MassGen's vote for several agents), no `--fast`, no personas (one
+    // more request to write them).
+    const ballots: Settings = {
       ...settings,
-      mode: 'quick',
+      mode: 'full',
+      personas: undefined,
       maxDurationSeconds: limits.seconds,
       maxCost: limits.cost
     }
     return {
-      settings: quick,
-      round: plannedRound('vote', quick, {
+      settings: ballots,
+      round: plannedRound('vote', ballots, {
         agents,
         question,
         extraContextPaths: context.extraContextPaths,
         configFile: voteFile,
-        readContainer
+        readContainer,
+        ballot: true
       })
     }
   }
@@ -97,6 +102,7 @@ function plannedRound(
     extraContextPaths: string[]
     configFile: string
     readContainer: ReadContainer | undefined
+    ballot?: boolean
   }
 ): PlannedRound {
   const { configFile, readContainer } = what
@@ -109,7 +115,8 @@ function plannedRound(
     baseEnv: process.env,
     readServer,
     ...(readContainer ? { readContainer } : {}),
-    agents: what.agents
+    agents: what.agents,
+    ...(what.ballot ? { ballot: true } : {})
   })
   return {
     round,

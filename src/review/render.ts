@@ -563,7 +563,7 @@ function voteNote(report: ReviewReport): string {
   const missing = report.agentCount - vote.agentsWithBlock
   return (
     `_Vote on the findings: ${vote.findings} put to ${report.agentCount} agent${report.agentCount === 1 ? '' : 's'} ` +
-    `in a second MassGen run (quick mode${time}${tokens})` +
+    `in a second MassGen run (one ballot each${time}${tokens})` +
     (missing > 0
       ? `; ${missing} agent${missing === 1 ? '' : 's'} gave no readable vote (a raiser's finding stands as its confirmation)`
       : '') +

@@ -1,12 +1,12 @@
 // The vote on the findings: the ballot (review/ballot.ts) put to the agents
-// in a second MassGen run (quick-round.ts), its answers kept by agent with
+// in a second MassGen run (ballot-run.ts), its answers kept by agent with
 // what the round cost. Reading the votes back is the review's (post.ts
 // withVotes).
 import type { StageLog } from '../core/log.js'
 import type { VoteRound } from '../core/review.js'
 import type { RunResult } from '../core/types.js'
 import { skippedVote, type FindingsBallot } from '../review/ballot.js'
-import { quickRound, type AnswersRound } from './quick-round.js'
+import { ballotRun, type AnswersRound } from './ballot-run.js'
 
 /** The vote round's answers, or why there are none; never throws. */
 export async function voteRound(
@@ -15,12 +15,12 @@ export async function voteRound(
   log: StageLog
 ): Promise<VoteRound> {
   log.info(
-    `Finding vote: ${ballot.count} finding(s) put to ${ballot.voters} agent(s) in a second MassGen run (quick mode).`
+    `Finding vote: ${ballot.count} finding(s) put to ${ballot.voters} agent(s) in a second MassGen run (one ballot each).`
   )
   try {
     return votesOf(
       ballot,
-      await quickRound(answers, ballot.question, ballot.limits),
+      await ballotRun(answers, ballot.question, ballot.limits),
       log
     )
   } catch (error) {

@@ -1,9 +1,9 @@
 // The vote round's MassGen: the round the plan stage planned for the ballot
 // (plan/run-plan.ts planVote), run with the answers' installation, guard and
-// read container in MassGen's quick mode (`--quick`: one answer per agent,
-// each on its own with no peer's answer injected, no refinement, no final
-// presentation), which is the shape of a ballot. No live view: the comment
-// keeps the answers' last view until the report.
+// read container: each agent answers the ballot once, on its own, and the
+// run ends (plan/config.ts BALLOT_RUN: no MassGen vote, no final
+// presentation). No live view: the comment keeps the answers' last view
+// until the report.
 import * as core from '@actions/core'
 import type { ProcessRunner } from '../core/process.js'
 import type { RunResult } from '../core/types.js'
@@ -24,7 +24,7 @@ export interface AnswersRound {
   readonly logBase: string
 }
 
-export async function quickRound(
+export async function ballotRun(
   answers: AnswersRound,
   question: string,
   limits: RoundLimits
@@ -54,8 +54,26 @@ export async function quickRound(
     keepReadContainer: false
   })
   tracker.close()
-  return judgeOutcome(settings, question, round.plan.agents, watched.outcome, {
-    logBase,
-    costAtStop: watched.costAtStop
-  })
+  return judgedByBallots(
+    judgeOutcome(settings, question, round.plan.agents, watched.outcome, {
+      logBase,
+      costAtStop: watched.costAtStop
+    })
+  )
+}
+
+/**
+ * The ballot run judged by its ballots, not by a winner: with its vote
+ * skipped MassGen names none (results/results.ts calls a run without one
+ * failed), and the action needs none. A run MassGen ended on its own (exit
+ * 0, no signal) with every agent's ballot read succeeded; anything else
+ * (a timeout, the cost cap, a crash, a ballot missing) keeps its judgement.
+ */
+export function judgedByBallots(run: RunResult): RunResult {
+  if (run.outcome !== 'failed' || run.exitCode !== 0 || run.signal) return run
+  const missing = run.agents.filter((agent) => agent.answer === undefined)
+  if (run.agents.length === 0 || missing.length > 0) return run
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { reason, ...judged } = run
+  return { ...judged, outcome: 'success' }
 }
