@@ -1,0 +1,3 @@
+export function injectCorpus(_out: string): string[] {
+  return []
+}
