@@ -75,12 +75,19 @@ function required(args: Args, flag: string, form: string): string {
   return v
 }
 
-function wholeFlag(args: Args, flag: string, fallback: number, min: number): number {
+function wholeFlag(
+  args: Args,
+  flag: string,
+  fallback: number,
+  min: number
+): number {
   const raw = one(args, flag)
   if (raw === undefined) return fallback
   const n = Number(raw)
   if (!Number.isInteger(n) || n < min)
-    throw new Error(`${flag}: expected a whole number of at least ${min}, got '${raw}'`)
+    throw new Error(
+      `${flag}: expected a whole number of at least ${min}, got '${raw}'`
+    )
   return n
 }
 
@@ -112,7 +119,11 @@ function startModelServer(
     let seen = ''
     const timer = setTimeout(() => {
       stopModelServer(child)
-      reject(new Error(`--model-server: printed no http://127.0.0.1:PORT URL in ${waitSeconds} s`))
+      reject(
+        new Error(
+          `--model-server: printed no http://127.0.0.1:PORT URL in ${waitSeconds} s`
+        )
+      )
     }, waitSeconds * 1000)
     child.stdout?.on('data', (chunk: Buffer) => {
       seen = (seen + chunk.toString()).slice(-4096)
@@ -125,7 +136,11 @@ function startModelServer(
     })
     child.on('exit', (code) => {
       clearTimeout(timer)
-      reject(new Error(`--model-server: the command ended (exit code ${code}) before printing its URL`))
+      reject(
+        new Error(
+          `--model-server: the command ended (exit code ${code}) before printing its URL`
+        )
+      )
     })
   })
 }
@@ -140,9 +155,20 @@ function stopModelServer(child: ChildProcess): void {
 }
 
 async function runEval(args: Args): Promise<void> {
-  const corpus = required(args, '--corpus', 'a folder of cases, docs/evaluation.md')
-  const out = required(args, '--out', 'the JSON file to write; the Markdown goes beside it')
-  const only = one(args, '--cases')?.split(',').map((s) => s.trim()).filter(Boolean)
+  const corpus = required(
+    args,
+    '--corpus',
+    'a folder of cases, docs/evaluation.md'
+  )
+  const out = required(
+    args,
+    '--out',
+    'the JSON file to write; the Markdown goes beside it'
+  )
+  const only = one(args, '--cases')
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   const cases = readCorpus(corpus, only)
   const inputs: Record<string, string> = {
     query: 'Review this pull request.',
@@ -169,7 +195,9 @@ async function runEval(args: Args): Promise<void> {
   }
   const env = Object.fromEntries(
     (args.values.get('--env') ?? []).flatMap((name) =>
-      process.env[name] === undefined ? [] : [[name, process.env[name] as string]]
+      process.env[name] === undefined
+        ? []
+        : [[name, process.env[name] as string]]
     )
   )
   try {
@@ -188,7 +216,9 @@ async function runEval(args: Args): Promise<void> {
     const md = out.replace(/\.json$/i, '') + '.md'
     fs.writeFileSync(md, markdownOf(report))
     process.stdout.write(markdownOf(report))
-    say(`${cases.length} case(s) in ${((Date.now() - started) / 1000).toFixed(0)} s; wrote ${out} and ${md}`)
+    say(
+      `${cases.length} case(s) in ${((Date.now() - started) / 1000).toFixed(0)} s; wrote ${out} and ${md}`
+    )
   } finally {
     if (server) stopModelServer(server)
   }
@@ -210,7 +240,9 @@ async function main(): Promise<void> {
       return
     }
     case 'corpus-inject': {
-      const made = injectCorpus(required(args, '--out', 'the corpus folder to write'))
+      const made = injectCorpus(
+        required(args, '--out', 'the corpus folder to write')
+      )
       say(`${made.length} case(s) written`)
       return
     }

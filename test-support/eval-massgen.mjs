@@ -47,12 +47,17 @@ const ids = [...models.keys()]
 const entry = (id) => byModel[models.get(id)] ?? {}
 const env = {
   ...process.env,
-  FAKE_MASSGEN_SCENARIO: ids.some((id) => entry(id).fail) ? 'crash' : 'scripted',
+  FAKE_MASSGEN_SCENARIO: ids.some((id) => entry(id).fail)
+    ? 'crash'
+    : 'scripted',
   FAKE_MASSGEN_AGENTS: JSON.stringify(
     Object.fromEntries(
       ids.map((id) => [
         id,
-        { answer: entry(id).answer ?? `No script for ${models.get(id)}.`, voteFor: ids[0] }
+        {
+          answer: entry(id).answer ?? `No script for ${models.get(id)}.`,
+          voteFor: ids[0]
+        }
       ])
     )
   ),
@@ -62,7 +67,13 @@ const env = {
     )
   )
 }
-const standIn = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fake-massgen.mjs')
-const result = spawnSync(process.execPath, [standIn, ...args], { env, stdio: 'inherit' })
+const standIn = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'fake-massgen.mjs'
+)
+const result = spawnSync(process.execPath, [standIn, ...args], {
+  env,
+  stdio: 'inherit'
+})
 if (result.signal) process.kill(process.pid, result.signal)
 process.exit(result.status ?? 1)

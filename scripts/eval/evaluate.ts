@@ -2,7 +2,12 @@
 // given) and by each of its models alone, each run scored against the
 // case's known problems, and the totals side by side (docs/evaluation.md).
 import type { EvalCase } from './corpus.ts'
-import { runCase, type Measured, type RunOutcome, type RunSettings } from './run-case.ts'
+import {
+  runCase,
+  type Measured,
+  type RunOutcome,
+  type RunSettings
+} from './run-case.ts'
 import { scoreCase, sumScores, type Counts, type Score } from './score.ts'
 import {
   consensusInline,
@@ -27,7 +32,12 @@ export type ConfigResult =
         inline: number
         /** Agents whose answer held no readable findings block. */
         unreadable_blocks: number
-        findings: Array<{ file: string; line: number; start_line: number | null; severity: string }>
+        findings: Array<{
+          file: string
+          line: number
+          start_line: number | null
+          severity: string
+        }>
       })
   | (ConfigCost & { status: 'failed'; reason: string })
 
@@ -43,7 +53,10 @@ export interface EvalReport {
   models: string[]
   /** Totals over the cases every configuration scored (the same cases). */
   configs: Record<string, ConfigTotal>
-  cases: Record<string, { expected: number; configs: Record<string, ConfigResult> }>
+  cases: Record<
+    string,
+    { expected: number; configs: Record<string, ConfigResult> }
+  >
   /** Cases left out of the totals: some configuration's run failed there. */
   excluded_cases: string[]
 }
@@ -79,12 +92,16 @@ export function limitsOf(inputs: Record<string, string>): ReviewLimits {
     if (raw === undefined || raw.trim() === '') return fallback
     const n = Number(raw)
     if (!Number.isInteger(n) || n < min)
-      throw new Error(`--input ${name}=${raw}: expected a whole number of at least ${min}`)
+      throw new Error(
+        `--input ${name}=${raw}: expected a whole number of at least ${min}`
+      )
     return n
   }
   const severity = (inputs['min-severity'] ?? 'concern').trim().toLowerCase()
   if (!(SEVERITIES as readonly string[]).includes(severity))
-    throw new Error(`--input min-severity=${severity}: expected blocker, concern or nit`)
+    throw new Error(
+      `--input min-severity=${severity}: expected blocker, concern or nit`
+    )
   return {
     minAgreement: whole('min-agreement', 1, 1),
     minSeverity: severity as ReviewLimits['minSeverity'],
@@ -110,7 +127,11 @@ function scored(
   extra: ConfigCost & { inline: number; unreadable_blocks: number },
   tolerance: number
 ): ConfigResult {
-  const { matches: _matches, ...score } = scoreCase(picked, c.expected, tolerance)
+  const { matches: _matches, ...score } = scoreCase(
+    picked,
+    c.expected,
+    tolerance
+  )
   return {
     status: 'scored',
     ...score,
@@ -132,7 +153,11 @@ function consensusResults(
   tolerance: number
 ): Record<string, ConfigResult> {
   if (!out.ok) {
-    const failed = { status: 'failed' as const, reason: out.reason, ...costOf(out.answers) }
+    const failed = {
+      status: 'failed' as const,
+      reason: out.reason,
+      ...costOf(out.answers)
+    }
     return { consensus: failed, vote: failed }
   }
   const results: Record<string, ConfigResult> = {
@@ -141,7 +166,9 @@ function consensusResults(
       consensusOf(out.findings, limits),
       {
         ...costOf(out.answers),
-        inline: out.voteRound ? consensusInline(out.findings, limits) : postedInline(out.findings),
+        inline: out.voteRound
+          ? consensusInline(out.findings, limits)
+          : postedInline(out.findings),
         unreadable_blocks: out.unreadable
       },
       tolerance
@@ -168,12 +195,21 @@ function consensusResults(
   return results
 }
 
-function singleResult(c: EvalCase, out: RunOutcome, tolerance: number): ConfigResult {
-  if (!out.ok) return { status: 'failed', reason: out.reason, ...costOf(out.answers) }
+function singleResult(
+  c: EvalCase,
+  out: RunOutcome,
+  tolerance: number
+): ConfigResult {
+  if (!out.ok)
+    return { status: 'failed', reason: out.reason, ...costOf(out.answers) }
   return scored(
     c,
     out.findings,
-    { ...costOf(out.answers), inline: postedInline(out.findings), unreadable_blocks: out.unreadable },
+    {
+      ...costOf(out.answers),
+      inline: postedInline(out.findings),
+      unreadable_blocks: out.unreadable
+    },
     tolerance
   )
 }
@@ -189,10 +225,15 @@ export function totalsOf(
   )
   const configs: Record<string, ConfigTotal> = {}
   for (const name of names) {
-    const results = common.map(([, r]) => r.configs[name]).filter(
-      (r): r is Extract<ConfigResult, { status: 'scored' }> => r?.status === 'scored'
-    )
-    const sum = (pick: (r: ConfigResult & { status: 'scored' }) => number | null): number | null =>
+    const results = common
+      .map(([, r]) => r.configs[name])
+      .filter(
+        (r): r is Extract<ConfigResult, { status: 'scored' }> =>
+          r?.status === 'scored'
+      )
+    const sum = (
+      pick: (r: ConfigResult & { status: 'scored' }) => number | null
+    ): number | null =>
       results.reduce<number | null>((acc, r) => plus(acc, pick(r)), null)
     configs[name] = {
       ...sumScores(results as Counts[]),
@@ -202,7 +243,8 @@ export function totalsOf(
       tokens_out: sum((r) => r.tokens_out),
       seconds: sum((r) => r.seconds) ?? 0,
       cases_scored: results.length,
-      cases_failed: all.filter(([, r]) => r.configs[name]?.status === 'failed').length
+      cases_failed: all.filter(([, r]) => r.configs[name]?.status === 'failed')
+        .length
     }
   }
   return {
@@ -211,26 +253,37 @@ export function totalsOf(
   }
 }
 
-const pct = (x: number | null): string => (x === null ? 'n/a' : `${(x * 100).toFixed(0)}%`)
+const pct = (x: number | null): string =>
+  x === null ? 'n/a' : `${(x * 100).toFixed(0)}%`
 
 /** `consensus P 50% R 33%` for each configuration: the progress line's totals. */
-function runningTotals(report: Pick<EvalReport, 'cases'>, names: readonly string[]): string {
+function runningTotals(
+  report: Pick<EvalReport, 'cases'>,
+  names: readonly string[]
+): string {
   const { configs, excluded } = totalsOf(report.cases, names)
   const parts = names.map((n) => {
     const t = configs[n]
-    return t ? `${n} tp ${t.tp} fp ${t.fp} fn ${t.fn} P ${pct(t.precision)} R ${pct(t.recall)}` : n
+    return t
+      ? `${n} tp ${t.tp} fp ${t.fp} fn ${t.fn} P ${pct(t.precision)} R ${pct(t.recall)}`
+      : n
   })
   return `${parts.join(' | ')}${excluded.length ? ` (${excluded.length} case(s) with a failed run left out)` : ''}`
 }
 
 function caseLine(r: Record<string, ConfigResult>): string {
   return Object.entries(r)
-    .map(([n, x]) => (x.status === 'failed' ? `${n} FAILED` : `${n} ${x.tp}/${x.fp}/${x.fn}`))
+    .map(([n, x]) =>
+      x.status === 'failed' ? `${n} FAILED` : `${n} ${x.tp}/${x.fp}/${x.fn}`
+    )
     .join(', ')
 }
 
 /** At most `jobs` of the tasks at once, in order of start. */
-async function pool<T>(jobs: number, tasks: Array<() => Promise<T>>): Promise<T[]> {
+async function pool<T>(
+  jobs: number,
+  tasks: Array<() => Promise<T>>
+): Promise<T[]> {
   const results: T[] = new Array<T>(tasks.length)
   let next = 0
   const worker = async (): Promise<void> => {
@@ -248,7 +301,8 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const run = options.run ?? runCase
   const models = modelsOf(inputs.models)
   const limits = limitsOf(inputs)
-  const voting = (inputs['finding-vote'] ?? 'true').trim().toLowerCase() !== 'false'
+  const voting =
+    (inputs['finding-vote'] ?? 'true').trim().toLowerCase() !== 'false'
   const names = [
     ...models.map((m) => `single:${m}`),
     'consensus',
@@ -272,9 +326,16 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     const [consensusRun, ...singles] = outcomes
     const configs: Record<string, ConfigResult> = {}
     models.forEach((m, i) => {
-      configs[`single:${m}`] = singleResult(c, singles[i] as RunOutcome, tolerance)
+      configs[`single:${m}`] = singleResult(
+        c,
+        singles[i] as RunOutcome,
+        tolerance
+      )
     })
-    Object.assign(configs, consensusResults(c, consensusRun as RunOutcome, limits, tolerance))
+    Object.assign(
+      configs,
+      consensusResults(c, consensusRun as RunOutcome, limits, tolerance)
+    )
     report.cases[c.name] = { expected: c.expected.length, configs }
     done++
     say(
@@ -300,7 +361,8 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   })
   await pool(options.jobs, tasks)
   const ordered: EvalReport['cases'] = {}
-  for (const c of cases) ordered[c.name] = report.cases[c.name] as EvalReport['cases'][string]
+  for (const c of cases)
+    ordered[c.name] = report.cases[c.name] as EvalReport['cases'][string]
   report.cases = ordered
   const { configs, excluded } = totalsOf(ordered, names)
   report.configs = configs

@@ -50,7 +50,10 @@ const number = (text: string | undefined): number | null => {
 }
 
 /** The report's footer: `🔤 1,234 in / 56 out tokens`. */
-function footerTokens(summary: string): { in: number | null; out: number | null } {
+function footerTokens(summary: string): {
+  in: number | null
+  out: number | null
+} {
   const m = /🔤 ([\d,]+) in \/ ([\d,]+) out tokens/.exec(summary)
   return { in: number(m?.[1]), out: number(m?.[2]) }
 }
@@ -58,7 +61,9 @@ function footerTokens(summary: string): { in: number | null; out: number | null 
 /** `Finding vote: MassGen success in 1.5 s, 100 input + 20 output tokens` */
 function voteLine(
   stdout: string
-): { seconds: number | null; in: number | null; out: number | null } | undefined {
+):
+  | { seconds: number | null; in: number | null; out: number | null }
+  | undefined {
   const m =
     /Finding vote: MassGen \S+ in ([\d.?]+) s, ([\d?]+) input \+ ([\d?]+) output tokens/.exec(
       stdout

@@ -43,8 +43,7 @@ export function votedOf(
   all: readonly ActionFinding[],
   limits: ReviewLimits
 ): ActionFinding[] | undefined {
-  if (all.length > 0 && all.every((f) => f.confirmed === null))
-    return undefined
+  if (all.length > 0 && all.every((f) => f.confirmed === null)) return undefined
   return all.filter((f) =>
     f.confirmed === null
       ? f.agreement >= limits.minAgreement

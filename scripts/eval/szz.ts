@@ -1,3 +1,8 @@
-export function corpusFromGit(_o: { repo: string; out: string; maxCases: number; say: (l: string) => void }): string[] {
+export function corpusFromGit(_o: {
+  repo: string
+  out: string
+  maxCases: number
+  say: (l: string) => void
+}): string[] {
   return []
 }
