@@ -195,9 +195,7 @@ async function runEval(args: Args): Promise<void> {
   }
   const env = Object.fromEntries(
     (args.values.get('--env') ?? []).flatMap((name) =>
-      process.env[name] === undefined
-        ? []
-        : [[name, process.env[name] as string]]
+      process.env[name] === undefined ? [] : [[name, process.env[name]]]
     )
   )
   try {

@@ -15,6 +15,7 @@ import {
   type ActionFinding
 } from '../../scripts/eval/select.js'
 import { checkExpected, diffFiles } from '../../scripts/eval/corpus.js'
+import { evaluate } from '../../scripts/eval/evaluate.js'
 
 const known = (
   start_line: number,
@@ -183,5 +184,61 @@ describe('the corpus format', () => {
       { filename: 'src/a.ts', status: 'modified', additions: 1, deletions: 1 },
       { filename: 'src/b.ts', status: 'added', additions: 1, deletions: 0 }
     ])
+  })
+})
+
+describe('evaluate, with the runs given', () => {
+  const measured = {
+    cost_usd: 0.01,
+    tokens_in: 100,
+    tokens_out: 20,
+    seconds: 2
+  }
+  const aCase = (name: string, expected: KnownProblem[]) => ({
+    name,
+    dir: '/nowhere',
+    title: name,
+    body: '',
+    diff: '',
+    filesDir: '/nowhere',
+    expected
+  })
+
+  it('scores a vote with nothing to vote on as no findings, and leaves a case with a failed run out of every total', async () => {
+    const lines: string[] = []
+    const report = await evaluate({
+      cases: [aCase('clean', []), aCase('broken', [known(1, 1)])],
+      inputs: { models: 'vllm/a vllm/a' },
+      jobs: 2,
+      tolerance: 3,
+      say: (l) => lines.push(l),
+      run: async (c) =>
+        c.name === 'clean'
+          ? { ok: true, findings: [], answers: measured, unreadable: 0 }
+          : { ok: false, reason: 'crashed', answers: measured }
+    })
+    expect(Object.keys(report.configs)).toEqual([
+      'single:vllm/a',
+      'consensus',
+      'vote'
+    ])
+    expect(report.cases.clean!.configs.vote).toMatchObject({
+      status: 'scored',
+      tp: 0,
+      fp: 0,
+      fn: 0,
+      tokens_in: 100
+    })
+    expect(report.cases.broken!.configs.vote).toMatchObject({
+      status: 'failed',
+      reason: 'crashed'
+    })
+    expect(report.excluded_cases).toEqual(['broken'])
+    expect(report.configs.consensus).toMatchObject({
+      cases_scored: 1,
+      cases_failed: 1,
+      fn: 0
+    })
+    expect(lines).toHaveLength(2)
   })
 })

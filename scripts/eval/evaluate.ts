@@ -8,7 +8,7 @@ import {
   type RunOutcome,
   type RunSettings
 } from './run-case.ts'
-import { scoreCase, sumScores, type Counts, type Score } from './score.ts'
+import { scoreCase, sumScores, type Score } from './score.ts'
 import {
   consensusInline,
   consensusOf,
@@ -150,7 +150,8 @@ function consensusResults(
   c: EvalCase,
   out: RunOutcome,
   limits: ReviewLimits,
-  tolerance: number
+  tolerance: number,
+  voting: boolean
 ): Record<string, ConfigResult> {
   if (!out.ok) {
     const failed = {
@@ -158,7 +159,7 @@ function consensusResults(
       reason: out.reason,
       ...costOf(out.answers)
     }
-    return { consensus: failed, vote: failed }
+    return voting ? { consensus: failed, vote: failed } : { consensus: failed }
   }
   const results: Record<string, ConfigResult> = {
     consensus: scored(
@@ -174,7 +175,28 @@ function consensusResults(
       tolerance
     )
   }
-  if (!out.voteRound) return results
+  if (!voting) return results
+  if (!out.voteRound) {
+    // No finding, no ballot: the vote had nothing to change.
+    results.vote =
+      out.findings.length === 0
+        ? scored(
+            c,
+            [],
+            {
+              ...costOf(out.answers),
+              inline: 0,
+              unreadable_blocks: out.unreadable
+            },
+            tolerance
+          )
+        : {
+            status: 'failed',
+            reason: 'the vote round did not run (see the action log)',
+            ...costOf(out.answers)
+          }
+    return results
+  }
   const voted = votedOf(out.findings, limits)
   results.vote = voted
     ? scored(
@@ -236,7 +258,7 @@ export function totalsOf(
     ): number | null =>
       results.reduce<number | null>((acc, r) => plus(acc, pick(r)), null)
     configs[name] = {
-      ...sumScores(results as Counts[]),
+      ...sumScores(results),
       inline: sum((r) => r.inline) ?? 0,
       cost_usd: sum((r) => r.cost_usd),
       tokens_in: sum((r) => r.tokens_in),
@@ -334,7 +356,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     })
     Object.assign(
       configs,
-      consensusResults(c, consensusRun as RunOutcome, limits, tolerance)
+      consensusResults(c, consensusRun as RunOutcome, limits, tolerance, voting)
     )
     report.cases[c.name] = { expected: c.expected.length, configs }
     done++
