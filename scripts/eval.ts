@@ -25,6 +25,7 @@ import {
   massgenBinary,
   virtualenvFolders
 } from '../test-support/massgen-binary.ts'
+import { killLiveChildren } from '../test-support/live.ts'
 import { readCorpus } from './eval/corpus.ts'
 import { evaluate } from './eval/evaluate.ts'
 import { injectCorpus } from './eval/inject.ts'
@@ -118,7 +119,7 @@ function startModelServer(
   return new Promise((resolve, reject) => {
     let seen = ''
     const timer = setTimeout(() => {
-      stopModelServer(child)
+      void stopModelServer(child)
       reject(
         new Error(
           `--model-server: printed no http://127.0.0.1:PORT URL in ${waitSeconds} s`
@@ -145,13 +146,29 @@ function startModelServer(
   })
 }
 
-function stopModelServer(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return
-  try {
-    process.kill(-child.pid, 'SIGTERM')
-  } catch {
-    // Already gone.
+/** Ends the server's process group: SIGTERM, then SIGKILL after 10 s. */
+async function stopModelServer(child: ChildProcess): Promise<void> {
+  if (
+    child.pid === undefined ||
+    child.exitCode !== null ||
+    child.signalCode !== null
+  )
+    return
+  const pid = child.pid
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', () => resolve())
+  )
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, name)
+    } catch {
+      // Already gone.
+    }
   }
+  signal('SIGTERM')
+  const timer = setTimeout(() => signal('SIGKILL'), 10_000)
+  await gone
+  clearTimeout(timer)
 }
 
 async function runEval(args: Args): Promise<void> {
@@ -183,6 +200,15 @@ async function runEval(args: Args): Promise<void> {
     pathExtra = virtualenvFolders(inputs['massgen-command'])
   }
   let server: ChildProcess | undefined
+  // Interrupted: the runs under way and the server end too (each leads a
+  // process group of its own, which a terminal's Ctrl-C does not reach).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      killLiveChildren()
+      void (server ? stopModelServer(server) : Promise.resolve()).then(() =>
+        process.exit(130)
+      )
+    })
   const serverCommand = one(args, '--model-server')
   if (serverCommand) {
     const started = await startModelServer(
@@ -218,7 +244,7 @@ async function runEval(args: Args): Promise<void> {
       `${cases.length} case(s) in ${((Date.now() - started) / 1000).toFixed(0)} s; wrote ${out} and ${md}`
     )
   } finally {
-    if (server) stopModelServer(server)
+    if (server) await stopModelServer(server)
   }
 }
 

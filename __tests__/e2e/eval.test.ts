@@ -47,7 +47,19 @@ function runEval(
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-eval-test-'))
+  // Written by the MassGen stand-in, which local mode runs as nobody.
+  fs.chmodSync(dir, 0o777)
   const out = path.join(dir, 'scores.json')
+  const server = path.join(dir, 'model-server.mjs')
+  fs.writeFileSync(
+    server,
+    [
+      "import * as fs from 'node:fs'",
+      `fs.writeFileSync(${JSON.stringify(path.join(dir, 'server.pid'))}, String(process.pid))`,
+      "console.log('LLM_SERVER_URL=http://127.0.0.1:19/v1')",
+      'setInterval(() => {}, 1000)'
+    ].join('\n')
+  )
   const run = await runEval(
     [
       '--corpus',
@@ -58,17 +70,25 @@ beforeAll(async () => {
       `models=${EVAL_MODELS.join(' ')}`,
       '--input',
       `massgen-command=${path.join(ROOT, 'test-support', 'eval-massgen.mjs')}`,
-      '--input',
-      'base-url=http://127.0.0.1:9/v1',
+      // A stand-in for a local model server: its URL becomes base-url (the
+      // MassGen stand-in never calls it), and it is stopped at the end.
+      '--model-server',
+      `exec ${NODE24} ${server}`,
       '--input',
       'min-agreement=2',
       '--env',
       'FAKE_MASSGEN_EVAL',
+      '--env',
+      'FAKE_MASSGEN_RECORD',
       '--jobs',
       '2'
     ],
     // The key as a team gives it: from the environment.
-    { FAKE_MASSGEN_EVAL: JSON.stringify(evalScript()), OPENAI_API_KEY: KEY }
+    {
+      FAKE_MASSGEN_EVAL: JSON.stringify(evalScript()),
+      FAKE_MASSGEN_RECORD: path.join(dir, 'record.json'),
+      OPENAI_API_KEY: KEY
+    }
   )
   exitCode = run.code
   progress = run.stderr.split('\n').filter((l) => /^eval: \[\d+\/3\]/.test(l))
@@ -200,6 +220,15 @@ describe('npm run eval: scores by hand, each model alone, the consensus and the 
       tokens_out: 1360
     })
     expect(report.configs.vote!.seconds).toBeGreaterThan(0)
+  })
+
+  it('takes base-url from the model server it started, and stops that server', () => {
+    const record = JSON.parse(
+      fs.readFileSync(path.join(dir, 'record.json'), 'utf8')
+    ) as { config: string }
+    expect(record.config).toContain('base_url: http://127.0.0.1:19/v1')
+    const pid = Number(fs.readFileSync(path.join(dir, 'server.pid'), 'utf8'))
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/)
   })
 
   it('prints a progress line per case with running totals, and writes the Markdown table beside the JSON', () => {

@@ -14,7 +14,13 @@ import {
   votedOf,
   type ActionFinding
 } from '../../scripts/eval/select.js'
-import { checkExpected, diffFiles } from '../../scripts/eval/corpus.js'
+import {
+  checkExpected,
+  diffFiles,
+  readCorpus
+} from '../../scripts/eval/corpus.js'
+import { ROOT } from '../../test-support/run-action.js'
+import * as path from 'node:path'
 import { evaluate } from '../../scripts/eval/evaluate.js'
 
 const known = (
@@ -162,6 +168,16 @@ describe('the corpus format', () => {
       checkExpected('c', [{ file: 'a.ts', start_line: 4, end_line: 3 }])
     ).toThrow(/corpus case 'c', expected.json: entry 0: expected an array of/)
     expect(() => checkExpected('c', {})).toThrow(/\[\] for a clean change/)
+  })
+
+  it('picks the cases --cases names, and names the cases there are for one that is not', () => {
+    const root = path.join(ROOT, '__fixtures__', 'eval', 'scripted')
+    expect(readCorpus(root, ['case-b-clean']).map((c) => c.name)).toEqual([
+      'case-b-clean'
+    ])
+    expect(() => readCorpus(root, ['case-z'])).toThrow(
+      /--cases: no such case .*: case-z \(cases: case-a-bugs, case-b-clean, case-c-failed\)/
+    )
   })
 
   it('lists the changed files of a diff as GitHub does', () => {
