@@ -1,20 +1,21 @@
 // `npm run eval -- corpus-inject --out <dir>`: the injected-bug corpus. Each
 // case is one file of this project's own src/, as it was at a pinned commit
-// (so the cases come out the same byte for byte on every run), with one bug
+// (a copy in __fixtures__/eval/injected-source/, so the cases come out the
+// same byte for byte on every run, whatever src/ has become), with one bug
 // put in by a hand-written mutation (an off-by-one, a dropped await, an
 // inverted condition, a missing bounds check, a leaked handle, a swapped
 // argument, a wrong bound) or, for the clean cases, a refactor that changes
 // no behaviour. The known problem is the mutated line(s) on the head side;
 // the pull request's title and description say nothing of the bug, and are
 // the same for bug and clean cases. docs/evaluation.md, "Injected bugs".
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { ROOT } from '../../test-support/run-action.ts'
 import type { KnownProblem } from './score.ts'
 
-/** The commit whose src/ the mutations apply to (in this repository's history). */
+/** The commit whose src/ the mutations apply to (SOURCE_DIR holds its files). */
 export const PINNED_COMMIT = 'f07641eee1377c4e61634a37273bc48542634d02'
 
 export type Kind =
@@ -348,11 +349,20 @@ export const MUTATIONS: Mutation[] = [
   }
 ]
 
+/**
+ * The mutated files as they were at PINNED_COMMIT, kept beside the corpus
+ * (a checkout with no history, as CI's, has no such commit). Refreshed with
+ * `git show <commit>:<file>` for each file MUTATIONS names.
+ */
+export const SOURCE_DIR = path.join(
+  ROOT,
+  '__fixtures__',
+  'eval',
+  'injected-source'
+)
+
 function textAt(file: string): string {
-  return execFileSync('git', ['-C', ROOT, 'show', `${PINNED_COMMIT}:${file}`], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024
-  })
+  return fs.readFileSync(path.join(SOURCE_DIR, file), 'utf8')
 }
 
 const lineOf = (text: string, index: number): number =>
