@@ -13,13 +13,15 @@
 //
 // Keys come from the environment as the action takes them (OPENAI_API_KEY
 // -> openai-api-key, ...) unless an --input gives them. `--model-server`
-// starts a local model server command first (its first `http://127.0.0.1:N`
-// line on stdout is the base-url, unless one is given) and stops it after.
+// starts a local model server command first and stops it after: ready when
+// it prints an `http://127.0.0.1:N` URL (the base-url, unless one is given)
+// or when the given base-url's port accepts connections.
 // `--env NAME` hands that variable of this environment to the action's
 // (name it in `--input pass-env=NAME` too when MassGen needs it).
 // Run by Node 24 directly (it strips the types).
 import { spawn, type ChildProcess } from 'node:child_process'
 import * as fs from 'node:fs'
+import * as net from 'node:net'
 import * as path from 'node:path'
 import {
   massgenBinary,
@@ -107,42 +109,79 @@ function inputsOf(args: Args): Record<string, string> {
   return inputs
 }
 
-/** Starts the model server; resolves with the URL it prints. */
+/** Whether something accepts connections at the URL's host and port. */
+function answers(url: string): Promise<boolean> {
+  const { hostname, port, protocol } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = net.connect({
+      host: hostname,
+      port: Number(port || (protocol === 'https:' ? 443 : 80))
+    })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+/**
+ * Starts the model server. Ready when it prints a loopback URL (on stdout
+ * or stderr, which go on to this command's stderr), or, when `baseUrl` is
+ * given, once that URL's port accepts connections.
+ */
 function startModelServer(
   command: string,
-  waitSeconds: number
+  waitSeconds: number,
+  baseUrl: string | undefined
 ): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn('bash', ['-c', command], {
     detached: true,
-    stdio: ['ignore', 'pipe', 'inherit']
+    stdio: ['ignore', 'pipe', 'pipe']
   })
   return new Promise((resolve, reject) => {
     let seen = ''
-    const timer = setTimeout(() => {
-      void stopModelServer(child)
-      reject(
+    let done = false
+    const finish = (error: Error | undefined, url = ''): void => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      clearInterval(poll)
+      if (error) {
+        void stopModelServer(child)
+        reject(error)
+      } else resolve({ url, child })
+    }
+    const timer = setTimeout(
+      () =>
+        finish(
+          new Error(
+            `--model-server: not ready in ${waitSeconds} s (no http://127.0.0.1:PORT printed${baseUrl ? `, nothing at ${baseUrl}` : ''})`
+          )
+        ),
+      waitSeconds * 1000
+    )
+    const poll = setInterval(() => {
+      if (baseUrl)
+        void answers(baseUrl).then((up) => up && finish(undefined, baseUrl))
+    }, 500)
+    for (const stream of [child.stdout, child.stderr])
+      stream?.on('data', (chunk: Buffer) => {
+        process.stderr.write(chunk)
+        if (done) return
+        seen = (seen + chunk.toString()).slice(-4096)
+        const m = /https?:\/\/(?:127\.0\.0\.1|localhost):\d+(?:\/v1)?/.exec(
+          seen
+        )
+        if (m) finish(undefined, m[0].endsWith('/v1') ? m[0] : `${m[0]}/v1`)
+      })
+    child.on('exit', (code) =>
+      finish(
         new Error(
-          `--model-server: printed no http://127.0.0.1:PORT URL in ${waitSeconds} s`
+          `--model-server: the command ended (exit code ${code}) before it was ready`
         )
       )
-    }, waitSeconds * 1000)
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen = (seen + chunk.toString()).slice(-4096)
-      const m = /https?:\/\/(?:127\.0\.0\.1|localhost):\d+(?:\/v1)?/.exec(seen)
-      if (!m) return
-      clearTimeout(timer)
-      child.stdout?.removeAllListeners('data')
-      child.stdout?.resume()
-      resolve({ url: m[0].endsWith('/v1') ? m[0] : `${m[0]}/v1`, child })
-    })
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(
-        new Error(
-          `--model-server: the command ended (exit code ${code}) before printing its URL`
-        )
-      )
-    })
+    )
   })
 }
 
@@ -213,7 +252,8 @@ async function runEval(args: Args): Promise<void> {
   if (serverCommand) {
     const started = await startModelServer(
       serverCommand,
-      wholeFlag(args, '--model-server-wait', 600, 1)
+      wholeFlag(args, '--model-server-wait', 600, 1),
+      inputs['base-url']
     )
     server = started.child
     inputs['base-url'] ??= started.url
