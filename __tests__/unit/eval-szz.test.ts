@@ -56,9 +56,13 @@ beforeAll(() => {
   out = fs.mkdtempSync(path.join(os.tmpdir(), 'eval-szz-out-'))
   git('init', '-q', '-b', 'main')
   commit('src/sum.ts', base, 'Add sum')
+  commit('src/old.ts', ['export const old = 1'], 'Add old')
   changeSha = commit('src/sum.ts', change, 'Sum the list in a loop')
   commit('README.md', ['# sum'], 'Document sum')
   commit('src/sum.ts', fixed, 'Fix the off-by-one in sum')
+  // A fix that deletes a file changed none of its lines: nothing to blame.
+  git('rm', '-q', 'src/old.ts')
+  git('commit', '-q', '-m', 'Fix the build: drop old.ts')
 })
 afterAll(() => {
   fs.rmSync(repo, { recursive: true, force: true })
