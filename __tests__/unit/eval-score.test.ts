@@ -228,10 +228,14 @@ describe('evaluate, with the runs given', () => {
       jobs: 2,
       tolerance: 3,
       say: (l) => lines.push(l),
-      run: async (c) =>
-        c.name === 'clean'
-          ? { ok: true, findings: [], answers: measured, unreadable: 0 }
-          : { ok: false, reason: 'crashed', answers: measured }
+      run: async (c, settings) => {
+        if (c.name === 'clean')
+          return { ok: true, findings: [], answers: measured, unreadable: 0 }
+        // A run that cannot even be made is failed too, not the end of all.
+        if (settings.inputs['finding-vote'] === 'false')
+          throw new Error('no port left')
+        return { ok: false, reason: 'crashed', answers: measured }
+      }
     })
     expect(Object.keys(report.configs)).toEqual([
       'single:vllm/a',
@@ -248,6 +252,10 @@ describe('evaluate, with the runs given', () => {
     expect(report.cases.broken!.configs.vote).toMatchObject({
       status: 'failed',
       reason: 'crashed'
+    })
+    expect(report.cases.broken!.configs['single:vllm/a']).toMatchObject({
+      status: 'failed',
+      reason: 'the run could not be made: Error: no port left'
     })
     expect(report.excluded_cases).toEqual(['broken'])
     expect(report.configs.consensus).toMatchObject({

@@ -70,7 +70,7 @@ export interface EvalOptions {
   jobs: number
   tolerance: number
   say: (line: string) => void
-  /** Runs one review (default: the bundled action); tests keep the default. */
+  /** Runs one review: the bundled action (runCase), or a unit test's own. */
   run?: (c: EvalCase, settings: RunSettings) => Promise<RunOutcome>
 }
 
@@ -280,10 +280,10 @@ const pct = (x: number | null): string =>
 
 /** `consensus P 50% R 33%` for each configuration: the progress line's totals. */
 function runningTotals(
-  report: Pick<EvalReport, 'cases'>,
+  cases: EvalReport['cases'],
   names: readonly string[]
 ): string {
-  const { configs, excluded } = totalsOf(report.cases, names)
+  const { configs, excluded } = totalsOf(cases, names)
   const parts = names.map((n) => {
     const t = configs[n]
     return t
@@ -335,14 +335,8 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     ...(options.env ? { env: options.env } : {}),
     ...(options.pathExtra ? { pathExtra: options.pathExtra } : {})
   })
-  const report: EvalReport = {
-    tolerance,
-    limits,
-    models,
-    configs: {},
-    cases: {},
-    excluded_cases: []
-  }
+  // Filled as cases end, for the progress lines; the report is built after.
+  const byCase: EvalReport['cases'] = {}
   let done = 0
   const finish = (c: EvalCase, outcomes: RunOutcome[]): void => {
     const [consensusRun, ...singles] = outcomes
@@ -358,10 +352,10 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
       configs,
       consensusResults(c, consensusRun as RunOutcome, limits, tolerance, voting)
     )
-    report.cases[c.name] = { expected: c.expected.length, configs }
+    byCase[c.name] = { expected: c.expected.length, configs }
     done++
     say(
-      `[${done}/${cases.length}] ${c.name}: ${caseLine(configs)} (tp/fp/fn) · totals so far: ${runningTotals(report, names)}`
+      `[${done}/${cases.length}] ${c.name}: ${caseLine(configs)} (tp/fp/fn) · totals so far: ${runningTotals(byCase, names)}`
     )
   }
   // Each run is a task (`jobs` at once); a case is scored when its last ends.
@@ -377,17 +371,30 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     const outcomes: RunOutcome[] = []
     let left = runsOfCase.length
     return runsOfCase.map((s, i) => async () => {
-      outcomes[i] = await run(c, s)
+      outcomes[i] = await run(c, s).catch((error: unknown): RunOutcome => ({
+        ok: false,
+        reason: `the run could not be made: ${String(error)}`,
+        answers: {
+          cost_usd: null,
+          tokens_in: null,
+          tokens_out: null,
+          seconds: 0
+        }
+      }))
       if (--left === 0) finish(c, outcomes)
     })
   })
   await pool(options.jobs, tasks)
-  const ordered: EvalReport['cases'] = {}
-  for (const c of cases)
-    ordered[c.name] = report.cases[c.name] as EvalReport['cases'][string]
-  report.cases = ordered
+  const ordered = Object.fromEntries(
+    cases.map((c) => [c.name, byCase[c.name] as EvalReport['cases'][string]])
+  )
   const { configs, excluded } = totalsOf(ordered, names)
-  report.configs = configs
-  report.excluded_cases = excluded
-  return report
+  return {
+    tolerance,
+    limits,
+    models,
+    configs,
+    cases: ordered,
+    excluded_cases: excluded
+  }
 }
