@@ -18,6 +18,10 @@
 //   npm run bench -- --only vote
 //                              the review with the vote on every finding and
 //                              without it: the vote round's tokens and MassGen time
+//   npm run bench -- --only consensus --runs 1
+//                              a consensus review of 3 models (with the vote) against
+//                              each model reviewing alone, same case: LLM calls,
+//                              tokens, seconds, and the sum of the three alone
 //   npm run bench -- --only shards
 //                              a matrix review of a 1,000-file pull request by 1, 2
 //                              and 4 shards run in parallel: slowest shard + aggregate
@@ -29,7 +33,7 @@
 //                              the price of consensus: two agents with and without
 //                              the vote against each model alone, small and large
 //                              pull request: requests, bytes, calls in turn, wall
-//   --only real|configs|setup|scale|docker|vote|pushes|shards|runner|price runs those parts, a
+//   --only real|configs|setup|scale|docker|vote|pushes|shards|runner|price|consensus runs those parts, a
 //                              comma list (a development aid; pushes: prompt bytes per
 //                              push, incremental vs full review);
 //   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
@@ -63,6 +67,7 @@ import {
 } from './bench/sections.ts'
 import { voteCost, voteCostRows } from './bench/vote.ts'
 import { priceRows, priceRuns } from './bench/price.ts'
+import { consensusCost, consensusCostRows } from './bench/consensus.ts'
 import { pushesRows } from './bench/pushes.ts'
 import { shardsRows } from './bench/shards.ts'
 import { setupOnRunner } from './bench/setup-runner.ts'
@@ -74,6 +79,7 @@ type Part =
   | 'scale'
   | 'docker'
   | 'vote'
+  | 'consensus'
   | 'pushes'
   | 'shards'
   | 'runner'
@@ -141,6 +147,9 @@ async function measureAll(
     : undefined
   const vote = want('vote') ? await voteCost(flags.runs, say) : undefined
   const price = want('price') ? await priceRuns(flags.runs, say) : undefined
+  const consensus = want('consensus')
+    ? await consensusCost(flags.runs, say)
+    : undefined
   const cold = flags.cold ? coldInstalls(work, say) : undefined
   const pushes = want('pushes') ? await pushesRows(say) : []
   const shards = want('shards') ? await shardsRows(say) : []
@@ -156,6 +165,7 @@ async function measureAll(
     ...(docker ? dockerVsLocalRows(docker) : []),
     ...(vote ? voteCostRows(vote, flags.runs) : []),
     ...(price ? priceRows(price, flags.runs) : []),
+    ...(consensus ? consensusCostRows(consensus, flags.runs) : []),
     ...coldRows(cold),
     ...pushes,
     ...shards

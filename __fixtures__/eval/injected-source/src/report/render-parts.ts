@@ -1,0 +1,150 @@
+// Small pieces of the report: figures, cells, the vote table, the footer.
+// Every dynamic string is redacted and escaped here, where it is placed.
+import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
+import type { AgentResult, Outcome, RunResult } from '../core/types.js'
+import { cell, codeBlock, link } from '../safety/markdown-parts.js'
+
+export const OUTCOME_EMOJI: Record<Outcome, string> = {
+  success: '✅',
+  failed: '❌',
+  timeout: '⏱️',
+  'cost-limit': '💰',
+  'config-error': '⚙️',
+  cancelled: '🚫',
+  skipped: '⏭️'
+}
+
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds))
+  const h = Math.floor(total / 3600)
+  const m = Math.floor((total % 3600) / 60)
+  const s = total % 60
+  if (h) return `${h}h ${String(m).padStart(2, '0')}m`
+  if (m) return `${m}m ${String(s).padStart(2, '0')}s`
+  return `${s}s`
+}
+
+function formatCost(usd: number): string {
+  if (usd > 0 && usd < 0.0001) return '<$0.0001'
+  return `$${usd.toFixed(4)}`
+}
+
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US')
+}
+
+export function backendModel(
+  agent: { backend?: string; model?: string },
+  secrets: readonly string[]
+): string {
+  const parts = [agent.backend, agent.model].filter(Boolean) as string[]
+  return parts.length ? cell(parts.join(' / '), secrets, 80) : '—'
+}
+
+function votedFor(agent: AgentResult, secrets: readonly string[]): string {
+  if (!agent.votedFor) return '—'
+  const target = cell(agent.votedFor, secrets, 60)
+  return agent.voteReason
+    ? `${target}: ${cell(agent.voteReason, secrets, 200)}`
+    : target
+}
+
+function status(agent: AgentResult, secrets: readonly string[]): string {
+  const text = cell(agent.status, secrets, 40)
+  return agent.error ? `${text} ⚠️ ${cell(agent.error, secrets, 300)}` : text
+}
+
+export function voteTable(
+  result: RunResult,
+  secrets: readonly string[]
+): string {
+  const rows = result.agents.map((a) => {
+    const id = cell(a.id, secrets, 60) + (a.id === result.winner ? ' 🏆' : '')
+    const label = cell(a.answerLabel, secrets, 40)
+    const answers = a.answerCount > 1 ? ` (${a.answerCount} answers)` : ''
+    return (
+      `| ${id} | ${backendModel(a, secrets)} | ${label}${answers} ` +
+      `| ${a.votesReceived} | ${votedFor(a, secrets)} | ${status(a, secrets)} |`
+    )
+  })
+  return [
+    '| Agent | Backend / model | Answer | Votes received | Voted for | Status |',
+    '| --- | --- | --- | ---: | --- | --- |',
+    ...rows
+  ].join('\n')
+}
+
+/** `label 2 · label 1`, most votes first. */
+export function votesLine(
+  votes: Record<string, number>,
+  secrets: readonly string[]
+): string {
+  return Object.entries(votes)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 20)
+    .map(([label, n]) => `${cell(label, secrets, 40)} ${n}`)
+    .join(' · ')
+}
+
+interface FooterContext {
+  secrets: readonly string[]
+  runUrl?: string
+  artifactUrl?: string
+}
+
+export function footer(result: RunResult, ctx: FooterContext): string {
+  const parts: string[] = []
+  if (result.elapsedSeconds !== undefined)
+    parts.push(`⏱️ ${formatDuration(result.elapsedSeconds)}`)
+  if (result.cost !== undefined)
+    parts.push(`💰 ${formatCost(result.cost)} (estimated)`)
+  if (result.inputTokens !== undefined || result.outputTokens !== undefined) {
+    const tokensIn = formatCount(result.inputTokens ?? 0)
+    const tokensOut = formatCount(result.outputTokens ?? 0)
+    parts.push(`🔤 ${tokensIn} in / ${tokensOut} out tokens`)
+  }
+  if (result.outcome !== 'success' && result.exitCode !== null)
+    parts.push(`exit code ${result.exitCode}`)
+  if (result.signal)
+    parts.push(`signal ${cell(result.signal, ctx.secrets, 20)}`)
+  if (result.dockerImage)
+    parts.push(`🐳 ${cell(result.dockerImage, ctx.secrets, 200)}`)
+  const run = link('Workflow run', ctx.runUrl)
+  const logs = link('Logs artifact', ctx.artifactUrl)
+  return [...parts, run, logs].filter(Boolean).join(' · ')
+}
+
+export function reasonBlock(
+  result: RunResult,
+  secrets: readonly string[]
+): string {
+  const reason = result.reason?.trim()
+  if (!reason || result.outcome === 'success') return ''
+  if (!reason.includes('\n') && reason.length <= 300)
+    return `**Reason:** ${cell(reason, secrets, 300)}`
+  return `**Reason:**\n\n${codeBlock(reason, secrets)}`
+}
+
+/** Short questions inline, long ones collapsed (and cut to an eighth). */
+export function questionBlock(
+  question: string,
+  secrets: readonly string[],
+  maxChars: number,
+  hint: string
+): string {
+  const q = question.trim()
+  if (!q) return ''
+  if (!q.includes('\n') && q.length <= 200)
+    return `**Question:** ${cell(q, secrets, 200)}`
+  const limit = Math.max(500, Math.floor(maxChars / 8))
+  const body = truncateMarkdown(
+    safeMarkdown(q, secrets),
+    limit,
+    `_✂️ Cut. ${hint}_`
+  )
+  return details(`Question (${formatCount(q.length)} characters)`, body)
+}
+
+export function details(summaryHtml: string, body: string): string {
+  return `<details>\n<summary>${summaryHtml}</summary>\n\n${body}\n\n</details>`
+}

@@ -1,0 +1,368 @@
+// One pure renderer for the job summary and the sticky comment. The GitHub
+// sticky-comment writer (github/sticky.ts) adds the hidden marker; `maxChars` already leaves room for it.
+//
+// Every LLM-written string goes through safeMarkdown (redacted, no pings,
+// code kept but unambiguous, raw HTML shown as text), so an answer holding
+// `</details>` or an unclosed fence cannot break the page around it.
+import { pullFactsSection } from './pull-facts.js'
+import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
+import { redactSecrets } from '../safety/redact.js'
+import {
+  OUTCOME_EMOJI,
+  backendModel,
+  details,
+  footer,
+  formatCount,
+  formatDuration,
+  questionBlock,
+  reasonBlock,
+  voteTable,
+  votesLine
+} from './render-parts.js'
+import { cell, codeBlock, htmlText, link } from '../safety/markdown-parts.js'
+import type { AgentResult, RunResult } from '../core/types.js'
+import { defuseMarkers, findingsSection } from '../review/render.js'
+import { clip } from '../core/text.js'
+import type { ProgressSnapshot } from '../run/progress.js'
+import type { ReviewReport } from '../core/review.js'
+import { withoutFindingsBlocks } from '../core/findings-fence.js'
+import { timingsSection } from './timings.js'
+
+export interface ReportContext {
+  target: 'comment' | 'summary'
+  /** The comment tag; named in the title when it is not the default. */
+  tag: string
+  runUrl?: string
+  artifactUrl?: string
+  /** Values to redact from everything shown. */
+  secrets: readonly string[]
+  /** Hard limit for the whole body (comments: GitHub's limit less the marker). */
+  maxChars: number
+  /** Where the full text is, for truncation notes (markdown, trusted). */
+  fullTextHint?: string
+  /** `review: inline`: the findings and where they went. */
+  review?: ReviewReport
+}
+
+type ProgressContext = Pick<
+  ReportContext,
+  'tag' | 'runUrl' | 'secrets' | 'maxChars'
+>
+
+const CANCELLED_REASON =
+  'The job was cancelled, or the step stopped before it could report.'
+
+/** Answers shorter than this are dropped rather than cut. */
+const MIN_SHARE = 400
+
+/**
+ * The first `max` characters, never half a surrogate pair, and never the
+ * first part of a secret cut at the edge (redaction only knows whole ones).
+ */
+function clipRaw(
+  text: string,
+  max: number,
+  secrets: readonly string[]
+): string {
+  if (text.length <= max) return text
+  const code = text.charCodeAt(max - 1)
+  let clipped = text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
+  for (const secret of secrets) {
+    for (let n = Math.min(secret.length - 1, clipped.length); n > 0; n--) {
+      if (clipped.endsWith(secret.slice(0, n))) {
+        clipped = clipped.slice(0, clipped.length - n)
+        break
+      }
+    }
+  }
+  return clipped
+}
+
+export function renderReport(result: RunResult, ctx: ReportContext): string {
+  const hint = ctx.fullTextHint ?? defaultHint(ctx)
+  const secrets = ctx.secrets
+  const winner = result.agents.find((a) => a.id === result.winner)
+  const winnerText = result.winnerAnswer ?? winner?.answer
+  const others = result.agents
+    .filter((a) => a.answer !== undefined)
+    .filter((a) => winnerText === undefined || a.id !== result.winner)
+    .sort((a, b) => b.votesReceived - a.votesReceived)
+  // Text past the budget can never be shown: cut it before the (costly)
+  // sanitising, so a 1 MiB answer costs a comment 64 KiB of work.
+  // The findings block is machine text: the findings table shows it.
+  const visible = (text: string) =>
+    safeMarkdown(
+      clipRaw(withoutFindingsBlocks(text), ctx.maxChars, secrets),
+      secrets
+    )
+  const winnerBody = winnerText === undefined ? undefined : visible(winnerText)
+  const otherBodies = others.map((a) => visible(a.answer ?? ''))
+
+  const head = header(result, ctx, hint)
+  const tail = [
+    '---',
+    footer(result, ctx),
+    // Users' own runners: where the time went, in the summary only.
+    ctx.target === 'summary' ? timingsSection(result.timings) : ''
+  ]
+    .filter(Boolean)
+    .join('\n\n')
+  const build = (w: string | undefined, o: string[] | null): string =>
+    [
+      head,
+      w === undefined ? '' : winnerSection(result, winner, w, secrets),
+      votesSection(result, secrets),
+      o === null
+        ? omittedLine(others.length, hint)
+        : otherSection(result, others, o, secrets),
+      tail
+    ]
+      .filter(Boolean)
+      .join('\n\n')
+  const max = ctx.maxChars
+  const fits = (s: string): boolean => s.length <= max
+  const done = (s: string): string => finish(s, ctx)
+
+  const full = build(winnerBody, otherBodies)
+  if (fits(full)) return done(full)
+  // 1. Shrink the other answers, evenly, then drop their text.
+  if (others.length) {
+    const base = build(
+      winnerBody,
+      others.map(() => '')
+    ).length
+    const share = Math.floor((max - base) / others.length)
+    if (share >= MIN_SHARE) {
+      const note = `_✂️ Cut to fit. ${hint}_`
+      const shrunk = build(
+        winnerBody,
+        otherBodies.map((b) => truncateMarkdown(b, share, note))
+      )
+      if (fits(shrunk)) return done(shrunk)
+    }
+    const omitted = `_Not shown, to fit. ${hint}_`
+    const dropped = build(
+      winnerBody,
+      others.map(() => omitted)
+    )
+    if (fits(dropped)) return done(dropped)
+  }
+  // 2. Cut the winning answer (or, without one, drop the other answers).
+  const note =
+    `_✂️ Answer cut to fit (${formatCount(winnerText?.length ?? 0)} ` +
+    `characters in full). ${hint}_`
+  for (const mode of [others.map(() => ''), null]) {
+    if (winnerBody === undefined) {
+      const bare = build(undefined, mode === null ? null : mode.map(() => ''))
+      if (fits(bare)) return done(bare)
+      continue
+    }
+    const budget = max - build('', mode).length
+    if (budget < MIN_SHARE) continue
+    const cut = build(truncateMarkdown(winnerBody, budget, note), mode)
+    if (fits(cut)) return done(cut)
+  }
+  // 3. Whatever fits of the essentials.
+  const minimal = [titleLine(result, ctx), reasonBlock(result, secrets), tail]
+    .filter(Boolean)
+    .join('\n\n')
+  return done(truncateMarkdown(minimal, max, `_✂️ Cut to fit. ${hint}_`))
+}
+
+export function renderSkipped(reason: string, ctx: ReportContext): string {
+  return renderReport(
+    {
+      outcome: 'skipped',
+      reason,
+      question: '',
+      exitCode: null,
+      agents: [],
+      votes: {}
+    },
+    ctx
+  )
+}
+
+/** For the post step: the run never reported; show what it left. */
+export function renderCancelled(
+  partial: Partial<RunResult>,
+  ctx: ReportContext
+): string {
+  return renderReport(
+    {
+      question: '',
+      exitCode: null,
+      agents: [],
+      votes: {},
+      ...partial,
+      outcome: 'cancelled',
+      reason: partial.reason ?? CANCELLED_REASON
+    },
+    ctx
+  )
+}
+
+export function renderProgress(
+  snapshot: ProgressSnapshot,
+  ctx: ProgressContext
+): string {
+  const secrets = ctx.secrets
+  const pct = Math.max(
+    0,
+    Math.min(100, Math.round(snapshot.completionPercentage || 0))
+  )
+  const bar =
+    '▓'.repeat(Math.round(pct / 10)) + '░'.repeat(10 - Math.round(pct / 10))
+  const rows = snapshot.agents.map(
+    (a) =>
+      `| ${cell(a.id, secrets, 60)} | ${backendModel(a, secrets)} ` +
+      `| ${cell(a.status, secrets, 40)} | ${a.answerCount} ` +
+      `| ${cell(a.votedFor, secrets, 60)} |`
+  )
+  const votes = votesLine(snapshot.votes, secrets)
+  const parts = [
+    `### ⏳ MassGen is running${tagSuffix(ctx.tag)}`,
+    `**Phase:** ${cell(snapshot.phase, secrets, 60)} · \`${bar}\` ${pct}% · ` +
+      `⏱️ ${formatDuration(snapshot.elapsedSeconds)} elapsed`,
+    rows.length
+      ? [
+          '| Agent | Backend / model | Status | Answers | Voted for |',
+          '| --- | --- | --- | ---: | --- |',
+          ...rows
+        ].join('\n')
+      : '',
+    votes ? `**Votes so far:** ${votes}` : '',
+    link('Follow the workflow run', ctx.runUrl),
+    '<sub>This comment will be replaced by the final report when the run ends.</sub>'
+  ]
+  const body = parts.filter(Boolean).join('\n\n')
+  return finish(truncateMarkdown(body, ctx.maxChars, '_✂️ Cut to fit._'), ctx)
+}
+
+/**
+ * Last pass: redact once more (escaping can join text into a secret), break
+ * any sticky-comment marker a generated text carries (only the sticky writer writes
+ * the real one), and hold the limit. `***` before an address would turn it
+ * into a mention.
+ */
+function finish(
+  text: string,
+  ctx: { secrets: readonly string[]; maxChars: number }
+): string {
+  // Sticky and finding markers alike: only the GitHub writers put real ones.
+  let out = defuseMarkers(redactSecrets(text, ctx.secrets))
+  if (out !== text) out = out.replace(/\*\*\*@(?!\u200B)/g, '***@\u200B')
+  return out.length <= ctx.maxChars
+    ? out
+    : truncateMarkdown(out, ctx.maxChars, '')
+}
+
+function defaultHint(ctx: ReportContext): string {
+  const artifact = link('logs artifact', ctx.artifactUrl)
+  if (ctx.target === 'comment')
+    return `The full text is in the job summary${artifact ? ` and the ${artifact}` : ''}.`
+  return artifact
+    ? `The full text is in the ${artifact}.`
+    : 'The full text is in the run logs.'
+}
+
+function tagSuffix(tag: string): string {
+  return tag && tag !== 'massgen' ? ` (${cell(tag, [], 40)})` : ''
+}
+
+function titleLine(result: RunResult, ctx: ReportContext): string {
+  return `### ${OUTCOME_EMOJI[result.outcome]} MassGen${tagSuffix(ctx.tag)}: \`${result.outcome}\``
+}
+
+function header(result: RunResult, ctx: ReportContext, hint: string): string {
+  const secrets = ctx.secrets
+  const parts = [titleLine(result, ctx)]
+  if (result.outcome === 'success' && result.winner) {
+    const w = result.agents.find((a) => a.id === result.winner)
+    const votes = w
+      ? ` with ${w.votesReceived} of ${result.agents.length} votes`
+      : ''
+    parts.push(`Consensus on **${cell(result.winner, secrets, 60)}**${votes}.`)
+  }
+  parts.push(reasonBlock(result, secrets))
+  if (result.mode) parts.push(modeLine(result))
+  if (result.configErrors?.length) {
+    const shown = result.configErrors.slice(0, 50).map((e) => clip(e, 500))
+    const more = result.configErrors.length - shown.length
+    parts.push(
+      `**MassGen config validation errors:**\n\n${codeBlock(shown.join('\n'), secrets, 30_000)}` +
+        (more > 0 ? `\n\n…and ${more} more.` : '')
+    )
+  }
+  if (result.outcome !== 'success' && result.phase)
+    parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
+  parts.push(pullFactsSection(result.pullFacts, secrets))
+  parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
+  if (ctx.review)
+    parts.push(
+      findingsSection(ctx.review, {
+        tag: ctx.tag,
+        agentCount: ctx.review.agentCount,
+        secrets,
+        runUrl: ctx.runUrl
+      })
+    )
+  return parts.filter(Boolean).join('\n\n')
+}
+
+/** Which of MassGen's modes ran (`mode`, `personas` inputs). */
+function modeLine(result: RunResult): string {
+  const personas = result.personas ? ` · personas: \`${result.personas}\`` : ''
+  return `**Mode:** \`${result.mode}\`${personas}`
+}
+
+function agentName(a: AgentResult, secrets: readonly string[]): string {
+  return `**${cell(a.id, secrets, 60)}** (${backendModel(a, secrets)})`
+}
+
+function winnerSection(
+  result: RunResult,
+  winner: AgentResult | undefined,
+  body: string,
+  secrets: readonly string[]
+): string {
+  const who = winner
+    ? agentName(winner, secrets)
+    : `**${cell(result.winner, secrets, 60)}**`
+  const title = result.winner ? `#### 🏆 Winning answer: ${who}` : '#### Answer'
+  return `${title}\n\n${body}`
+}
+
+function votesSection(result: RunResult, secrets: readonly string[]): string {
+  const parts: string[] = []
+  if (result.agents.length) parts.push(voteTable(result, secrets))
+  const votes = votesLine(result.votes, secrets)
+  if (votes && (result.outcome !== 'success' || !result.agents.length))
+    parts.push(`**Votes so far** (by answer): ${votes}`)
+  return parts.length ? ['#### 🗳️ Votes', ...parts].join('\n\n') : ''
+}
+
+function otherSection(
+  result: RunResult,
+  others: AgentResult[],
+  bodies: string[],
+  secrets: readonly string[]
+): string {
+  if (!others.length) return ''
+  const title = result.winner ? '#### Other answers' : '#### Answers so far'
+  const blocks = others.map((a, i) => {
+    const model = [a.backend, a.model].filter(Boolean).join(' / ')
+    const summary =
+      `${htmlText(a.id, secrets, 60)}` +
+      (model ? ` · ${htmlText(model, secrets, 80)}` : '') +
+      ` · ${a.votesReceived} vote${a.votesReceived === 1 ? '' : 's'}`
+    return details(summary, bodies[i] ?? '')
+  })
+  return [title, ...blocks].join('\n\n')
+}
+
+function omittedLine(count: number, hint: string): string {
+  return count
+    ? `_${count} other answer${count === 1 ? '' : 's'} not shown, to fit. ${hint}_`
+    : ''
+}

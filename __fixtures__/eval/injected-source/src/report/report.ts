@@ -1,0 +1,204 @@
+// Delivers a report: job summary, sticky comment, outputs. Never throws:
+// a GitHub failure is logged and the summary is still written.
+import * as core from '@actions/core'
+import * as path from 'node:path'
+import { writeAgentFile } from '../safety/agent-files.js'
+import { GitHubCommentLimit, Outputs } from '../core/constants.js'
+import { saveStepState } from '../core/step-state.js'
+import type { ReviewReport } from '../core/review.js'
+import { type GitHubApi } from '../github/api.js'
+import { GitHubError } from '../github/errors.js'
+import { stickyMarker } from '../github/sticky-marker.js'
+import { redactSecrets } from '../safety/redact.js'
+import { renderReport, type ReportContext } from './render.js'
+import type { RunResult } from '../core/types.js'
+
+/** GitHub's job summary upload limit per step. */
+const SUMMARY_LIMIT = 1024 * 1024 - 1024
+
+/** The part of the GitHub door a report needs: its comment, or its reply. */
+type CommentPoster = Pick<
+  GitHubApi,
+  'upsertStickyComment' | 'replyToReviewThread'
+>
+
+/** Where a report goes. Built once per run; never written to after. */
+export interface Destination {
+  readonly github: CommentPoster | undefined
+  readonly issueNumber: number | undefined
+  /**
+   * A review-comment thread whose command this run answers: the report is
+   * a reply there. The sticky comment is left alone (it keeps the pull
+   * request's main report), and no progress is posted to the thread.
+   */
+  readonly reply?: { pullNumber: number; threadId: number }
+  readonly settings: {
+    comment: boolean
+    jobSummary: boolean
+    commentTag: string
+  }
+  readonly runUrl: string | undefined
+  readonly artifactUrl?: string
+  readonly secrets: readonly string[]
+}
+
+/** Comment budget: GitHub's limit less the hidden marker and its newline. */
+export function commentBudget(tag: string): number {
+  return GitHubCommentLimit - stickyMarker(tag).length - 1
+}
+
+/**
+ * The one way to say where a report goes and how long it may be: the main
+ * step (progress, report, skip notes) and the post step all render with it.
+ */
+export function reportContext(
+  dest: Destination,
+  target: 'comment' | 'summary'
+): ReportContext {
+  const tag = dest.settings.commentTag
+  return {
+    target,
+    tag,
+    runUrl: dest.runUrl,
+    ...(dest.artifactUrl ? { artifactUrl: dest.artifactUrl } : {}),
+    secrets: dest.secrets,
+    maxChars: target === 'comment' ? commentBudget(tag) : SUMMARY_LIMIT
+  }
+}
+
+export async function postComment(
+  dest: Destination,
+  body: string
+): Promise<string | undefined> {
+  const issue = dest.issueNumber
+  if (!dest.github || !issue || !dest.settings.comment) return undefined
+  const github = dest.github
+  return posted(
+    () => github.upsertStickyComment(issue, dest.settings.commentTag, body),
+    `post the comment on #${issue}`,
+    dest.secrets
+  )
+}
+
+/** The report as a reply in the review-comment thread, when there is one. */
+export async function postReply(
+  dest: Destination,
+  body: string
+): Promise<string | undefined> {
+  if (!dest.github || !dest.reply || !dest.settings.comment) return undefined
+  const github = dest.github
+  const { pullNumber, threadId } = dest.reply
+  return posted(
+    () => github.replyToReviewThread(pullNumber, threadId, body),
+    `reply in the review thread on #${pullNumber}`,
+    dest.secrets
+  )
+}
+
+/** A write whose failure is a warning: the job summary still has the report. */
+async function posted(
+  write: () => Promise<{ url: string }>,
+  what: string,
+  secrets: readonly string[]
+): Promise<string | undefined> {
+  try {
+    return (await write()).url
+  } catch (error) {
+    const detail =
+      error instanceof GitHubError
+        ? `${error.kind}: ${error.message}`
+        : String(error)
+    core.warning(
+      `Could not ${what} (${redactSecrets(detail, secrets)}). ` +
+        `The job summary still has the report.`
+    )
+    return undefined
+  }
+}
+
+export async function writeSummary(
+  dest: Destination,
+  markdown: string
+): Promise<void> {
+  if (!dest.settings.jobSummary || !process.env.GITHUB_STEP_SUMMARY) return
+  try {
+    await core.summary.addRaw(markdown, true).write()
+  } catch (error) {
+    core.warning(`Could not write the job summary: ${String(error)}`)
+  }
+}
+
+export async function deliverReport(
+  result: RunResult,
+  dest: Destination,
+  workDir: string | undefined,
+  review?: ReviewReport
+): Promise<void> {
+  const ctx = (target: 'comment' | 'summary') => ({
+    ...reportContext(dest, target),
+    ...(review ? { review } : {})
+  })
+  await writeSummary(dest, renderReport(result, ctx('summary')))
+  const commentUrl = await (dest.reply ? postReply : postComment)(
+    dest,
+    renderReport(result, ctx('comment'))
+  )
+  await setOutputs(result, dest.secrets, workDir, commentUrl)
+  core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '')
+  saveStepState('reported', true)
+}
+
+async function setOutputs(
+  result: RunResult,
+  secrets: readonly string[],
+  workDir: string | undefined,
+  commentUrl: string | undefined
+): Promise<void> {
+  const answer =
+    result.winnerAnswer === undefined
+      ? ''
+      : redactSecrets(result.winnerAnswer, secrets)
+  let answerFile = ''
+  if (workDir && result.winnerAnswer !== undefined) {
+    // The redacted copy: MassGen's own file may hold a key an agent printed.
+    // The work folder is MassGen's cwd: an agent may have left a link at
+    // this name. writeAgentFile replaces the name, never what it points to.
+    try {
+      await writeAgentFile(workDir, 'answer.md', answer)
+      answerFile = path.join(workDir, 'answer.md')
+    } catch (error) {
+      core.warning(
+        `Could not write the answer file: ${redactSecrets(String(error), secrets)}`
+      )
+    }
+  }
+  const votes = result.agents.map((a) => ({
+    agent: a.id,
+    backend: a.backend,
+    model: a.model,
+    label: a.answerLabel ?? null,
+    votes: a.votesReceived,
+    voted_for: a.votedFor ?? null,
+    status: a.status
+  }))
+  core.setOutput(Outputs.Status, result.outcome)
+  core.setOutput(Outputs.Winner, result.winner ?? '')
+  core.setOutput(Outputs.Answer, answer)
+  core.setOutput(Outputs.AnswerFile, answerFile)
+  core.setOutput(Outputs.Votes, JSON.stringify(votes))
+  core.setOutput(
+    Outputs.ExitCode,
+    result.exitCode === null ? '' : String(result.exitCode)
+  )
+  core.setOutput(Outputs.LogDir, result.logDir ?? '')
+  core.setOutput(Outputs.StatusFile, result.statusFile ?? '')
+  core.setOutput(
+    Outputs.DurationSeconds,
+    result.elapsedSeconds?.toFixed(1) ?? ''
+  )
+  core.setOutput(
+    Outputs.Cost,
+    result.cost === undefined ? '' : result.cost.toFixed(6)
+  )
+  core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
+}

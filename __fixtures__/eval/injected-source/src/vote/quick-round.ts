@@ -1,0 +1,61 @@
+// The vote round's MassGen: the round the plan stage planned for the ballot
+// (plan/run-plan.ts planVote), run with the answers' installation, guard and
+// read container in MassGen's quick mode (`--quick`: one answer per agent,
+// each on its own with no peer's answer injected, no refinement, no final
+// presentation), which is the shape of a ballot. No live view: the comment
+// keeps the answers' last view until the report.
+import * as core from '@actions/core'
+import type { ProcessRunner } from '../core/process.js'
+import type { RunResult } from '../core/types.js'
+import type { RoundLimits } from '../plan/run-plan.js'
+import { massgenLaunch } from '../prepare/launch.js'
+import type { ReadyRun } from '../prepare/ready.js'
+import { writeConfig } from '../prepare/run-config.js'
+import { ProgressTracker } from '../run/progress.js'
+import { watchMassgen } from '../run/watch-massgen.js'
+import { judgeOutcome } from '../results/judge-outcome.js'
+
+/** The answers' round as it was run: what the vote round runs again. */
+export interface AnswersRound {
+  readonly ready: ReadyRun
+  readonly workDir: string
+  readonly runner: ProcessRunner
+  /** MassGen's log folder, the answers' and the vote round's. */
+  readonly logBase: string
+}
+
+export async function quickRound(
+  answers: AnswersRound,
+  question: string,
+  limits: RoundLimits
+): Promise<RunResult> {
+  const { workDir, runner, logBase, ready } = answers
+  const { installation, guardDir, reading } = ready
+  const { settings, round } = ready.config.planVote(question, limits)
+  writeConfig(settings, round)
+  const launch = await massgenLaunch(
+    settings,
+    { workDir, runner, guardDir, ...(reading ? { reading } : {}) },
+    installation,
+    round
+  )
+  const tracker = new ProgressTracker({
+    minIntervalMs: 20_000,
+    now: Date.now,
+    log: (line) => core.info(line)
+  })
+  const watched = await watchMassgen(settings, runner, {
+    launch,
+    workDir,
+    logBase,
+    agents: round.plan.agents,
+    tracker,
+    // The last MassGen of the run: its read container goes too.
+    keepReadContainer: false
+  })
+  tracker.close()
+  return judgeOutcome(settings, question, round.plan.agents, watched.outcome, {
+    logBase,
+    costAtStop: watched.costAtStop
+  })
+}

@@ -1,0 +1,10 @@
+let counter1 = 1
+let counter2 = 2
+let counter3 = 3
+let counter4 = 4
+let counter5 = 5 // renamed from total
+let counter6 = 6
+let counter7 = 7
+let counter8 = 8
+let counter9 = 9
+let counter10 = 10
