@@ -82,6 +82,24 @@ function expectWellFormed(md: string, max = ctx.maxChars): void {
 }
 
 describe('renderReport', () => {
+  it('a tie is named a tie and no vote is named so, never a consensus (issue 44: a real model tied 1-1)', () => {
+    const tie = renderReport(
+      success({
+        decision: { kind: 'tie', agents: ['agent_a', 'agent_b'], votes: 1 }
+      }),
+      ctx
+    )
+    expectWellFormed(tie)
+    expect(tie).not.toContain('Consensus on')
+    expect(tie).toContain(
+      "No consensus: a tie at 1 vote each (agent_a, agent_b); MassGen's tie-break named **agent_b**."
+    )
+    const none = renderReport(success({ decision: { kind: 'no-votes' } }), ctx)
+    expect(none).not.toContain('Consensus on')
+    expect(none).toContain(
+      'No agent voted; MassGen named **agent_b** without a vote.'
+    )
+  })
   it('puts the winner first, then the vote table, other answers and footer', () => {
     const md = renderReport(success(), ctx)
     expectWellFormed(md)

@@ -94,6 +94,67 @@ describe('judgeRun on recorded runs', () => {
     expect(r.outcome).toBe('timeout')
     expect(r.phase).toBeDefined()
   })
+  it("a real model's 1-1 tie (local-model-tie): MassGen names a winner, the action names a tie", () => {
+    const r = judge('local-model-tie', 2)
+    expect(r.outcome).toBe('success')
+    expect(r.winner).toBe('agent_a')
+    expect(r.decision).toEqual({
+      kind: 'tie',
+      agents: ['agent_a', 'agent_b'],
+      votes: 1
+    })
+  })
+  it('a clear majority is a consensus', () => {
+    expect(judge('success-2-agents', 2).decision).toEqual({ kind: 'consensus' })
+  })
+  it('every agent in error and no vote, yet a winner named: failed, saying no agent voted', () => {
+    const logDir = logDirOf('local-model-tie')
+    const status = path.join(logDir, 'turn_1', 'attempt_1', 'status.json')
+    // what the real model's runs left (issue 44): both agents in error, no vote
+    const s = JSON.parse(fs.readFileSync(status, 'utf8')) as {
+      agents: Record<string, Record<string, unknown>>
+      results: { votes: Record<string, number> }
+    }
+    for (const agent of Object.values(s.agents)) {
+      agent.status = 'error'
+      agent.error = {
+        type: 'workflow',
+        message: 'failed to use workflow tools after 3 attempts'
+      }
+      delete agent.vote_cast
+    }
+    s.results.votes = {}
+    fs.writeFileSync(status, JSON.stringify(s))
+    for (const agent of ['agent_a', 'agent_b'])
+      for (const run of fs.readdirSync(
+        path.join(logDir, 'turn_1', 'attempt_1', agent)
+      ))
+        fs.rmSync(
+          path.join(logDir, 'turn_1', 'attempt_1', agent, run, 'vote.json'),
+          { force: true }
+        )
+    const plan = agents(2)
+    const r = judgeRun({
+      question: 'Review this pull request.',
+      agents: plan,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      maxDurationSeconds: 1800,
+      logDir,
+      files: readRunFiles(
+        logDir,
+        plan.map((a) => a.id)
+      ),
+      configErrors: [],
+      wallSeconds: 9
+    })
+    expect(r.winner).toBe('agent_a')
+    expect(r.decision).toEqual({ kind: 'no-votes' })
+    expect(r.outcome).toBe('failed')
+    expect(r.reason).toMatch(/no agent voted: every agent failed/)
+  })
   it('cancelled wins over everything', () => {
     expect(judge('success-2-agents', 2, { cancelled: true }).outcome).toBe(
       'cancelled'

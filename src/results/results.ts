@@ -6,6 +6,7 @@ import type { AgentStatus } from '../run/status-file.js'
 import type {
   AgentPlan,
   AgentResult,
+  Decision,
   Outcome,
   RunResult
 } from '../core/types.js'
@@ -54,7 +55,7 @@ export function judgeRun(facts: RunFacts): RunResult {
     logDir: facts.logDir,
     statusFile: facts.files.statusFile,
     phase: status?.coordination?.phase,
-    ...(winner ? { winner } : {}),
+    ...(winner ? { winner, decision: decisionOf(agents) } : {}),
     ...(winner && facts.files.finalAnswer !== undefined
       ? {
           winnerAnswer: facts.files.finalAnswer,
@@ -139,10 +140,34 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
         `${status.finish_reason ?? 'missing'}).`
     ]
   }
+  if (
+    result.decision?.kind === 'no-votes' &&
+    result.agents.length > 1 &&
+    result.agents.every((a) => a.error)
+  ) {
+    // MassGen 0.1.97 names a winner even then (seen with a real model)
+    return [
+      'failed',
+      `MassGen named ${result.winner} the winner, but no agent voted${errorSummary(result)}.`
+    ]
+  }
   if (result.winnerAnswer === undefined) {
     return ['failed', `The winner ${result.winner}'s answer file is missing.`]
   }
   return ['success']
+}
+
+/**
+ * What the votes decided: a tie or no vote at all is not a consensus, even
+ * when MassGen names a winner (its tie-break, or its fallback).
+ */
+function decisionOf(agents: AgentResult[]): Decision {
+  const top = Math.max(0, ...agents.map((a) => a.votesReceived))
+  if (top === 0 || !agents.some((a) => a.votedFor)) return { kind: 'no-votes' }
+  const leaders = agents.filter((a) => a.votesReceived === top)
+  return leaders.length > 1
+    ? { kind: 'tie', agents: leaders.map((a) => a.id), votes: top }
+    : { kind: 'consensus' }
 }
 
 function errorSummary(result: RunResult): string {
