@@ -5,7 +5,7 @@ import { expect, it } from '@jest/globals'
 import { readToolName } from './llm-reads.ts'
 import { LOCAL_AGENTS, type LocalReview } from './local-review.ts'
 
-const STATUSES = ['success', 'partial', 'failed', 'timeout', 'cancelled']
+const STATUSES = ['success', 'failed', 'timeout', 'cost-limit', 'cancelled']
 
 export function itHasTheShapeOfAReview(review: () => LocalReview): void {
   it('both agents asked the local model, and every reply it gave was a whole tool call', () => {
