@@ -275,6 +275,37 @@ function costOf(
   return seen === undefined ? final : Math.max(final, seen)
 }
 
+/** Time, cost and tokens of a step: both MassGen runs, the answers and the vote on findings. */
+export interface RunTotals {
+  readonly seconds?: number
+  readonly cost?: number
+  readonly inputTokens?: number
+  readonly outputTokens?: number
+}
+
+/**
+ * The step's totals: the vote on findings is a second MassGen run whose
+ * time, tokens and cost count as much as the answers' (with a real model it
+ * was 44 % of the time and 57 % of the tokens, issue 44). The result keeps
+ * each run's own figures (a matrix review adds them per shard).
+ */
+export function runTotals(result: RunResult): RunTotals {
+  const vote = result.findingVote
+  const sum = (a?: number, b?: number) =>
+    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0)
+  const seconds = sum(result.elapsedSeconds, vote?.seconds)
+  return {
+    ...(seconds !== undefined ? { seconds: round(seconds) } : {}),
+    ...optional('cost', sum(result.cost, vote?.cost)),
+    ...optional('inputTokens', sum(result.inputTokens, vote?.inputTokens)),
+    ...optional('outputTokens', sum(result.outputTokens, vote?.outputTokens))
+  }
+}
+
+function optional<K extends string>(key: K, value: number | undefined) {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>)
+}
+
 function round(seconds: number): number {
   return Math.round(seconds * 10) / 10
 }
