@@ -385,6 +385,11 @@ export interface RunResult {
   readonly findingVote?: VoteRound
   /** The pull request the run reviewed, as read before the run. */
   readonly pullRequest?: ReviewedPull
+  /**
+   * Paths each agent read through its read tools (MassGen's events.jsonl);
+   * undefined when MassGen left no record of its tool calls.
+   */
+  readonly filesRead?: Record<string, string[]>
   /** Its size, how its diff was read and its steering files, for the report. */
   readonly pullFacts?: PullFacts
 }

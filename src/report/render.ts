@@ -27,6 +27,7 @@ import type { ProgressSnapshot } from '../run/progress.js'
 import type { ReviewReport } from '../core/review.js'
 import { withoutFindingsBlocks } from '../core/findings-fence.js'
 import { timingsSection } from './timings.js'
+import { readThePullRequest } from '../results/results.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'
@@ -310,6 +311,10 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   if (result.outcome !== 'success' && result.phase)
     parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
   parts.push(pullFactsSection(result.pullFacts, secrets))
+  if (readThePullRequest(result) === false)
+    parts.push(
+      "⚠️ **The agents read none of the pull request's files**: no read of its diff or of a changed file shows in MassGen's log, so their answers do not rest on the code."
+    )
   parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
   if (ctx.review)
     parts.push(

@@ -55,6 +55,7 @@ export function judgeRun(facts: RunFacts): RunResult {
     logDir: facts.logDir,
     statusFile: facts.files.statusFile,
     phase: status?.coordination?.phase,
+    ...(facts.files.reads ? { filesRead: facts.files.reads } : {}),
     ...(winner ? { winner, decision: decisionOf(agents) } : {}),
     ...(winner && facts.files.finalAnswer !== undefined
       ? {
@@ -273,6 +274,22 @@ function costOf(
   const seen = stop?.seenCost
   if (final === undefined) return seen
   return seen === undefined ? final : Math.max(final, seen)
+}
+
+/**
+ * Whether the agents read any of the pull request's files: its context
+ * folder (diff.patch, changed-files.tsv) or a changed file. Undefined when it
+ * is not known (no pull request, or no record of the agents' tool calls).
+ */
+export function readThePullRequest(result: RunResult): boolean | undefined {
+  const pr = result.pullRequest
+  if (!pr || !result.filesRead) return undefined
+  const paths = Object.values(result.filesRead).flat()
+  return paths.some(
+    (p) =>
+      /(^|\/)pr-context\//.test(p) ||
+      pr.files.some((f) => p === f || p.endsWith(`/${f}`))
+  )
 }
 
 /** Time, cost and tokens of a step: both MassGen runs, the answers and the vote on findings. */
