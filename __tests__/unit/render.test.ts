@@ -82,6 +82,47 @@ function expectWellFormed(md: string, max = ctx.maxChars): void {
 }
 
 describe('renderReport', () => {
+  it("the footer's time, tokens and cost count the vote on findings (a real local-model review: answers 144 s, 3,896/369 tokens; vote round 63.5 s, 1,500/96)", () => {
+    const md = renderReport(
+      success({
+        elapsedSeconds: 144,
+        inputTokens: 3896,
+        outputTokens: 369,
+        cost: 0.01,
+        findingVote: {
+          ran: true,
+          findings: 1,
+          seconds: 63.5,
+          inputTokens: 1500,
+          outputTokens: 96,
+          cost: 0.02,
+          answers: {}
+        }
+      }),
+      ctx
+    )
+    expect(md).toMatch(/⏱️ 3m 2[78]s/)
+    expect(md).toContain('🔤 5,396 in / 465 out tokens')
+    expect(md).toContain('💰 $0.0300 (estimated)')
+  })
+  it('a tie is named a tie and no vote is named so, never a consensus (issue 44: a real model tied 1-1)', () => {
+    const tie = renderReport(
+      success({
+        decision: { kind: 'tie', agents: ['agent_a', 'agent_b'], votes: 1 }
+      }),
+      ctx
+    )
+    expectWellFormed(tie)
+    expect(tie).not.toContain('Consensus on')
+    expect(tie).toContain(
+      "No consensus: a tie at 1 vote each (agent_a, agent_b); MassGen's tie-break named **agent_b**."
+    )
+    const none = renderReport(success({ decision: { kind: 'no-votes' } }), ctx)
+    expect(none).not.toContain('Consensus on')
+    expect(none).toContain(
+      'No agent voted; MassGen named **agent_b** without a vote.'
+    )
+  })
   it('puts the winner first, then the vote table, other answers and footer', () => {
     const md = renderReport(success(), ctx)
     expectWellFormed(md)

@@ -4,7 +4,12 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { readRunFiles } from '../../src/results/log-files.js'
-import { judgeRun, type RunFacts } from '../../src/results/results.js'
+import {
+  judgeRun,
+  readThePullRequest,
+  type RunFacts
+} from '../../src/results/results.js'
+import { renderReport } from '../../src/report/render.js'
 import type { AgentPlan } from '../../src/core/types.js'
 
 const FIXTURES = path.join(process.cwd(), '__fixtures__', 'massgen')
@@ -93,6 +98,141 @@ describe('judgeRun on recorded runs', () => {
     const r = judge('timeout-sigint', 2, { timedOut: true })
     expect(r.outcome).toBe('timeout')
     expect(r.phase).toBeDefined()
+  })
+  it("a real model's 1-1 tie (local-model-tie): MassGen names a winner, the action names a tie", () => {
+    const r = judge('local-model-tie', 2)
+    expect(r.outcome).toBe('success')
+    expect(r.winner).toBe('agent_a')
+    expect(r.decision).toEqual({
+      kind: 'tie',
+      agents: ['agent_a', 'agent_b'],
+      votes: 1
+    })
+  })
+  it('a clear majority is a consensus', () => {
+    expect(judge('success-2-agents', 2).decision).toEqual({ kind: 'consensus' })
+  })
+  it('every agent in error and no vote, yet a winner named: failed, saying no agent voted', () => {
+    const logDir = logDirOf('local-model-tie')
+    const status = path.join(logDir, 'turn_1', 'attempt_1', 'status.json')
+    // what the real model's runs left (issue 44): both agents in error, no vote
+    const s = JSON.parse(fs.readFileSync(status, 'utf8')) as {
+      agents: Record<string, Record<string, unknown>>
+      results: { votes: Record<string, number> }
+    }
+    for (const agent of Object.values(s.agents)) {
+      agent.status = 'error'
+      agent.error = {
+        type: 'workflow',
+        message: 'failed to use workflow tools after 3 attempts'
+      }
+      delete agent.vote_cast
+    }
+    s.results.votes = {}
+    fs.writeFileSync(status, JSON.stringify(s))
+    for (const agent of ['agent_a', 'agent_b'])
+      for (const run of fs.readdirSync(
+        path.join(logDir, 'turn_1', 'attempt_1', agent)
+      ))
+        fs.rmSync(
+          path.join(logDir, 'turn_1', 'attempt_1', agent, run, 'vote.json'),
+          { force: true }
+        )
+    const plan = agents(2)
+    const r = judgeRun({
+      question: 'Review this pull request.',
+      agents: plan,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      maxDurationSeconds: 1800,
+      logDir,
+      files: readRunFiles(
+        logDir,
+        plan.map((a) => a.id)
+      ),
+      configErrors: [],
+      wallSeconds: 9
+    })
+    expect(r.winner).toBe('agent_a')
+    expect(r.decision).toEqual({ kind: 'no-votes' })
+    expect(r.outcome).toBe('failed')
+    expect(r.reason).toMatch(/no agent voted: every agent failed/)
+  })
+  it("the agents' reads come from MassGen's events.jsonl (local-model-tie: both read the pull request's diff.patch)", () => {
+    const r = judge('local-model-tie', 2)
+    expect(Object.keys(r.filesRead ?? {}).sort()).toEqual([
+      'agent_a',
+      'agent_b'
+    ])
+    for (const paths of Object.values(r.filesRead ?? {}))
+      for (const p of paths) expect(p).toMatch(/\/pr-context\/diff\.patch$/)
+    const pr = {
+      number: 42,
+      headSha: 'h',
+      diff: '',
+      diffTruncated: false,
+      files: ['src/parser.ts'],
+      ownTexts: []
+    }
+    expect(readThePullRequest({ ...r, pullRequest: pr })).toBe(true)
+    expect(readThePullRequest(r)).toBeUndefined()
+  })
+  it("agents that read only the instructions' example path (issue 44's real runs): the report says they read none of the pull request's files", () => {
+    const logDir = logDirOf('local-model-tie')
+    const events = path.join(logDir, 'turn_1', 'attempt_1', 'events.jsonl')
+    fs.writeFileSync(
+      events,
+      fs
+        .readFileSync(events, 'utf8')
+        .replaceAll(
+          '{{CWD}}/pr-context/diff.patch',
+          'path/changed/in/the/pull/request.ts'
+        )
+    )
+    const plan = agents(2)
+    const r = judgeRun({
+      question: 'Review this pull request.',
+      agents: plan,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      maxDurationSeconds: 1800,
+      logDir,
+      files: readRunFiles(
+        logDir,
+        plan.map((a) => a.id)
+      ),
+      configErrors: [],
+      wallSeconds: 9
+    })
+    const pr = {
+      number: 42,
+      headSha: 'h',
+      diff: '',
+      diffTruncated: false,
+      files: ['src/parser.ts', 'README.md'],
+      ownTexts: []
+    }
+    const result = { ...r, pullRequest: pr }
+    expect(readThePullRequest(result)).toBe(false)
+    const md = renderReport(result, {
+      target: 'comment',
+      tag: 'massgen',
+      secrets: [],
+      maxChars: 60_000
+    })
+    expect(md).toContain("The agents read none of the pull request's files")
+    expect(
+      renderReport(judge('local-model-tie', 2), {
+        target: 'comment',
+        tag: 'massgen',
+        secrets: [],
+        maxChars: 60_000
+      })
+    ).not.toContain('read none')
   })
   it('cancelled wins over everything', () => {
     expect(judge('success-2-agents', 2, { cancelled: true }).outcome).toBe(

@@ -106,6 +106,32 @@ describe('parsing findings', () => {
     expect(hidden.findings[0]?.suggestion).toBeUndefined()
   })
 
+  it("the instructions' example copied verbatim on a changed file (what a real 135M model wrote, issue 44) is no finding", () => {
+    const copied = {
+      file: 'README.md',
+      start_line: 10,
+      line: 12,
+      severity: 'concern',
+      title: 'Short title',
+      explanation: 'Why it is a problem and what to do.',
+      suggestion: 'replacement text for lines 10 to 12'
+    }
+    const parsed = parseFindings('a', block([copied]), CHANGED)
+    expect(parsed.findings).toEqual([])
+    expect(parsed.dropped).toBe(1)
+    // one placeholder field is enough
+    const titleOnly = {
+      file: 'README.md',
+      line: 4,
+      severity: 'nit',
+      title: ' Short title '
+    }
+    expect(parseFindings('a', block([titleOnly]), CHANGED).findings).toEqual([])
+    // a real finding with its own words stays
+    const own = { ...titleOnly, title: 'Docs name the wrong flag' }
+    expect(parseFindings('a', block([own]), CHANGED).findings).toHaveLength(1)
+  })
+
   it('missing, invalid and oversized blocks give no findings', () => {
     expect(parseFindings('a', 'no block here', CHANGED).block).toBe('missing')
     expect(

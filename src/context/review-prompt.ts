@@ -6,6 +6,17 @@ import {
 } from '../core/findings-fence.js'
 
 /**
+ * The example item of the instructions: a small model copies it verbatim
+ * (issue 44), so review/findings.ts drops an item that repeats its text.
+ */
+export const EXAMPLE_FINDING = {
+  file: 'path/changed/in/the/pull/request.ts',
+  title: 'Short title',
+  explanation: 'Why it is a problem and what to do.',
+  suggestion: 'replacement text for lines 10 to 12'
+} as const
+
+/**
  * Appended to the question. Fixed text: nothing from the pull request goes
  * in, so no author can rewrite the instructions.
  */
@@ -19,10 +30,10 @@ export function reviewInstructions(): string {
     `string is \`${FINDINGS_FENCE}\` (write \`[]\` inside it when you find none). One item:`,
     '',
     '```json',
-    '{"file": "path/changed/in/the/pull/request.ts", "start_line": 10, "line": 12,',
-    ' "severity": "concern", "title": "Short title",',
-    ' "explanation": "Why it is a problem and what to do.",',
-    ' "suggestion": "replacement text for lines 10 to 12"}',
+    `{"file": "${EXAMPLE_FINDING.file}", "start_line": 10, "line": 12,`,
+    ` "severity": "concern", "title": "${EXAMPLE_FINDING.title}",`,
+    ` "explanation": "${EXAMPLE_FINDING.explanation}",`,
+    ` "suggestion": "${EXAMPLE_FINDING.suggestion}"}`,
     '```',
     '',
     "- `file`: the path as in the pull request's changed files.",

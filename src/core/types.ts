@@ -346,6 +346,11 @@ export interface RunTimings {
 export const CACHE_SAVE_POLICIES = ['auto', 'always', 'never'] as const
 export type CacheSavePolicy = (typeof CACHE_SAVE_POLICIES)[number]
 
+export type Decision =
+  | { readonly kind: 'consensus' }
+  | { readonly kind: 'tie'; readonly agents: string[]; readonly votes: number }
+  | { readonly kind: 'no-votes' }
+
 export interface RunResult {
   readonly outcome: Outcome
   /** Why, when the outcome is not success: shown to the user. */
@@ -354,6 +359,11 @@ export interface RunResult {
   readonly exitCode: number | null
   readonly signal?: string
   readonly winner?: string
+  /**
+   * How the votes named the winner (results/results.ts): a majority, a tie
+   * MassGen broke, or no vote at all (MassGen still names one).
+   */
+  readonly decision?: Decision
   readonly winnerAnswer?: string
   readonly agents: AgentResult[]
   /** Votes by answer label, as status.json keeps them. */
@@ -381,6 +391,11 @@ export interface RunResult {
   readonly findingVote?: VoteRound
   /** The pull request the run reviewed, as read before the run. */
   readonly pullRequest?: ReviewedPull
+  /**
+   * Paths each agent read through its read tools (MassGen's events.jsonl);
+   * undefined when MassGen left no record of its tool calls.
+   */
+  readonly filesRead?: Record<string, string[]>
   /** Its size, how its diff was read and its steering files, for the report. */
   readonly pullFacts?: PullFacts
 }

@@ -3,6 +3,7 @@
 import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
 import type { AgentResult, Outcome, RunResult } from '../core/types.js'
 import { cell, codeBlock, link } from '../safety/markdown-parts.js'
+import { runTotals } from '../results/results.js'
 
 export const OUTCOME_EMOJI: Record<Outcome, string> = {
   success: '✅',
@@ -94,13 +95,14 @@ interface FooterContext {
 
 export function footer(result: RunResult, ctx: FooterContext): string {
   const parts: string[] = []
-  if (result.elapsedSeconds !== undefined)
-    parts.push(`⏱️ ${formatDuration(result.elapsedSeconds)}`)
-  if (result.cost !== undefined)
-    parts.push(`💰 ${formatCost(result.cost)} (estimated)`)
-  if (result.inputTokens !== undefined || result.outputTokens !== undefined) {
-    const tokensIn = formatCount(result.inputTokens ?? 0)
-    const tokensOut = formatCount(result.outputTokens ?? 0)
+  const totals = runTotals(result)
+  if (totals.seconds !== undefined)
+    parts.push(`⏱️ ${formatDuration(totals.seconds)}`)
+  if (totals.cost !== undefined)
+    parts.push(`💰 ${formatCost(totals.cost)} (estimated)`)
+  if (totals.inputTokens !== undefined || totals.outputTokens !== undefined) {
+    const tokensIn = formatCount(totals.inputTokens ?? 0)
+    const tokensOut = formatCount(totals.outputTokens ?? 0)
     parts.push(`🔤 ${tokensIn} in / ${tokensOut} out tokens`)
   }
   if (result.outcome !== 'success' && result.exitCode !== null)

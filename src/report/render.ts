@@ -27,6 +27,7 @@ import type { ProgressSnapshot } from '../run/progress.js'
 import type { ReviewReport } from '../core/review.js'
 import { withoutFindingsBlocks } from '../core/findings-fence.js'
 import { timingsSection } from './timings.js'
+import { readThePullRequest } from '../results/results.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'
@@ -274,16 +275,29 @@ function titleLine(result: RunResult, ctx: ReportContext): string {
   return `### ${OUTCOME_EMOJI[result.outcome]} MassGen${tagSuffix(ctx.tag)}: \`${result.outcome}\``
 }
 
+/** How the votes named the winner: a tie or no vote is never called a consensus. */
+function decisionLine(result: RunResult, secrets: readonly string[]): string {
+  const winner = `**${cell(result.winner ?? '', secrets, 60)}**`
+  const decision = result.decision ?? { kind: 'consensus' }
+  if (decision.kind === 'tie')
+    return (
+      `No consensus: a tie at ${decision.votes} vote${decision.votes === 1 ? '' : 's'} each ` +
+      `(${decision.agents.map((a) => cell(a, secrets, 60)).join(', ')}); MassGen's tie-break named ${winner}.`
+    )
+  if (decision.kind === 'no-votes')
+    return `No agent voted; MassGen named ${winner} without a vote.`
+  const w = result.agents.find((a) => a.id === result.winner)
+  const votes = w
+    ? ` with ${w.votesReceived} of ${result.agents.length} votes`
+    : ''
+  return `Consensus on ${winner}${votes}.`
+}
+
 function header(result: RunResult, ctx: ReportContext, hint: string): string {
   const secrets = ctx.secrets
   const parts = [titleLine(result, ctx)]
-  if (result.outcome === 'success' && result.winner) {
-    const w = result.agents.find((a) => a.id === result.winner)
-    const votes = w
-      ? ` with ${w.votesReceived} of ${result.agents.length} votes`
-      : ''
-    parts.push(`Consensus on **${cell(result.winner, secrets, 60)}**${votes}.`)
-  }
+  if (result.outcome === 'success' && result.winner)
+    parts.push(decisionLine(result, secrets))
   parts.push(reasonBlock(result, secrets))
   if (result.mode) parts.push(modeLine(result))
   if (result.configErrors?.length) {
@@ -297,6 +311,10 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   if (result.outcome !== 'success' && result.phase)
     parts.push(`**Phase reached:** ${cell(result.phase, secrets, 60)}`)
   parts.push(pullFactsSection(result.pullFacts, secrets))
+  if (readThePullRequest(result) === false)
+    parts.push(
+      "⚠️ **The agents read none of the pull request's files**: no read of its diff or of a changed file shows in MassGen's log, so their answers do not rest on the code."
+    )
   parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
   if (ctx.review)
     parts.push(

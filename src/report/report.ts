@@ -12,6 +12,7 @@ import { stickyMarker } from '../github/sticky-marker.js'
 import { redactSecrets } from '../safety/redact.js'
 import { renderReport, type ReportContext } from './render.js'
 import type { RunResult } from '../core/types.js'
+import { runTotals } from '../results/results.js'
 
 /** GitHub's job summary upload limit per step. */
 const SUMMARY_LIMIT = 1024 * 1024 - 1024
@@ -192,13 +193,11 @@ async function setOutputs(
   )
   core.setOutput(Outputs.LogDir, result.logDir ?? '')
   core.setOutput(Outputs.StatusFile, result.statusFile ?? '')
-  core.setOutput(
-    Outputs.DurationSeconds,
-    result.elapsedSeconds?.toFixed(1) ?? ''
-  )
+  const totals = runTotals(result)
+  core.setOutput(Outputs.DurationSeconds, totals.seconds?.toFixed(1) ?? '')
   core.setOutput(
     Outputs.Cost,
-    result.cost === undefined ? '' : result.cost.toFixed(6)
+    totals.cost === undefined ? '' : totals.cost.toFixed(6)
   )
   core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
 }

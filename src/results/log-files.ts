@@ -48,6 +48,51 @@ export interface RunFiles {
   finalAnswerFile?: string
   /** True when an answer was cut at its read limit (answerReadLimit). */
   answersTruncated: boolean
+  /**
+   * Paths each agent asked a read tool for (events.jsonl's `tool_start`);
+   * undefined when the attempt left no events.jsonl.
+   */
+  reads?: Record<string, string[]>
+}
+
+/** Most of events.jsonl read for the agents' reads: a long run's log is cut there. */
+const MAX_EVENTS_BYTES = 8 * 1024 * 1024
+
+/**
+ * The paths each agent's read tools were called with (MassGen 0.1.97 logs
+ * every tool call as a `tool_start` event with its arguments), from the
+ * text of events.jsonl; a line that is not such an event is skipped.
+ */
+export function readsFromEvents(text: string): Record<string, string[]> {
+  const reads: Record<string, string[]> = {}
+  for (const line of text.split('\n')) {
+    if (!line.includes('"tool_start"')) continue
+    let event: unknown
+    try {
+      event = JSON.parse(line)
+    } catch {
+      continue
+    }
+    const e = event as {
+      event_type?: unknown
+      agent_id?: unknown
+      data?: { tool_name?: unknown; args?: { path?: unknown; paths?: unknown } }
+    }
+    const tool = e.data?.tool_name
+    if (
+      e.event_type !== 'tool_start' ||
+      typeof e.agent_id !== 'string' ||
+      typeof tool !== 'string' ||
+      !/(^|__)read_/.test(tool)
+    )
+      continue
+    const args = e.data?.args ?? {}
+    const many: unknown[] = Array.isArray(args.paths) ? args.paths : []
+    const paths = [args.path, ...many]
+    const list = (reads[e.agent_id] ??= [])
+    for (const p of paths) if (typeof p === 'string') list.push(p)
+  }
+  return reads
 }
 
 export function readRunFiles(
@@ -77,6 +122,12 @@ export function readRunFiles(
     }
   }
   if (!attemptDir) return files
+
+  const events = reader.readText(
+    path.join(attemptDir, 'events.jsonl'),
+    MAX_EVENTS_BYTES
+  )
+  if (events) files.reads = readsFromEvents(events.text)
 
   const winnerId = files.status?.results?.winner ?? undefined
   const ids = agentIds ?? Object.keys(files.status?.agents ?? {})

@@ -6,6 +6,7 @@ import type { AgentStatus } from '../run/status-file.js'
 import type {
   AgentPlan,
   AgentResult,
+  Decision,
   Outcome,
   RunResult
 } from '../core/types.js'
@@ -54,7 +55,8 @@ export function judgeRun(facts: RunFacts): RunResult {
     logDir: facts.logDir,
     statusFile: facts.files.statusFile,
     phase: status?.coordination?.phase,
-    ...(winner ? { winner } : {}),
+    ...(facts.files.reads ? { filesRead: facts.files.reads } : {}),
+    ...(winner ? { winner, decision: decisionOf(agents) } : {}),
     ...(winner && facts.files.finalAnswer !== undefined
       ? {
           winnerAnswer: facts.files.finalAnswer,
@@ -139,10 +141,34 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
         `${status.finish_reason ?? 'missing'}).`
     ]
   }
+  if (
+    result.decision?.kind === 'no-votes' &&
+    result.agents.length > 1 &&
+    result.agents.every((a) => a.error)
+  ) {
+    // MassGen 0.1.97 names a winner even then (seen with a real model)
+    return [
+      'failed',
+      `MassGen named ${result.winner} the winner, but no agent voted${errorSummary(result)}.`
+    ]
+  }
   if (result.winnerAnswer === undefined) {
     return ['failed', `The winner ${result.winner}'s answer file is missing.`]
   }
   return ['success']
+}
+
+/**
+ * What the votes decided: a tie or no vote at all is not a consensus, even
+ * when MassGen names a winner (its tie-break, or its fallback).
+ */
+function decisionOf(agents: AgentResult[]): Decision {
+  const top = Math.max(0, ...agents.map((a) => a.votesReceived))
+  if (top === 0 || !agents.some((a) => a.votedFor)) return { kind: 'no-votes' }
+  const leaders = agents.filter((a) => a.votesReceived === top)
+  return leaders.length > 1
+    ? { kind: 'tie', agents: leaders.map((a) => a.id), votes: top }
+    : { kind: 'consensus' }
 }
 
 function errorSummary(result: RunResult): string {
@@ -248,6 +274,53 @@ function costOf(
   const seen = stop?.seenCost
   if (final === undefined) return seen
   return seen === undefined ? final : Math.max(final, seen)
+}
+
+/**
+ * Whether the agents read any of the pull request's files: its context
+ * folder (diff.patch, changed-files.tsv) or a changed file. Undefined when it
+ * is not known (no pull request, or no record of the agents' tool calls).
+ */
+export function readThePullRequest(result: RunResult): boolean | undefined {
+  const pr = result.pullRequest
+  if (!pr || !result.filesRead) return undefined
+  const paths = Object.values(result.filesRead).flat()
+  return paths.some(
+    (p) =>
+      /(^|\/)pr-context\//.test(p) ||
+      pr.files.some((f) => p === f || p.endsWith(`/${f}`))
+  )
+}
+
+/** Time, cost and tokens of a step: both MassGen runs, the answers and the vote on findings. */
+export interface RunTotals {
+  readonly seconds?: number
+  readonly cost?: number
+  readonly inputTokens?: number
+  readonly outputTokens?: number
+}
+
+/**
+ * The step's totals: the vote on findings is a second MassGen run whose
+ * time, tokens and cost count as much as the answers' (with a real model it
+ * was 44 % of the time and 57 % of the tokens, issue 44). The result keeps
+ * each run's own figures (a matrix review adds them per shard).
+ */
+export function runTotals(result: RunResult): RunTotals {
+  const vote = result.findingVote
+  const sum = (a?: number, b?: number) =>
+    a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0)
+  const seconds = sum(result.elapsedSeconds, vote?.seconds)
+  return {
+    ...(seconds !== undefined ? { seconds: round(seconds) } : {}),
+    ...optional('cost', sum(result.cost, vote?.cost)),
+    ...optional('inputTokens', sum(result.inputTokens, vote?.inputTokens)),
+    ...optional('outputTokens', sum(result.outputTokens, vote?.outputTokens))
+  }
+}
+
+function optional<K extends string>(key: K, value: number | undefined) {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>)
 }
 
 function round(seconds: number): number {

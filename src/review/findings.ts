@@ -11,6 +11,7 @@ import {
   MAX_FINDINGS_PER_AGENT
 } from '../core/findings-fence.js'
 import { SEVERITIES, type Finding } from '../core/review.js'
+import { EXAMPLE_FINDING } from '../context/review-prompt.js'
 
 /** A larger block is ignored whole: no answer needs 64 KiB of findings. */
 export const MAX_BLOCK_CHARS = 64 * 1024
@@ -164,7 +165,23 @@ function explained(explanation: string, withheld: string | undefined): string {
   return text ? `${text}\n\n${note}` : note
 }
 
-/** One finding, or undefined when it breaks the schema or names no changed file. */
+/** The instructions' example copied: its placeholder title, explanation or suggestion. */
+function copiesTheExample(f: {
+  title: string
+  explanation?: string | null
+  suggestion?: string | null
+}): boolean {
+  return (
+    f.title.trim() === EXAMPLE_FINDING.title ||
+    f.explanation?.trim() === EXAMPLE_FINDING.explanation ||
+    f.suggestion?.trim() === EXAMPLE_FINDING.suggestion
+  )
+}
+
+/**
+ * One finding, or undefined when it breaks the schema, names no changed file
+ * or copies the instructions' example.
+ */
 function checkFinding(
   agent: string,
   raw: unknown,
@@ -175,7 +192,7 @@ function checkFinding(
   const f = parsed.data
   const file = normalisePath(f.file, changed)
   const title = oneLineTitle(f.title)
-  if (!file || !title) return undefined
+  if (!file || !title || copiesTheExample(f)) return undefined
   let startLine = f.start_line ?? undefined
   // A range must run forward and stay short; otherwise only its last line.
   if (
