@@ -30,6 +30,7 @@ import {
   type ActionRun
 } from '../../test-support/run-action.js'
 import { event, KEYS } from '../../test-support/fixtures.js'
+import { FIXTURE_HEAD_SHA } from '../../test-support/sample-pull.js'
 import { makeZip } from '../../test-support/zip.js'
 
 jest.setTimeout(600_000)
@@ -745,6 +746,10 @@ describe('a taken-over shard of attempt 1 plants records and the plan under atte
 describe('the finding vote across two question shards on the same files', () => {
   const RUN = 'c4d7a0a2-5b6f-4e1d-9f7e-000000004646'
   const QUESTIONS = 'bugs: Find bugs.\nsecurity: Find security problems.'
+  /** A changed file the diff shows nothing of, and its code at the head. */
+  const UNSHOWN = 'src/gen/unshown.ts'
+  const UNSHOWN_LINE = 'while (retries < limit) retries += step'
+  const UNSHOWN_CODE = `let retries = 0\n${UNSHOWN_LINE}\nexport { retries }\n`
   const CODE = 'const limit = items.length + 0;'
   const X = 'src/gen/f0000.ts'
   /** Raised in both shards by agent_a: the real problem. */
@@ -819,9 +824,11 @@ describe('the finding vote across two question shards on the same files', () => 
 
   beforeAll(async () => {
     runBackendId = RUN
-    github.state.pulls['42'] = largePull(
-      manyFiles(2, (i) => `const limit = items.length + ${i};`)
-    )
+    github.state.pulls['42'] = largePull([
+      ...manyFiles(2, (i) => `const limit = items.length + ${i};`),
+      // A file whose patch GitHub leaves out: the diff shows none of it.
+      { filename: UNSHOWN, status: 'modified', additions: 3, deletions: 0 }
+    ])
     const run = await job('matrix', common)
     expect(run.exitCode).toBe(0)
     refs = planned(run).matrix
@@ -1105,6 +1112,58 @@ describe('the finding vote across two question shards on the same files', () => 
       }
     }))
   const asNit = { ...offByOne, severity: 'nit' }
+
+  it.each([
+    // The other agent abstains: the quote counts on any bundle.
+    [
+      'control: a file the diff shows',
+      X,
+      CODE,
+      { finding: 'F1', vote: 'abstain', reason: 'cannot tell' }
+    ],
+    // The other agent rejects: only the quote's evidence outweighs it.
+    [
+      'attack: a file whose patch GitHub leaves out',
+      UNSHOWN,
+      UNSHOWN_LINE,
+      reject('F1', 'no')
+    ]
+  ])(
+    'reads the code a vote quotes at the head when the diff shows none of it, so an exact quote counts (%s)',
+    async (_what, file, quote, other) => {
+      github.state.files = {
+        ...github.state.files,
+        [FIXTURE_HEAD_SHA]: { [UNSHOWN]: UNSHOWN_CODE }
+      }
+      const wrong = {
+        file,
+        line: 2,
+        severity: 'blocker',
+        title: 'The retry count is never checked against the maximum',
+        explanation: 'retries grows past MAX_RETRIES.'
+      }
+      forge((r) => ({
+        ...r,
+        answers: [
+          { agent: 'agent_a', text: findingsBlock([wrong]) },
+          { agent: 'agent_b', text: findingsBlock([]) }
+        ],
+        vote: {
+          ...(r.vote as object),
+          ballots: [
+            { agent: 'agent_a', text: ballot([confirm('F1', quote)]) },
+            { agent: 'agent_b', text: ballot([other]) }
+          ]
+        }
+      }))
+      const run = await aggregate('1')
+      const f = byTitle(run, wrong.title)
+      expect(
+        f?.votes.find((v) => v.agent === 's1-security/agent_a')?.evidence
+      ).toBe('code')
+      expect(f?.posted).not.toBe('unconfirmed')
+    }
+  )
 
   it.each([
     ['control: it raises it as a blocker too', offByOne],

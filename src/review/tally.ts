@@ -18,8 +18,9 @@
 //    an abstention), so a confirmation never weakens a finding; when the
 //    finding would count with such confirmations and does not without them,
 //    it is marked `prTextOnly` (it does not count).
-// 4. The question shows the code of every finding (excerpt.ts), so a quote
-//    is always checkable.
+// 4. The question shows the code of every finding (excerpt.ts; a matrix
+//    review's aggregate reads what the diff does not show at the head,
+//    shards/aggregate-job.ts), so a quote is always checkable.
 // 5. `unclear` (MassGen's answer votes split) never hides a counted blocker,
 //    nor a finding a majority of the voters confirmed with the code.
 // 6. Severity: the highest severity the group's counting members give (a

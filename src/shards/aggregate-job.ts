@@ -42,7 +42,8 @@ import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
 import { expectedAgents } from './expected-agents.js'
 import { attemptCheck } from './attempt-start.js'
 import { newSideLines, type DiffLines } from '../review/excerpt.js'
-import { roundsTogether, shardVotes } from './shard-votes.js'
+import { roundsTogether, shardVotes, votedFiles } from './shard-votes.js'
+import type { BaseFile } from '../github/contents.js'
 import {
   renderAggregate,
   totalsOf,
@@ -84,7 +85,9 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   for (const entry of plan.shards) taken.push(await take(entry))
   const diff = cutDiff(pull.diff, PLAN_DIFF_MAX_BYTES)
   const prTexts = [pull.title, pull.body].filter(Boolean)
-  const outcomes = withVotes(taken, diff.diff, prTexts)
+  const outcomes = await withVotes(taken, diff.diff, prTexts, (file) =>
+    github.getBaseFile(file, pull.headSha, MAX_UNSHOWN_FILE_BYTES)
+  )
   const bases = [
     ...plan.shards.map((s) => `${inputs.resultsPrefix}${s.id}`),
     planArtifactName(settings.commentTag)
@@ -233,19 +236,45 @@ function shardTaker(from: {
   }
 }
 
+/** Files the diff shows nothing of, read at the head for the votes' quotes, at most. */
+const MAX_UNSHOWN_FILES = 30
+/** A larger one is not read (the contents API sends no text over 1 MB). */
+const MAX_UNSHOWN_FILE_BYTES = 1_000_000
+
 /**
  * Each shard's vote, tallied here from its ballots (shard-votes.ts); the
- * diff's lines are read once for all of them, and only if one voted.
+ * diff's lines are read once for all of them, and only if one voted. The
+ * aggregate has no checkout: a file voted on that the diff shows nothing of
+ * (a name git quotes, past the diff's budget, a patch GitHub leaves out) is
+ * read at the head commit through the API, a regular file at exactly that
+ * path and size-bounded (getBaseFile), so an exact quote of it is checkable.
  */
-function withVotes(
+async function withVotes(
   taken: ShardOutcome[],
   diff: string,
-  prTexts: string[]
-): ShardOutcome[] {
+  prTexts: string[],
+  readAtHead: (file: string) => Promise<BaseFile>
+): Promise<ShardOutcome[]> {
   const voted = taken.some(
     (o) => o.state === 'ok' && o.accepted.record.vote?.ran === true
   )
   const diffLines: DiffLines = newSideLines(voted ? diff : '')
+  const unshown = [
+    ...new Set(
+      taken.flatMap((o) => (o.state === 'ok' ? votedFiles(o.accepted) : []))
+    )
+  ].filter((file) => !diffLines.get(file)?.size)
+  for (const file of unshown.slice(0, MAX_UNSHOWN_FILES)) {
+    const read = await readAtHead(file).catch((): BaseFile => ({
+      ok: false,
+      why: 'unreadable'
+    }))
+    if (read.ok)
+      diffLines.set(
+        file,
+        new Map(read.text.split('\n').map((text, i) => [i + 1, text]))
+      )
+  }
   return taken.map((o): ShardOutcome =>
     o.state === 'ok'
       ? { ...o, votes: shardVotes(o.accepted, diffLines, prTexts) }

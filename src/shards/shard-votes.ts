@@ -8,7 +8,7 @@
 // anything the record claims). A shard whose round did not run (skipped,
 // failed, finding-vote off) gives no votes: its findings count by their
 // raisers, as one run's do when its round is skipped.
-import type { VoteRound } from '../core/review.js'
+import type { FindingGroup, VoteRound } from '../core/review.js'
 import { excerptsFor, type DiffLines } from '../review/excerpt.js'
 import type { RoundVote } from '../review/merged-votes.js'
 import { groupedFindings } from '../review/post.js'
@@ -29,18 +29,34 @@ export interface ShardVotes {
   findings: number
 }
 
+/** The groups a shard's round voted on, in its order; none when it did not run. */
+function votedGroups(accepted: AcceptedRecord): FindingGroup[] {
+  const { record, entry } = accepted
+  const round = record.vote
+  if (!round?.ran || round.ballots.length === 0) return []
+  const winner = record.winner ? shardAgent(entry.id, record.winner) : undefined
+  const { groups } = groupedFindings(accepted.answers, entry.files, winner)
+  return groups.slice(0, Math.min(round.findings, MAX_VOTED_FINDINGS))
+}
+
+/** The files a shard's round voted on findings of: the code its votes quote. */
+export function votedFiles(accepted: AcceptedRecord): string[] {
+  return [...new Set(votedGroups(accepted).map((g) => g.anchor.file))]
+}
+
 export function shardVotes(
   accepted: AcceptedRecord,
-  /** The pull request's diff, its lines read once for every shard (excerpt.ts). */
+  /**
+   * The pull request's diff, its lines read once for every shard
+   * (excerpt.ts), with the files it shows nothing of read at the head.
+   */
   diff: DiffLines,
   prTexts: readonly string[]
 ): ShardVotes | undefined {
-  const { record, entry } = accepted
-  const round = record.vote
+  const { entry } = accepted
+  const round = accepted.record.vote
   if (!round?.ran || round.ballots.length === 0) return undefined
-  const winner = record.winner ? shardAgent(entry.id, record.winner) : undefined
-  const { groups } = groupedFindings(accepted.answers, entry.files, winner)
-  const voted = groups.slice(0, Math.min(round.findings, MAX_VOTED_FINDINGS))
+  const voted = votedGroups(accepted)
   const ids = new Set(voted.map((_, i) => voteId(i)))
   const ballots = round.ballots.map((b) =>
     parseVotes(shardAgent(entry.id, b.agent), b.text, ids)
