@@ -114,12 +114,46 @@ function parseFindings(text: string | undefined): ActionFinding[] | undefined {
   }
 }
 
-/** What one run of the action says about the review. */
-export function outcomeOf(run: ActionRun, wallSeconds: number): RunOutcome {
+/**
+ * When the action's log said the vote round started and ended: its wall
+ * time, MassGen's start-up included (MassGen's own figure leaves that out).
+ */
+function voteClock(): {
+  onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void
+  seconds: () => number | undefined
+} {
+  let tail = ''
+  let start: number | undefined
+  let end: number | undefined
+  return {
+    onOutput(stream, chunk) {
+      if (stream !== 'stdout' || end !== undefined) return
+      const text = tail + chunk.toString()
+      start ??= /Finding vote: \d+ finding/.test(text) ? Date.now() : undefined
+      if (start !== undefined && /Finding vote: MassGen /.test(text))
+        end = Date.now()
+      tail = text.slice(-200)
+    },
+    seconds: () =>
+      start !== undefined && end !== undefined
+        ? (end - start) / 1000
+        : undefined
+  }
+}
+
+/**
+ * What one run of the action says about the review; `voteWall` is the vote
+ * round's wall time when the log's timing gave it.
+ */
+export function outcomeOf(
+  run: ActionRun,
+  wallSeconds: number,
+  voteWall?: number
+): RunOutcome {
   const status = run.outputs.status ?? ''
   const tokens = footerTokens(run.summary)
   const vote = voteLine(run.stdout)
-  const voteSeconds = vote?.seconds ?? 0
+  const voteSeconds = vote ? (voteWall ?? vote.seconds ?? 0) : 0
   const answers: Measured = {
     cost_usd: number(run.outputs.cost),
     tokens_in: tokens.in,
@@ -175,6 +209,7 @@ export async function runCase(
   // Readable to the sandbox's user: local mode runs MassGen as nobody.
   const workspace = openTempDir('massgen-eval-workspace-')
   fs.cpSync(c.filesDir, workspace, { recursive: true })
+  const clock = voteClock()
   const started = Date.now()
   let run: ActionRun | undefined
   try {
@@ -184,11 +219,12 @@ export async function runCase(
       githubApiUrl: github.url,
       workspace,
       post: false,
+      onOutput: clock.onOutput,
       inputs: settings.inputs,
       ...(settings.env ? { env: settings.env } : {}),
       ...(settings.pathExtra ? { pathExtra: settings.pathExtra } : {})
     })
-    return outcomeOf(run, (Date.now() - started) / 1000)
+    return outcomeOf(run, (Date.now() - started) / 1000, clock.seconds())
   } finally {
     await github.close()
     fs.rmSync(workspace, { recursive: true, force: true })
