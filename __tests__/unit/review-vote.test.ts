@@ -404,8 +404,18 @@ describe('the code of a file the diff shows nothing of', () => {
   ].join('\n')
   const code = 'a\nb\nconst big = size > limit + 1\nc\n'
 
+  it('a name git quotes: the one diff parser reads its lines from the diff', () => {
+    const groups = grouped('src/größe.ts')
+    const excerpt = excerptsFor(groups, QUOTED, os.tmpdir()).get(
+      groups[0] as FindingGroup
+    )
+    expect(excerpt?.source).toBe('diff')
+    expect(excerpt?.lines.map((l) => l.text)).toContain(
+      'const big = size > limit + 1'
+    )
+  })
+
   it.each([
-    ['a name git quotes', 'src/größe.ts', QUOTED],
     [
       'a file past the diff budget',
       'src/cache.ts',
