@@ -252,6 +252,10 @@ describe('the gate across pushes counts what still stands', () => {
     pushToPull(github.state, 42, retryOnlyPush())
     const run = await review(github, [])
     expect(run.summary).toContain('Incremental review')
+    // The bot's thread, the 1,001st, was read.
+    expect(sticky(github)).toMatch(
+      /parsePort accepts text that is not a port \| carried forward/
+    )
     expectGateHeld(run, github, retryOnlyPush().sha)
   })
 
