@@ -43,7 +43,11 @@ import type {
 } from '../core/review.js'
 import { errorText } from '../core/text.js'
 import { classifyEarlier, raisesAgain } from './earlier.js'
-import { standingFindings, verdictAcrossPushes } from './standing.js'
+import {
+  raisesDismissed,
+  standingFindings,
+  verdictAcrossPushes
+} from './standing.js'
 import type {
   EarlierFinding,
   ResolveThreads,
@@ -303,7 +307,10 @@ export async function runReview(
     classifyEarlier(input.earlier, groups, input.resolveThreads ?? 'unanswered')
   const thisRun = votesSplit(parsed, input.votes ?? [])
     ? 'unclear'
-    : verdictOf({ groups, minAgreement: input.minAgreement })
+    : verdictOf({
+        groups: groups.filter((g) => !raisesDismissed(g, earlier)),
+        minAgreement: input.minAgreement
+      })
   const report: ReviewReport = {
     // Every earlier finding that still stands counts too (standing.ts).
     verdict: verdictAcrossPushes(
