@@ -219,7 +219,7 @@ describe('the gate across pushes counts what still stands', () => {
     expect(sticky(github)).toContain('mallory has read access')
   })
 
-  it('control: a maintainer resolves the thread; the finding is dismissed and the gate opens', async () => {
+  it('control: a maintainer resolves the thread; the finding is dismissed and the gate opens, also when an agent raises it again', async () => {
     const github = await reviewedWithBlocker()
     const thread = portThread(github)
     if (!thread) throw new Error('no thread')
@@ -229,6 +229,12 @@ describe('the gate across pushes counts what still stands', () => {
     expectGateOpen(run, github, retryOnlyPush().sha)
     expect(sticky(github)).toContain('dismissed')
     expect(sticky(github)).toContain('alice-maintainer has maintain access')
+    // An agent raises it again on a later push: it stays dismissed (no new
+    // thread is opened that anyone could dismiss again).
+    const later = retryOnlyPush('7'.repeat(40))
+    pushToPull(github.state, 42, { ...later, change: '' })
+    const again = await review(github, [PORT])
+    expectGateOpen(again, github, later.sha)
   })
 
   it('attack: 1,000 threads of the author’s own come first; every page is read and the blocker still counts', async () => {
@@ -252,6 +258,10 @@ describe('the gate across pushes counts what still stands', () => {
     pushToPull(github.state, 42, retryOnlyPush())
     const run = await review(github, [])
     expect(run.summary).toContain('Incremental review')
+    // The bot's thread, the 1,001st, was read.
+    expect(sticky(github)).toMatch(
+      /parsePort accepts text that is not a port \| carried forward/
+    )
     expectGateHeld(run, github, retryOnlyPush().sha)
   })
 

@@ -15,10 +15,10 @@ import type { Outcome } from '../core/types.js'
 import { redactSecrets } from '../safety/redact.js'
 import { truncateMarkdown } from '../safety/markdown.js'
 import { clip } from '../core/text.js'
-import { countedFindings } from './counted.js'
 import { gateFails } from './counted.js'
 import {
   countsBySeverity,
+  gatingFindings,
   standingFindings,
   standingSeverity
 } from './standing.js'
@@ -144,7 +144,7 @@ export function annotationsOf(
   secrets: readonly string[]
 ): CheckAnnotation[] {
   return [
-    ...countedFindings(report).map((g) =>
+    ...gatingFindings(report).map((g) =>
       annotationOf(g, report.agentCount, secrets)
     ),
     ...standingFindings(report).flatMap((f) => standingAnnotation(f, secrets))

@@ -46,7 +46,11 @@ import type {
 import { coveredVerdict } from './coverage.js'
 import { errorText } from '../core/text.js'
 import { classifyEarlier, raisesAgain } from './earlier.js'
-import { standingFindings, verdictAcrossPushes } from './standing.js'
+import {
+  raisesDismissed,
+  standingFindings,
+  verdictAcrossPushes
+} from './standing.js'
 import type {
   EarlierFinding,
   ResolveThreads,
@@ -310,8 +314,12 @@ export async function runReview(
   const earlier =
     input.earlier &&
     classifyEarlier(input.earlier, groups, input.resolveThreads ?? 'unanswered')
+  // A finding a maintainer dismissed stays dismissed when raised again.
   const thisRun = verdictOver(
-    countedFindings({ groups, minAgreement: input.minAgreement }),
+    countedFindings({
+      groups: groups.filter((g) => !raisesDismissed(g, earlier)),
+      minAgreement: input.minAgreement
+    }),
     votesSplit(parsed, input.votes ?? [])
   )
   const agentsWithBlock = parsed.filter((p) => p.block === 'found').length

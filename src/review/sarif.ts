@@ -15,8 +15,11 @@
 import type { Log, ReportingDescriptor, Result, ToolComponent } from 'sarif'
 import { redactSecrets } from '../safety/redact.js'
 import { clip } from '../core/text.js'
-import { countedFindings } from './counted.js'
-import { standingFindings, standingSeverity } from './standing.js'
+import {
+  gatingFindings,
+  standingFindings,
+  standingSeverity
+} from './standing.js'
 import type { EarlierFinding, ReviewReport, Severity } from '../core/review.js'
 
 export const SARIF_SCHEMA_URI =
@@ -107,7 +110,7 @@ export function reviewSarif(
     secrets: readonly string[]
   }
 ): { log: Log; left: number } {
-  const counted = countedFindings(report)
+  const counted = gatingFindings(report)
   const results: Result[] = []
   let left = 0
   for (const g of counted) {

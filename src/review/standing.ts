@@ -6,7 +6,9 @@
 // changed and no agent raised it again, earlier.ts) or dismissed (a person
 // with write access resolved its thread, context/earlier-resolutions.ts).
 // One this run raises again and counts at the same severity or higher is
-// counted once, as this run's.
+// counted once, as this run's; one a person with write access dismissed
+// stays dismissed when an agent raises it again (no new thread is opened
+// for it, so no one could dismiss it twice).
 import type {
   EarlierFinding,
   EarlierOutcome,
@@ -17,6 +19,27 @@ import type {
 import { RANK } from './group.js'
 import { countedFindings } from './counted.js'
 import { raisesAgain } from './earlier.js'
+
+/** A group of this run that raises again a finding a person with write access dismissed. */
+export function raisesDismissed(
+  group: FindingGroup,
+  earlier: readonly EarlierOutcome[] | undefined
+): boolean {
+  return (earlier ?? []).some(
+    (o) => o.status === 'dismissed' && raisesAgain(group, o.finding)
+  )
+}
+
+/** This run's counted findings the verdict counts: none a person dismissed. */
+export function gatingFindings<G extends FindingGroup>(report: {
+  groups: readonly G[]
+  minAgreement: number
+  earlier?: readonly EarlierOutcome[]
+}): G[] {
+  return countedFindings(report).filter(
+    (g) => !raisesDismissed(g, report.earlier)
+  )
+}
 
 /** An earlier marker without its facts (an older release's) counts as a blocker. */
 export function standingSeverity(finding: EarlierFinding): Severity {
@@ -65,7 +88,7 @@ export function countsBySeverity(report: {
   earlier?: readonly EarlierOutcome[]
 }): Record<Severity, number> {
   const severities = [
-    ...countedFindings(report).map((g) => g.severity),
+    ...gatingFindings(report).map((g) => g.severity),
     ...standingFindings(report).map(standingSeverity)
   ]
   const count = (s: Severity) => severities.filter((x) => x === s).length
