@@ -248,9 +248,7 @@ export function coverageOf(
       file: l.file,
       reason: l.reason,
       ...(l.unnamed ? { unnamed: l.unnamed } : {}),
-      ...(!l.unnamed && allowed.some((m) => m(l.file))
-        ? { allowed: true }
-        : {})
+      ...(!l.unnamed && allowed.some((m) => m(l.file)) ? { allowed: true } : {})
     }))
   }
 }
