@@ -265,6 +265,7 @@ function readHeaderLine(b: Building, line: string): void {
   let value: string | undefined
   if (line.startsWith('--- ')) {
     b.from = markerName(line, 'a/')
+    if (b.from === undefined) b.added = true
   } else if (line.startsWith('+++ ')) {
     b.to = markerName(line, 'b/')
     if (b.to === undefined) b.deleted = true
