@@ -12,7 +12,8 @@ import {
   startGitHubServer,
   type GitHubServer
 } from '../../test-support/github-server.js'
-import type { ServerFile } from '../../test-support/github-state.js'
+import type { ServerFile, ServerPull } from '../../test-support/github-state.js'
+import { largePull, manyFiles } from '../../test-support/large-pull.js'
 import {
   FAKE_MASSGEN,
   openTempDir,
@@ -250,20 +251,33 @@ async function fullReview(
   answer: string | Record<string, string>,
   inputs: Record<string, string> = {}
 ): Promise<ActionRun> {
-  github.state.pulls['42'] = {
-    title: 'Refunds',
-    body: 'Adds refunds.',
-    author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
-    base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
-    head: { ref: 'refund', sha: FIRST, repo: 'octo-org/octo-repo' },
-    files: Object.entries(files).map(([name, text]) => added(name, text)),
-    diff: gitDiffOf(files)
-  }
+  return reviewPull(
+    {
+      title: 'Refunds',
+      body: 'Adds refunds.',
+      author: { login: 'alice-maintainer', id: 5550001, type: 'User' },
+      base: { ref: 'main', sha: 'a'.repeat(40), repo: 'octo-org/octo-repo' },
+      head: { ref: 'refund', sha: FIRST, repo: 'octo-org/octo-repo' },
+      files: Object.entries(files).map(([name, text]) => added(name, text)),
+      diff: gitDiffOf(files)
+    },
+    answer,
+    inputs
+  )
+}
+
+/** A full review of `pull` as #42, at its head. */
+async function reviewPull(
+  pull: ServerPull,
+  answer: string | Record<string, string>,
+  inputs: Record<string, string> = {}
+): Promise<ActionRun> {
+  github.state.pulls['42'] = pull
   const payload = event('pull_request.opened') as {
     action: string
     pull_request: { head: { sha: string } }
   }
-  payload.pull_request.head.sha = FIRST
+  payload.pull_request.head.sha = pull.head.sha
   return runAction({
     eventName: 'pull_request',
     payload,
@@ -412,5 +426,17 @@ describe('no silent pass over code the review did not read', () => {
         )
       )
     }
+  })
+
+  it("attack 9: a pull request of 3,001 files, GitHub's files list names 3,000: incomplete, the unnamed file counted — fails", async () => {
+    // A budget that holds every listed file's diff: only the unnamed one is unread.
+    const budget = { 'pr-diff-max-bytes': '10000000' }
+    const control = await reviewPull(largePull(manyFiles(3000)), clean, budget)
+    expectPass(control)
+    const run = await reviewPull(largePull(manyFiles(3001)), clean, budget)
+    expectIncomplete(run, /GitHub's files list stops at 3000 files/)
+    expect(checkRun()?.output.summary ?? '').toMatch(
+      /3000 of 3001 changed file\(s\) read by the review; 1 not read/
+    )
   })
 })

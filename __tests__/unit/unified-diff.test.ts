@@ -12,6 +12,7 @@ import {
   newSideLines,
   parseDiff
 } from '../../src/core/unified-diff.js'
+import { rebuildDiff } from '../../src/github/rebuilt-diff.js'
 
 let repo = ''
 const git = (...args: string[]) =>
@@ -146,6 +147,36 @@ describe('parseDiff over git diff', () => {
     const own = git('diff', 'HEAD~1', 'HEAD')
     expect(own).toContain('diff --git "a/\\303\\247.bin" "b/\\303\\247.bin"')
     expect(parseDiff(own).files.map((f) => f.path)).toEqual(['ç.bin'])
+  })
+})
+
+describe('parseDiff over the diff rebuilt from the files list', () => {
+  it('names files with spaces, non-ASCII letters and renames as the list does', () => {
+    const hunk = '@@ -1 +1 @@\n-a\n+b'
+    const { diff } = rebuildDiff([
+      { filename: 'pay ment.ts', status: 'modified', changes: 2, patch: hunk },
+      {
+        filename: 'pagamento_é.ts',
+        status: 'added',
+        changes: 1,
+        patch: '@@ -0,0 +1 @@\n+x'
+      },
+      {
+        filename: 'new name.ts',
+        previousFilename: 'old name.ts',
+        status: 'renamed',
+        changes: 0
+      },
+      { filename: 'logo.png', status: 'added', changes: 0 }
+    ])
+    expect(
+      parseDiff(diff).files.map((f) => [f.path, f.status, f.oldPath])
+    ).toEqual([
+      ['pay ment.ts', 'modified', undefined],
+      ['pagamento_é.ts', 'added', undefined],
+      ['new name.ts', 'renamed', 'old name.ts'],
+      ['logo.png', 'modified', undefined]
+    ])
   })
 })
 

@@ -130,7 +130,7 @@ export function pathFilter(options: FilterOptions): PathFilter {
 }
 
 /** Why a file's diff was left out for the budget. */
-export function budgetReason(bytes: number, maxBytes: number): string {
+function budgetReason(bytes: number, maxBytes: number): string {
   return `diff of ${bytes} bytes does not fit in what is left of pr-diff-max-bytes (${maxBytes} bytes in all)`
 }
 
@@ -248,9 +248,7 @@ export function coverageOf(
       file: l.file,
       reason: l.reason,
       ...(l.unnamed ? { unnamed: l.unnamed } : {}),
-      ...(!l.unnamed && allowed.some((m) => m(l.file))
-        ? { allowed: true }
-        : {})
+      ...(!l.unnamed && allowed.some((m) => m(l.file)) ? { allowed: true } : {})
     }))
   }
 }

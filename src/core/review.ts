@@ -126,7 +126,8 @@ export interface VoteRound {
  * readable answers than `min-agreement`, would otherwise have let it pass
  * (review/coverage.ts).
  */
-export type Verdict = 'pass' | 'concerns' | 'blockers' | 'unclear' | 'incomplete'
+export type Verdict =
+  'pass' | 'concerns' | 'blockers' | 'unclear' | 'incomplete'
 
 /** A changed file the review did not read, and why. */
 export interface UnreadFile {

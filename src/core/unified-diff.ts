@@ -4,8 +4,8 @@
 // all see the same files, names and lines. Pure and linear.
 //
 // Names: git quotes a name with unusual bytes in C style
-// (`+++ "b/pagamento_\303\251.ts"`) and ends a name holding a space with a
-// tab (`+++ b/pay ment.ts<TAB>`); a file with no `---`/`+++` lines (binary,
+// (`+++ "b/caf\303\251"`) and ends a name holding a space with a
+// tab (`+++ b/pay ment` and a tab); a file with no `---`/`+++` lines (binary,
 // mode or rename only) is named by its `rename to`/`copy to` line, else by
 // its `diff --git a/<name> b/<name>` header, whose two halves are equal.
 // Hunks: read by the counts in their `@@` header, so an added line that
@@ -265,6 +265,7 @@ function readHeaderLine(b: Building, line: string): void {
   let value: string | undefined
   if (line.startsWith('--- ')) {
     b.from = markerName(line, 'a/')
+    if (b.from === undefined) b.added = true
   } else if (line.startsWith('+++ ')) {
     b.to = markerName(line, 'b/')
     if (b.to === undefined) b.deleted = true

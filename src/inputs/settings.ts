@@ -313,11 +313,7 @@ export function readSettings(source: InputSource): Settings {
       : undefined,
     include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
     exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
-    allowUnread: readGlobs(
-      Inputs.AllowUnread,
-      raw(Inputs.AllowUnread),
-      errors
-    ),
+    allowUnread: readGlobs(Inputs.AllowUnread, raw(Inputs.AllowUnread), errors),
     review: check('review', Inputs.Review, Defaults.Review) ?? Defaults.Review,
     ...(check('failOn', Inputs.FailOn, Defaults.FailOn) ?? {
       failOn: 'never',

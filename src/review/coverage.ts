@@ -39,9 +39,7 @@ export function incompleteReason(
 ): string {
   const held = fileCount(heldUnread(coverage))
   const parts = [
-    held
-      ? `${held} changed file(s) were not read by the review`
-      : '',
+    held ? `${held} changed file(s) were not read by the review` : '',
     readable.agentsWithBlock < readable.minAgreement
       ? `${readable.agentsWithBlock} agent(s) gave a readable findings block, fewer than min-agreement (${readable.minAgreement})`
       : ''
