@@ -182,18 +182,19 @@ describe('real MassGen with the user config', () => {
     expect(ran.agents[0]?.backend).toMatchObject({
       type: 'openrouter',
       model: 'model-a',
-      temperature: 0.2,
-      cwd: 'workspaces/reviewer_one'
+      temperature: 0.2
     })
-    // A read-only local-mode review: the bundled read server, no command tool.
+    // A read-only local-mode review: the bundled read server, no command
+    // tool, and no folder of its own (no `cwd`).
     expect(ran.agents[0]?.backend).not.toHaveProperty(
       'command_line_execution_mode'
     )
+    expect(ran.agents[0]?.backend).not.toHaveProperty('cwd')
     expect(ran.agents[1]?.backend).toMatchObject({
       type: 'vllm',
-      base_url: server.url,
-      cwd: 'workspaces/reviewer_two'
+      base_url: server.url
     })
+    expect(ran.agents[1]?.backend).not.toHaveProperty('cwd')
     expect(ran.agents[1]?.backend).not.toHaveProperty(
       'command_line_execution_mode'
     )

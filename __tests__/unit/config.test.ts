@@ -134,16 +134,25 @@ describe('buildConfig', () => {
         { path: '/run/pr-context', permission: 'read' }
       ]
     })
+    // No folder of its own either (no `cwd`): MassGen then sends none of
+    // its filesystem sections in the system prompt.
     expect(config.agents[0]?.backend).toEqual({
       type: 'openai',
       model: 'gpt-5.4',
-      cwd: 'workspaces/agent_a',
       enable_mcp_command_line: false,
       exclude_file_operation_mcps: true,
       mcp_servers: [
         { ...readServer, args: [...readServer.args, '/run/pr-context'] }
       ]
     })
+    // Where it may write, it works in its own folder.
+    const writes = buildConfig({
+      ...base,
+      docker: false,
+      agentCommands: false,
+      contextPaths: [{ path: '/repo', permission: 'write' }]
+    })
+    expect(writes.agents[0]?.backend.cwd).toBe('workspaces/agent_a')
   })
   it('agent-commands auto: on only with a writable context path, off for a read-only review in either mode; only the input decides', () => {
     const on = (contextPermission: 'read' | 'write') =>

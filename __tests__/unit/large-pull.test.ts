@@ -117,7 +117,7 @@ describe('an incomplete files list (more than 3,000 files)', () => {
       "INCOMPLETE: GitHub's files list names only 3000 of the 3200 changed files"
     )
     expect(md).toContain('put together from the per-file patches')
-    expect(prContextNote('/ctx', given)).toContain('INCOMPLETE')
+    expect(prContextNote('/ctx', given, '/repo')).toContain('INCOMPLETE')
   })
   it('attack: a workflow change hidden past the 3,000th file is still flagged — the check fails closed', () => {
     const check = checkSteeringFiles(pr, [])

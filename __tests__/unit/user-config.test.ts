@@ -572,10 +572,8 @@ describe('planRun with a user config', () => {
       orchestrator: Record<string, unknown>
     }
     // A read-only local-mode review: the read server, no command tool.
-    expect(written.agents[0]?.backend).toMatchObject({
-      temperature: 0.1,
-      cwd: 'workspaces/reviewer'
-    })
+    expect(written.agents[0]?.backend).toMatchObject({ temperature: 0.1 })
+    expect(written.agents[0]?.backend).not.toHaveProperty('cwd')
     expect(written.agents[0]?.backend).not.toHaveProperty(
       'command_line_execution_mode'
     )

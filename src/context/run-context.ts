@@ -161,7 +161,7 @@ async function pullContext(
     const dir = path.join(workDir, 'pr-context')
     writePrContext(dir, { ...given, steering: facts.steering })
     context.extraContextPaths.push(dir)
-    context.question += prContextNote(dir, given)
+    context.question += prContextNote(dir, given, settings.contextPath)
   }
   if (facts.summaryOnly) {
     // Too large to review at the price of one: a summary, no findings.

@@ -174,7 +174,9 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
         ...(ENDPOINT_BACKENDS.includes(agent.backend) && options.baseUrl
           ? { base_url: options.baseUrl }
           : {}),
-        cwd: agentWorkspace(agent.id),
+        ...(worksInFolder(commands, options)
+          ? { cwd: agentWorkspace(agent.id) }
+          : {}),
         enable_mcp_command_line: commands,
         ...(!commands
           ? {}
@@ -223,6 +225,18 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
     },
     ui: { display_type: 'simple', logging_enabled: true }
   })
+}
+
+/**
+ * Whether an agent gets a folder of its own (`cwd`): where it runs commands
+ * or may write. A read-only review without commands reads through the read
+ * server alone; without `cwd` MassGen leaves out the system prompt's
+ * filesystem sections (about 9 KB of every request: workspace, filesystem
+ * access and best practices, `rg`/`sg` search guidance;
+ * system_message_builder.py, `if agent.backend.filesystem_manager`).
+ */
+function worksInFolder(commands: boolean, options: ConfigOptions): boolean {
+  return commands || options.contextPaths.some((c) => c.permission === 'write')
 }
 
 /**
