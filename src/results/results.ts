@@ -163,6 +163,8 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
  * when MassGen names a winner (its tie-break, or its fallback).
  */
 function decisionOf(agents: AgentResult[]): Decision {
+  // one agent has no one to agree or tie with
+  if (agents.length < 2) return { kind: 'consensus' }
   const top = Math.max(0, ...agents.map((a) => a.votesReceived))
   if (top === 0 || !agents.some((a) => a.votedFor)) return { kind: 'no-votes' }
   const leaders = agents.filter((a) => a.votesReceived === top)
