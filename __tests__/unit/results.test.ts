@@ -89,6 +89,20 @@ describe('judgeRun on recorded runs', () => {
     expect(r.agents[0]?.error).toMatch(/Error code: 500/)
     expect(r.winner).toBeUndefined()
   })
+  it("MassGen's own timeout with no answer (issue 44's real run: exit 0, status.json left in_progress, past max-duration): timeout, not 'chose no winner'", () => {
+    // the recorded run left status.json in_progress with no winner, as the
+    // real model's run did; that run had gone past max-duration
+    const r = judge('total-failure', 2, {
+      wallSeconds: 130,
+      maxDurationSeconds: 120
+    })
+    expect(r.outcome).toBe('timeout')
+    expect(r.reason).toMatch(
+      /MassGen's own timeout \(120 s\) ended the run with no answer/
+    )
+    // before max-duration the same files are a failure
+    expect(judge('total-failure', 2).outcome).toBe('failed')
+  })
   it("MassGen's own timeout: is_complete true but timeout", () => {
     const r = judge('timeout', 2)
     expect(r.outcome).toBe('timeout')

@@ -128,6 +128,19 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
         : `MassGen exited 0 but wrote no status.json${errorSummary(result)}.`
     ]
   }
+  if (
+    !result.winner &&
+    status.is_complete !== true &&
+    facts.wallSeconds >= facts.maxDurationSeconds
+  ) {
+    // Its own timeout with no answer to present: exit 0 and a status.json
+    // left `in_progress` (seen with a real model, issue 44), not a failure.
+    return [
+      'timeout',
+      `MassGen's own timeout (${facts.maxDurationSeconds} s) ended the run with no answer from any agent ` +
+        `(its status.json was left ${status.finish_reason ?? 'unfinished'})${errorSummary(result)}.`
+    ]
+  }
   if (!result.winner) {
     return [
       'failed',
