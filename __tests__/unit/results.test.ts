@@ -10,6 +10,7 @@ import {
   type RunFacts
 } from '../../src/results/results.js'
 import { renderReport } from '../../src/report/render.js'
+import { reviewAnswers } from '../../src/review/review.js'
 import type { AgentPlan } from '../../src/core/types.js'
 
 const FIXTURES = path.join(process.cwd(), '__fixtures__', 'massgen')
@@ -247,6 +248,14 @@ describe('judgeRun on recorded runs', () => {
         maxChars: 60_000
       })
     ).not.toContain('read none')
+  })
+  it("the review reads the answers the agents voted on, not the presenter's rewrite (local-model-tie: agent_a's final presentation raised a finding its voted answer never had)", () => {
+    const r = judge('local-model-tie', 2)
+    const own = r.agents.find((a) => a.id === 'agent_a')?.answer ?? ''
+    expect(r.winnerAnswer).not.toBe(own)
+    const read = reviewAnswers(r).find((a) => a.agent === 'agent_a')?.text
+    expect(read).toBe(own)
+    expect(read).not.toContain('Premiering')
   })
   it('cancelled wins over everything', () => {
     expect(judge('success-2-agents', 2, { cancelled: true }).outcome).toBe(
