@@ -43,9 +43,10 @@ afterAll(async () => {
 describe('a review by two agents on the local model, Docker mode', () => {
   itHasTheShapeOfAReview(() => review)
 
-  it('ran in Docker mode and left no container behind', () => {
+  it("ran in Docker mode (the agents' read server is a `docker run`) and left no container behind", () => {
     const { run } = review
-    expect(run.stdout + run.stderr).toMatch(/docker/i)
+    const config = fs.readFileSync(run.outputs['config-file'] ?? '', 'utf8')
+    expect(config).toMatch(/command: \S*\/docker\n/)
     expect(containersUnder(run.dir)).toEqual([])
   })
 })

@@ -10,6 +10,7 @@ import {
   type RunFacts
 } from '../../src/results/results.js'
 import { renderReport } from '../../src/report/render.js'
+import { reviewAnswers } from '../../src/review/review.js'
 import type { AgentPlan } from '../../src/core/types.js'
 
 const FIXTURES = path.join(process.cwd(), '__fixtures__', 'massgen')
@@ -88,6 +89,20 @@ describe('judgeRun on recorded runs', () => {
     expect(r.reason).toMatch(/chose no winner: every agent failed/)
     expect(r.agents[0]?.error).toMatch(/Error code: 500/)
     expect(r.winner).toBeUndefined()
+  })
+  it("MassGen's own timeout with no answer (issue 44's real run: exit 0, status.json left in_progress, past max-duration): timeout, not 'chose no winner'", () => {
+    // the recorded run left status.json in_progress with no winner, as the
+    // real model's run did; that run had gone past max-duration
+    const r = judge('total-failure', 2, {
+      wallSeconds: 130,
+      maxDurationSeconds: 120
+    })
+    expect(r.outcome).toBe('timeout')
+    expect(r.reason).toMatch(
+      /MassGen's own timeout \(120 s\) ended the run with no answer/
+    )
+    // before max-duration the same files are a failure
+    expect(judge('total-failure', 2).outcome).toBe('failed')
   })
   it("MassGen's own timeout: is_complete true but timeout", () => {
     const r = judge('timeout', 2)
@@ -233,6 +248,14 @@ describe('judgeRun on recorded runs', () => {
         maxChars: 60_000
       })
     ).not.toContain('read none')
+  })
+  it("the review reads the answers the agents voted on, not the presenter's rewrite (local-model-tie: agent_a's final presentation raised a finding its voted answer never had)", () => {
+    const r = judge('local-model-tie', 2)
+    const own = r.agents.find((a) => a.id === 'agent_a')?.answer ?? ''
+    expect(r.winnerAnswer).not.toBe(own)
+    const read = reviewAnswers(r).find((a) => a.agent === 'agent_a')?.text
+    expect(read).toBe(own)
+    expect(read).not.toContain('Premiering')
   })
   it('cancelled wins over everything', () => {
     expect(judge('success-2-agents', 2, { cancelled: true }).outcome).toBe(

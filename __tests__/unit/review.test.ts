@@ -588,17 +588,20 @@ describe('texts', () => {
     ).toBe(0)
   })
 
-  it("the winner's final presentation counts when it holds a block", () => {
+  it("the answer the agents voted on counts, not the winner's final presentation (a rewrite); the presentation only when the agent's own answer is unknown", () => {
     const agent = { id: 'agent_a', answer: 'coordination' }
-    expect(answerFor(agent, 'agent_a', `final\n${block([])}`)).toContain(
-      'final'
-    )
-    expect(answerFor(agent, 'agent_a', 'final without block')).toBe(
+    expect(answerFor(agent, 'agent_a', `final\n${block([])}`)).toBe(
       'coordination'
     )
     expect(answerFor(agent, 'agent_b', `final\n${block([])}`)).toBe(
       'coordination'
     )
+    expect(
+      answerFor({ id: 'agent_a' }, 'agent_a', `final\n${block([])}`)
+    ).toContain('final')
+    expect(
+      answerFor({ id: 'agent_a' }, 'agent_a', 'final without block')
+    ).toBeUndefined()
   })
 })
 

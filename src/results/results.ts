@@ -128,6 +128,19 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
         : `MassGen exited 0 but wrote no status.json${errorSummary(result)}.`
     ]
   }
+  if (
+    !result.winner &&
+    status.is_complete !== true &&
+    facts.wallSeconds >= facts.maxDurationSeconds
+  ) {
+    // Its own timeout with no answer to present: exit 0 and a status.json
+    // left `in_progress` (seen with a real model, issue 44), not a failure.
+    return [
+      'timeout',
+      `MassGen's own timeout (${facts.maxDurationSeconds} s) ended the run with no answer from any agent ` +
+        `(its status.json was left ${status.finish_reason ?? 'unfinished'})${errorSummary(result)}.`
+    ]
+  }
   if (!result.winner) {
     return [
       'failed',
@@ -163,6 +176,8 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
  * when MassGen names a winner (its tie-break, or its fallback).
  */
 function decisionOf(agents: AgentResult[]): Decision {
+  // one agent has no one to agree or tie with
+  if (agents.length < 2) return { kind: 'consensus' }
   const top = Math.max(0, ...agents.map((a) => a.votesReceived))
   if (top === 0 || !agents.some((a) => a.votedFor)) return { kind: 'no-votes' }
   const leaders = agents.filter((a) => a.votesReceived === top)

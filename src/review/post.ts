@@ -114,19 +114,25 @@ export interface ReviewInput {
   coverage?: Coverage
 }
 
-/** The answer whose findings count for an agent: the winner's final one if it has a block. */
+/**
+ * The answer whose findings count for an agent: the one the agents voted on.
+ * The winner's final presentation is a rewrite (MassGen's presenter may
+ * synthesize it from every answer, issue 44), so it counts only when the
+ * agent's own answer is not known.
+ */
 export function answerFor(
   agent: { id: string; answer?: string },
   winner: string | undefined,
   winnerAnswer: string | undefined
 ): string | undefined {
+  if (agent.answer !== undefined) return agent.answer
   if (
     agent.id === winner &&
     winnerAnswer !== undefined &&
     findingsBlock(winnerAnswer).state !== 'missing'
   )
     return winnerAnswer
-  return agent.answer
+  return undefined
 }
 
 interface Planned {
