@@ -139,13 +139,25 @@ function writeStatus(fields) {
   fs.writeFileSync(statusFile, fields.raw ?? JSON.stringify(status, null, 2))
 }
 
+/**
+ * The scripted answer: FAKE_MASSGEN_ANSWER when a wrapper set it in this
+ * process (hostile-agent.mjs, env-agent.mjs), else the file the test kit
+ * wrote the test's answer to (FAKE_MASSGEN_ANSWER_FILE: test-support/run-action.ts).
+ */
+function scriptedAnswer(fallback) {
+  if (process.env.FAKE_MASSGEN_ANSWER !== undefined)
+    return process.env.FAKE_MASSGEN_ANSWER
+  const file = process.env.FAKE_MASSGEN_ANSWER_FILE
+  return file ? fs.readFileSync(file, 'utf8') : fallback
+}
+
 function writeAnswers() {
   agentIds.forEach((id, i) => {
     const dir = path.join(attempt, id, `20261130_12000${i}_000000`)
     fs.mkdirSync(dir, { recursive: true })
     fs.writeFileSync(
       path.join(dir, 'answer.txt'),
-      answerIn(id, process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${id}.`)
+      answerIn(id, scriptedAnswer(`Answer from ${id}.`))
     )
   })
 }
@@ -155,10 +167,7 @@ function writeFinal() {
   fs.mkdirSync(dir, { recursive: true })
   fs.writeFileSync(
     path.join(dir, 'answer.txt'),
-    answerIn(
-      agentIds[0],
-      process.env.FAKE_MASSGEN_ANSWER ?? `Answer from ${agentIds[0]}.`
-    )
+    answerIn(agentIds[0], scriptedAnswer(`Answer from ${agentIds[0]}.`))
   )
 }
 

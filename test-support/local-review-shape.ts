@@ -8,7 +8,9 @@ import { LOCAL_AGENTS, type LocalReview } from './local-review.ts'
 const STATUSES = ['success', 'failed', 'timeout', 'cost-limit', 'cancelled']
 
 export function itHasTheShapeOfAReview(review: () => LocalReview): void {
-  it('both agents asked the local model, and every reply it gave was a whole tool call', () => {
+  // A reply the model's token budget cut short is still sent as a tool call
+  // (its text as the content): whether the model closed its JSON is content.
+  it('both agents asked the local model, and every reply it gave was a tool call', () => {
     const requests = review().model.requests()
     for (const agent of LOCAL_AGENTS) {
       const own = requests.filter((r) => r.model === agent)
@@ -16,7 +18,6 @@ export function itHasTheShapeOfAReview(review: () => LocalReview): void {
     }
     for (const r of requests) {
       expect(r.replyTool).toEqual(expect.any(String))
-      if (r.turn !== 'read') expect(r.complete).toBe(true)
     }
   })
 

@@ -51,10 +51,28 @@ const TEST_HOOK =
   /^(FAKE_MASSGEN_|HOSTILE_|REPLAY_MASSGEN_|RELIABILITY_MARKER$)/
 
 function passTestHooks(env: NodeJS.ProcessEnv): void {
+  answerByFile(env)
   const hooks = Object.keys(env).filter((name) => TEST_HOOK.test(name))
   if (hooks.length === 0) return
   const given = env['INPUT_PASS-ENV'] ?? ''
   env['INPUT_PASS-ENV'] = [given, ...hooks].filter(Boolean).join('\n')
+}
+
+/**
+ * The fake MassGen's scripted answer goes by file (FAKE_MASSGEN_ANSWER_FILE):
+ * many tests script an answer that holds key values, and `pass-env` refuses
+ * a variable whose value holds a key given to the action. The folder is
+ * readable by local mode's sandbox user, like the run's other files.
+ */
+function answerByFile(env: NodeJS.ProcessEnv): void {
+  const answer = env.FAKE_MASSGEN_ANSWER
+  if (answer === undefined) return
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-answer-'))
+  fs.chmodSync(dir, 0o755)
+  const file = path.join(dir, 'answer.txt')
+  fs.writeFileSync(file, answer, { mode: 0o644 })
+  delete env.FAKE_MASSGEN_ANSWER
+  env.FAKE_MASSGEN_ANSWER_FILE = file
 }
 
 export interface ActionRun {

@@ -112,7 +112,7 @@ function pushedPull(files: Record<string, string>): void {
     id: github.state.nextId++,
     pullNumber: 42,
     user: github.state.identity,
-    body: `Full review.\n\n${reviewedMarker('massgen')}`,
+    body: `Full review.\n\n${reviewedMarker('massgen', 'a'.repeat(40))}`,
     state: 'COMMENTED',
     event: 'COMMENT',
     commitId: FIRST,
