@@ -154,10 +154,13 @@ export function outcomeOf(
   const tokens = footerTokens(run.summary)
   const vote = voteLine(run.stdout)
   const voteSeconds = vote ? (voteWall ?? vote.seconds ?? 0) : 0
+  const voteCost = vote ? voteRoundCost(run.outputs['log-dir']) : null
+  // The footer and the `cost` output total both rounds: the answers' round
+  // is what is left without the vote round's own figures.
   const answers: Measured = {
-    cost_usd: number(run.outputs.cost),
-    tokens_in: tokens.in,
-    tokens_out: tokens.out,
+    cost_usd: less(number(run.outputs.cost), voteCost),
+    tokens_in: less(tokens.in, vote?.in ?? null),
+    tokens_out: less(tokens.out, vote?.out ?? null),
     seconds: Math.max(0, wallSeconds - voteSeconds)
   }
   if (status !== 'success')
@@ -180,7 +183,7 @@ export function outcomeOf(
     ...(vote
       ? {
           voteRound: {
-            cost_usd: voteRoundCost(run.outputs['log-dir']),
+            cost_usd: voteCost,
             tokens_in: vote.in,
             tokens_out: vote.out,
             seconds: voteSeconds
@@ -189,6 +192,11 @@ export function outcomeOf(
       : {}),
     unreadable: unreadableBlocks(run.summary)
   }
+}
+
+/** A total less one of its parts; unknown when the total is. */
+function less(total: number | null, part: number | null): number | null {
+  return total === null ? null : Math.max(0, total - (part ?? 0))
 }
 
 /** Runs the action once on the case with these inputs. */
