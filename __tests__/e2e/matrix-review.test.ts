@@ -1309,7 +1309,9 @@ describe('a matrix review grouped by the globs of shard-paths', () => {
     ...Array.from({ length: 4 }, (_, i) => `api/route${i}.ts`),
     'lib/util.ts',
     'README.md',
-    'scripts/build.sh'
+    'scripts/build.sh',
+    // Excluded by default: no shard reads it, so no pass (issue 38).
+    'dist/index.js'
   ]
   let matrix: Ref[] = []
   let plan: Entry[] = []
@@ -1373,6 +1375,13 @@ describe('a matrix review grouped by the globs of shard-paths', () => {
     expect(body).toMatch(
       /\(summed, MassGen's estimate\) of at most \$6\.00 \(max-cost \$2\.00 a shard x 3 shards\)/
     )
+  })
+
+  it('a changed file no shard read (dist/index.js, excluded by default) makes the verdict incomplete, never pass, and is named', () => {
+    expect(aggregate.outputs.verdict).toBe('incomplete')
+    const body = latestComment()
+    expect(body).toContain('dist/index.js')
+    expect(body).toMatch(/14 of 15 changed file\(s\) read/)
   })
 
   it('refuses more groups with files than max-shards leaves, naming both inputs', async () => {

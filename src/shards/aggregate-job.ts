@@ -16,6 +16,7 @@ import type { ShardEntry } from '../inputs/shard-inputs.js'
 import { runUrl } from '../github/run-url.js'
 import { cutDiff } from '../github/pull.js'
 import { pullFactsOf } from '../context/pull-facts.js'
+import { coverageOf } from '../context/pr-filter.js'
 import { runReview } from '../review/post.js'
 import { gateFailure, setReviewOutputs } from '../review/review.js'
 import { publishVerdict } from '../review/publish.js'
@@ -309,6 +310,7 @@ async function reviewOfShards(
   const { settings } = of
   return runReview(
     {
+      coverage: shardCoverage(of.pull, reviewed, settings.allowUnread),
       pullNumber: of.pull.number,
       headSha: of.pull.headSha,
       baseSha: of.pull.baseSha,
@@ -334,6 +336,28 @@ async function reviewOfShards(
     github,
     core
   )
+}
+
+/**
+ * What the shards read of the pull request: a changed file no shard that
+ * reported was given (excluded by a pattern, left out of the plan) is
+ * unread, so the aggregate's verdict is `incomplete`, never `pass`.
+ */
+function shardCoverage(
+  pull: PullRequestContext,
+  reviewed: readonly { entry: ShardEntry }[],
+  allowUnread: readonly string[]
+) {
+  const inShards = new Set(reviewed.flatMap((r) => r.entry.files))
+  const leftOut = pull.files
+    .filter((f) => !inShards.has(f.filename))
+    .map((f) => ({
+      file: f.filename,
+      reason:
+        'in no shard that reported (excluded by a pattern or left out of the plan)'
+    }))
+  const changed = Math.max(pull.changedFiles ?? 0, pull.files.length)
+  return coverageOf(changed, leftOut, allowUnread)
 }
 
 /** Why the shards' findings are no verdict on the pull request ([] when they are). */
