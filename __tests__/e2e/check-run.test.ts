@@ -239,6 +239,6 @@ describe('the verdict as a check run', () => {
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('checks: write')
     expect(github.state.reviews.length).toBeGreaterThan(reviews)
-    expect(run.summary).toContain('Review findings')
+    expect(run.summary).toContain('🔎 Findings')
   })
 })
