@@ -271,7 +271,13 @@ describe('a pull request reviewed across three pushes', () => {
       github.state.reviewComments.some((c) => c.inReplyToId === forged?.id)
     ).toBe(false)
 
-    // The report says what became of each earlier finding.
+    // The report says what became of each earlier finding: first, in counts.
+    expect(sticky()).toContain(
+      '**Since the last review:** this push fixed 1 earlier finding; 1 still stands; 1 new finding counts.'
+    )
+    expect(run.summary).toContain(
+      '**Since the last review:** this push fixed 1 earlier finding; 1 still stands; 1 new finding counts.'
+    )
     expect(sticky()).toContain('##### Earlier findings')
     expect(sticky()).toMatch(
       /parsePort accepts text that is not a port \| fixed · thread resolved \|/
@@ -296,6 +302,9 @@ describe('a pull request reviewed across three pushes', () => {
       'Full review: the head no longer contains the commit reviewed last'
     )
     expect(sticky()).toContain('2 confirmed')
+    expect(sticky()).toMatch(
+      /\*\*Since the last review:\*\* this push fixed 0 earlier findings; \d+ still stand/
+    )
     if (process.env.WRITE_REVIEW_EXAMPLE) writeExample()
     // Nothing new to post: no third review, no comment twice on a line.
     expect(

@@ -67,9 +67,17 @@ export function reportContext(
   }
 }
 
+/**
+ * What to do when a write is refused: `warn` (the job summary still has
+ * the report), `quiet` (a progress view: the final report says it), or a
+ * function that takes the message (the final report fails the step with it).
+ */
+type OnRefusal = 'warn' | 'quiet' | ((message: string) => void)
+
 export async function postComment(
   dest: Destination,
-  body: string
+  body: string,
+  onRefusal: OnRefusal = 'warn'
 ): Promise<string | undefined> {
   const issue = dest.issueNumber
   if (!dest.github || !issue || !dest.settings.comment) return undefined
@@ -77,14 +85,16 @@ export async function postComment(
   return posted(
     () => github.upsertStickyComment(issue, dest.settings.commentTag, body),
     `post the comment on #${issue}`,
-    dest.secrets
+    dest.secrets,
+    onRefusal
   )
 }
 
 /** The report as a reply in the review-comment thread, when there is one. */
 export async function postReply(
   dest: Destination,
-  body: string
+  body: string,
+  onRefusal: OnRefusal = 'warn'
 ): Promise<string | undefined> {
   if (!dest.github || !dest.reply || !dest.settings.comment) return undefined
   const github = dest.github
@@ -92,15 +102,16 @@ export async function postReply(
   return posted(
     () => github.replyToReviewThread(pullNumber, threadId, body),
     `reply in the review thread on #${pullNumber}`,
-    dest.secrets
+    dest.secrets,
+    onRefusal
   )
 }
 
-/** A write whose failure is a warning: the job summary still has the report. */
 async function posted(
   write: () => Promise<{ url: string }>,
   what: string,
-  secrets: readonly string[]
+  secrets: readonly string[],
+  onRefusal: OnRefusal
 ): Promise<string | undefined> {
   try {
     return (await write()).url
@@ -109,12 +120,28 @@ async function posted(
       error instanceof GitHubError
         ? `${error.kind}: ${error.message}`
         : String(error)
-    core.warning(
-      `Could not ${what} (${redactSecrets(detail, secrets)}). ` +
-        `The job summary still has the report.`
-    )
+    const message = `Could not ${what} (${redactSecrets(detail, secrets)}).`
+    if (onRefusal === 'quiet') core.info(message)
+    else if (onRefusal === 'warn')
+      core.warning(`${message} The job summary still has the report.`)
+    else onRefusal(message)
     return undefined
   }
+}
+
+/**
+ * The step's failure when the report could not go where it was asked: the
+ * permission the token needs, said once (the job summary has the report).
+ */
+function reportNotPosted(message: string, dest: Destination): string {
+  const needs = dest.reply
+    ? '`pull-requests: write`'
+    : '`pull-requests: write` (and `issues: write` when the run comments on issues)'
+  return (
+    `The report was not posted: ${message} Give the workflow ${needs} in its ` +
+    '`permissions:`, or set `comment: false` to report in the job summary only. ' +
+    'The job summary has the report.'
+  )
 }
 
 export async function writeSummary(
@@ -140,13 +167,17 @@ export async function deliverReport(
     ...(review ? { review } : {})
   })
   await writeSummary(dest, renderReport(result, ctx('summary')))
+  let refused: string | undefined
   const commentUrl = await (dest.reply ? postReply : postComment)(
     dest,
-    renderReport(result, ctx('comment'))
+    renderReport(result, ctx('comment')),
+    (message) => (refused = message)
   )
   await setOutputs(result, dest.secrets, workDir, commentUrl)
   core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '')
   saveStepState('reported', true)
+  // A pull request that silently goes without its review is worse than a red step.
+  if (refused !== undefined) core.setFailed(reportNotPosted(refused, dest))
 }
 
 async function setOutputs(
