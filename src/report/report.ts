@@ -73,6 +73,7 @@ export function reportContext(
  * function that takes the message (the final report fails the step with it).
  */
 type OnRefusal = 'warn' | 'quiet' | ((message: string) => void)
+// (A function takes GitHub's refusals of the token; other failures warn.)
 
 export async function postComment(
   dest: Destination,
@@ -122,11 +123,16 @@ async function posted(
         : String(error)
     const message = `Could not ${what} (${redactSecrets(detail, secrets)}).`
     if (onRefusal === 'quiet') core.info(message)
-    else if (onRefusal === 'warn')
-      core.warning(`${message} The job summary still has the report.`)
-    else onRefusal(message)
+    else if (typeof onRefusal === 'function' && isRefusal(error))
+      onRefusal(message)
+    else core.warning(`${message} The job summary still has the report.`)
     return undefined
   }
+}
+
+/** GitHub refused the token: a permission the workflow can grant. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof GitHubError && error.kind === 'forbidden'
 }
 
 /**
