@@ -115,6 +115,8 @@ describe('max-cost input', () => {
     })
   it('reads positive decimals; empty means no cap', () => {
     expect(read('').maxCost).toBeUndefined()
+    expect(read('none').maxCost).toBeUndefined()
+    expect(read(' None ').maxCost).toBeUndefined()
     expect(read('2.50').maxCost).toBe(2.5)
     expect(read(' 3 ').maxCost).toBe(3)
     expect(read('.25').maxCost).toBe(0.25)

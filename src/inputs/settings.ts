@@ -117,7 +117,7 @@ const rules = {
       .regex(/^(\d{1,9}(\.\d{0,9})?|\.\d{1,9})$/)
       .transform(Number)
       .pipe(z.number().positive()),
-    "a positive amount in US dollars such as '2.50' (empty: no cap)"
+    "a positive amount in US dollars such as '2.50', or 'none' for no cap"
   ],
   checkoutCheck: [
     z
@@ -308,9 +308,11 @@ export function readSettings(source: InputSource): Settings {
     ...user,
     setupFiles: [...query.setupFiles, ...user.setupFiles],
     baseSetup: [...query.baseSetup, ...user.baseSetup],
-    maxCost: raw(Inputs.MaxCost)
-      ? check('maxCost', Inputs.MaxCost, '')
-      : undefined,
+    // 'none' (or empty) runs without a cap; action.yml's default sets one.
+    maxCost:
+      raw(Inputs.MaxCost) && raw(Inputs.MaxCost).trim().toLowerCase() !== 'none'
+        ? check('maxCost', Inputs.MaxCost, '')
+        : undefined,
     include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
     exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
     allowUnread: readGlobs(

@@ -304,6 +304,10 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   else if (result.outcome === 'success' && result.winner)
     parts.push(decisionLine(result, secrets))
   parts.push(reasonBlock(result, secrets))
+  if (result.outcome === 'cost-limit')
+    parts.push(
+      "To let a run go further, raise the workflow's `max-cost` (5 US dollars a run unless set), or set it to `none` for no cap. The estimate is MassGen's, from its providers' list prices."
+    )
   if (result.configErrors?.length) {
     // A list, not a code block: a long fix wraps instead of scrolling.
     const shown = result.configErrors
