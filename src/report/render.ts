@@ -44,6 +44,11 @@ export interface ReportContext {
   fullTextHint?: string
   /** `review: inline`: the findings and where they went. */
   review?: ReviewReport
+  /**
+   * The providers whose default model ran because their key was given
+   * (no `models`, no agents in the config).
+   */
+  modelsFromKeys?: readonly string[]
 }
 
 type ProgressContext = Pick<
@@ -304,6 +309,10 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   else if (result.outcome === 'success' && result.winner)
     parts.push(decisionLine(result, secrets))
   parts.push(reasonBlock(result, secrets))
+  if (ctx.modelsFromKeys?.length)
+    parts.push(
+      `<sub>🔑 The models came from the API keys this step was given (${ctx.modelsFromKeys.map((b) => cell(b, secrets, 20)).join(', ')}): every key passed to it adds its default model. Set \`models\` to choose them.</sub>`
+    )
   if (result.outcome === 'cost-limit')
     parts.push(
       "To let a run go further, raise the workflow's `max-cost` (5 US dollars a run unless set), or set it to `none` for no cap. The estimate is MassGen's, from its providers' list prices."

@@ -166,11 +166,13 @@ export async function deliverReport(
   result: RunResult,
   dest: Destination,
   workDir: string | undefined,
-  review?: ReviewReport
+  review?: ReviewReport,
+  modelsFromKeys?: readonly string[]
 ): Promise<void> {
   const ctx = (target: 'comment' | 'summary') => ({
     ...reportContext(dest, target),
-    ...(review ? { review } : {})
+    ...(review ? { review } : {}),
+    ...(modelsFromKeys?.length ? { modelsFromKeys } : {})
   })
   await writeSummary(dest, renderReport(result, ctx('summary')))
   let refused: string | undefined
