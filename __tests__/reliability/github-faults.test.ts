@@ -61,12 +61,20 @@ const tooLong: Fault = {
 const FAULTS: GitHubFault[] = [
   {
     name: '500 on creating the comment: retried, then posted',
+    // The default models, from every key given.
+    inputs: { models: '' },
     setup: (s) => s.injectFault(POST_COMMENT, faults.serverError(500), 1),
     check(run, server, comment) {
       expect(run.outputs.status).toBe('success')
       expect(count(server, 'POST', COMMENTS)).toBe(2)
       expect(comment).toContain('Answer from agent_a.')
       expect(run.outputs['comment-url']).toMatch(/#issuecomment-\d+$/)
+      // No `models`: the report says the keys chose them (a key added for
+      // another tool adds an agent).
+      expect(comment).toMatch(
+        /🔑 The models came from the API keys this step was given \([a-z, ]*claude[a-z, ]*\): every key passed to it adds its default model/
+      )
+      expect(comment).toMatch(/\(.*grok.*\): every key/)
     }
   },
   {
