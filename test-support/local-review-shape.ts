@@ -51,9 +51,7 @@ export function itHasTheShapeOfAReview(review: () => LocalReview): void {
 
   it('the job summary holds the report, and the step succeeds unless the run did not', () => {
     const { run } = review()
-    expect(run.summary.split('\n')[0]).toContain(
-      firstWords(run.outputs.status)
-    )
+    expect(run.summary.split('\n')[0]).toContain(firstWords(run.outputs.status))
     if (run.outputs.status === 'success') expect(run.exitCode).toBe(0)
   })
 }

@@ -141,7 +141,9 @@ describe('review: inline with the vote on every finding (real MassGen twice)', (
     const folded = sticky.indexOf('<summary>How the run went with 3 models:')
     expect(folded).toBeGreaterThan(sticky.indexOf('#### 🔎 Findings'))
     expect(sticky.indexOf('#### 🗳️ Votes')).toBeGreaterThan(folded)
-    expect(sticky).toContain('| Model | Votes for its answer | Voted for | Why |')
+    expect(sticky).toContain(
+      '| Model | Votes for its answer | Voted for | Why |'
+    )
     expect(sticky).not.toMatch(/\bagent\d+\.\d+\b/)
   })
 

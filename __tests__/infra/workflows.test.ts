@@ -169,7 +169,9 @@ describe('the workflows', () => {
     expect(action?.with?.['finding-vote']).toBeUndefined()
     expect(action?.with?.['check-run']).toBeUndefined()
     expect(
-      steps.some((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@'))
+      steps.some((s) =>
+        s.uses?.startsWith('github/codeql-action/upload-sarif@')
+      )
     ).toBe(true)
     expect(quickStart.permissions).toMatchObject({
       'pull-requests': 'write',

@@ -102,7 +102,10 @@ async function loadBaseSetup(
   } catch (error) {
     // The base branch's setup is broken: said on the pull request too, so
     // its author learns why no review came.
-    await failBeforeRun(error, setupErrorDestination(settings, source.trigger, gh))
+    await failBeforeRun(
+      error,
+      setupErrorDestination(settings, source.trigger, gh)
+    )
     return undefined
   }
 }

@@ -39,9 +39,7 @@ function severityPhrase(
   )
   const parts = [
     backing(support, report.agentCount, voted ? 'confirmed' : 'raised'),
-    earlier.length
-      ? `${earlier.length} left open by an earlier review`
-      : ''
+    earlier.length ? `${earlier.length} left open by an earlier review` : ''
   ].filter(Boolean)
   return `${plural(total, severity)}${parts.length ? ` (${parts.join('; ')})` : ''}`
 }
@@ -59,7 +57,10 @@ function countedPhrase(report: ReviewReport): string | undefined {
  * and by how many models it was confirmed; for `unclear` and `incomplete`,
  * why.
  */
-export function verdictHeadline(report: ReviewReport, tagSuffix: string): string {
+export function verdictHeadline(
+  report: ReviewReport,
+  tagSuffix: string
+): string {
   const counted = countedPhrase(report)
   const title = `MassGen review${tagSuffix}`
   const also = counted ? `; what counts: ${counted}` : ''
@@ -97,7 +98,8 @@ export function sincePushLine(report: ReviewReport): string {
       e.finding.counted !== false
   ).length
   const fresh = countedFindings(report).filter(
-    (g) => g.severity !== 'nit' && !earlier.some((e) => raisesAgain(g, e.finding))
+    (g) =>
+      g.severity !== 'nit' && !earlier.some((e) => raisesAgain(g, e.finding))
   ).length
   return (
     `**Since the last review:** this push fixed ${plural(fixed, 'earlier finding')}; ` +

@@ -1,8 +1,8 @@
 // Small pieces of the report: figures, cells, the vote table, the footer.
 // Every dynamic string is redacted and escaped here, where it is placed.
 import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
-import type { AgentResult, Outcome, RunResult } from '../core/types.js'
-import { cell, codeBlock, link } from '../safety/markdown-parts.js'
+import type { Outcome, RunResult } from '../core/types.js'
+import { cell, link } from '../safety/markdown-parts.js'
 import { runTotals } from '../results/results.js'
 
 export const OUTCOME_EMOJI: Record<Outcome, string> = {

@@ -106,9 +106,7 @@ export function renderReport(result: RunResult, ctx: ReportContext): string {
   const otherBodies = others.map((a) => visible(a.answer ?? ''))
 
   const head = header(result, ctx, hint)
-  const tail = ['---', footer(result, ctx)]
-    .filter(Boolean)
-    .join('\n\n')
+  const tail = ['---', footer(result, ctx)].filter(Boolean).join('\n\n')
   const build = (w: string | undefined, o: string[] | null): string =>
     [
       head,
@@ -305,7 +303,8 @@ function decisionLine(result: RunResult, secrets: readonly string[]): string {
 function header(result: RunResult, ctx: ReportContext, hint: string): string {
   const secrets = ctx.secrets
   const parts = [titleLine(result, ctx)]
-  if (ctx.review) parts.push(sincePushLine(ctx.review), notCountedLine(ctx.review))
+  if (ctx.review)
+    parts.push(sincePushLine(ctx.review), notCountedLine(ctx.review))
   else if (result.outcome === 'success' && result.winner)
     parts.push(decisionLine(result, secrets))
   parts.push(reasonBlock(result, secrets))
@@ -365,8 +364,7 @@ function mechanicsSection(
   const question = ctx.review
     ? questionBlock(result.question, ctx.secrets, ctx.maxChars, hint)
     : ''
-  const timings =
-    ctx.target === 'summary' ? timingsSection(result.timings) : ''
+  const timings = ctx.target === 'summary' ? timingsSection(result.timings) : ''
   const named: [string, string][] = [
     [result.mode ? modeLine(result) : '', ''],
     [question, 'the question asked'],

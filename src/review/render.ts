@@ -516,7 +516,8 @@ export function findingsSection(
 ): string {
   const review = link('the review', report.reviewUrl)
   const head =
-    `#### 🔎 Findings` + (review ? ` · see ${review} for the inline comments` : '')
+    `#### 🔎 Findings` +
+    (review ? ` · see ${review} for the inline comments` : '')
   const note = report.notPosted
     ? `_${cell(report.notPosted, ctx.secrets, 300)}_`
     : ''
