@@ -308,11 +308,9 @@ export function readSettings(source: InputSource): Settings {
     ...user,
     setupFiles: [...query.setupFiles, ...user.setupFiles],
     baseSetup: [...query.baseSetup, ...user.baseSetup],
-    // 'none' (or empty) runs without a cap; action.yml's default sets one.
-    maxCost:
-      raw(Inputs.MaxCost) && raw(Inputs.MaxCost).trim().toLowerCase() !== 'none'
-        ? check('maxCost', Inputs.MaxCost, '')
-        : undefined,
+    maxCost: readMaxCost(raw(Inputs.MaxCost), () =>
+      check('maxCost', Inputs.MaxCost, '')
+    ),
     include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
     exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
     allowUnread: readGlobs(
@@ -374,6 +372,15 @@ export function readReportSettings(source: Pick<InputSource, 'getInput'>): {
       Defaults.CommentTag
     )
   }
+}
+
+/** `max-cost`: 'none' runs without a cap; empty is the default budget. */
+function readMaxCost(
+  text: string,
+  parse: () => number | undefined
+): number | undefined {
+  if (text.toLowerCase() === 'none') return undefined
+  return text ? parse() : Defaults.MaxCost
 }
 
 function readPassEnv(
