@@ -89,7 +89,9 @@ const REASON_CHARS = 160
 export function agreement(
   group: FindingGroup,
   agentCount: number,
-  secrets: readonly string[] = []
+  secrets: readonly string[] = [],
+  /** The raisers by name (an inline comment), else their count. */
+  raiserNames?: string
 ): string {
   const vote = group.vote
   if (!vote)
@@ -102,7 +104,7 @@ export function agreement(
     agentCount - vote.confirmed - vote.rejected - vote.abstained
   )
   const parts = [
-    `confirmed by ${vote.confirmed}/${agentCount} (raised by ${group.agents.length})`,
+    `confirmed by ${vote.confirmed}/${agentCount} (raised by ${raiserNames ?? group.agents.length})`,
     vote.rejected
       ? `rejected by ${vote.rejected}` +
         (rejection ? ` (${cell(rejection.reason, secrets, REASON_CHARS)})` : '')
@@ -149,13 +151,16 @@ function alsoAs(group: FindingGroup): string {
 }
 
 function headline(group: FindingGroup, ctx: ReviewTextContext): string {
-  const raisers = group.vote
+  const head = `**${SEVERITY_LABEL[group.severity]}**${alsoAs(group)}`
+  const title = `**${cell(group.lead.title, ctx.secrets, 200)}**`
+  const vote = group.vote
+  // A split vote names its raisers inside the agreement, which adds up.
+  if (vote && !(vote.confirmed === ctx.agentCount && vote.confirmed > 0))
+    return `${head} · ${agreement(group, ctx.agentCount, ctx.secrets, raisedBy(group, ctx))}: ${title}`
+  const raisers = vote
     ? `raised by ${raisedBy(group, ctx)}`
     : raisedBy(group, ctx)
-  return (
-    `**${SEVERITY_LABEL[group.severity]}**${alsoAs(group)} · ${agreement(group, ctx.agentCount, ctx.secrets)} ` +
-    `(${raisers}): **${cell(group.lead.title, ctx.secrets, 200)}**`
-  )
+  return `${head} · ${agreement(group, ctx.agentCount, ctx.secrets)} (${raisers}): ${title}`
 }
 
 /**
