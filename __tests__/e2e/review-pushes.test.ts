@@ -249,6 +249,11 @@ describe('a pull request reviewed across three pushes', () => {
         .filter((c) => c.reviewId === second?.id)
         .map((c) => `${c.path}:${c.line}`)
     ).toEqual(['src/retry.ts:3'])
+    // The review's own body opens as the sticky comment does.
+    expect(second?.body.split('\n')[0]).toMatch(/^### 🔴 MassGen review: /)
+    expect(second?.body).toContain(
+      '**Since the last review:** this push fixed 1 earlier finding; 1 still stands; 1 new finding counts.'
+    )
     expect(second?.body).toContain('Incremental review: the changes since')
     expect(second?.body).toContain(
       '1 fixed (1 thread resolved), 1 carried forward'

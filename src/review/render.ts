@@ -32,6 +32,7 @@ import { standingFindings, standingSeverity } from './standing.js'
 import { raisesAgain } from './earlier.js'
 import { coverageLine, incompleteReason } from './coverage.js'
 import { countedFindings } from './counted.js'
+import { sincePushLine, verdictHeadline } from '../report/headline.js'
 
 const SEVERITY_LABEL: Record<Severity, string> = {
   blocker: '🔴 Blocker',
@@ -290,7 +291,9 @@ export function reviewBody(
   const held = count('held')
   const tag = ctx.tag !== 'massgen' ? ` (${cell(ctx.tag, [], 64)})` : ''
   const parts = [
-    `### 🔎 MassGen review${tag}: ${VERDICT_LABEL[report.verdict]}`,
+    // The same first line as the sticky comment's: the verdict in words.
+    verdictHeadline(report, tag),
+    sincePushLine(report),
     `${report.groups.length} finding${report.groups.length === 1 ? '' : 's'} from ` +
       `${report.agentCount} agent${report.agentCount === 1 ? '' : 's'}: ${inline} inline, ` +
       `${outside.length} below` +
