@@ -4,6 +4,8 @@
 import { expect, it } from '@jest/globals'
 import { readToolName } from './llm-reads.ts'
 import { LOCAL_AGENTS, type LocalReview } from './local-review.ts'
+import { OUTCOME_TITLE } from '../src/report/render-parts.ts'
+import type { Outcome } from '../src/core/types.ts'
 
 const STATUSES = ['success', 'failed', 'timeout', 'cost-limit', 'cancelled']
 
@@ -38,7 +40,7 @@ export function itHasTheShapeOfAReview(review: () => LocalReview): void {
     const comments = github.state.comments.filter((c) => c.issueNumber === 42)
     expect(comments).toHaveLength(1)
     const body = comments[0]?.body ?? ''
-    expect(body).toContain(`MassGen: \`${run.outputs.status}\``)
+    expect(body.split('\n')[1]).toContain(firstWords(run.outputs.status))
     const votes = JSON.parse(run.outputs.votes ?? '[]') as {
       agent: string
       model: string
@@ -50,7 +52,14 @@ export function itHasTheShapeOfAReview(review: () => LocalReview): void {
 
   it('the job summary holds the report, and the step succeeds unless the run did not', () => {
     const { run } = review()
-    expect(run.summary).toContain(`MassGen: \`${run.outputs.status}\``)
+    expect(run.summary.split('\n')[0]).toContain(firstWords(run.outputs.status))
     if (run.outputs.status === 'success') expect(run.exitCode).toBe(0)
   })
+}
+
+/** The words the report's first line opens with: the verdict, or the outcome. */
+function firstWords(status: string | undefined): string {
+  return status === 'success'
+    ? 'MassGen review'
+    : OUTCOME_TITLE[status as Outcome]
 }

@@ -119,6 +119,10 @@ describe('the verdict as a check run', () => {
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.verdict).toBe('blockers')
     expect(run.exitCode).toBe(1)
+    // The report opens with the verdict in words and counts.
+    expect(run.summary.split('\n')[0]).toMatch(
+      /^### 🔴 MassGen review( \(.+\))?: \d+ blockers \((each )?(raised|confirmed) by [^)]+ of 3 models\) and \d+ concerns \([^)]+\) to fix before merging$/
+    )
 
     expect(github.state.checkRuns).toHaveLength(1)
     const check = github.state.checkRuns[0]
@@ -189,6 +193,9 @@ describe('the verdict as a check run', () => {
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.verdict).toBe('unclear')
     expect(run.exitCode).toBe(1)
+    expect(run.summary.split('\n')[0]).toMatch(
+      /^### ❔ MassGen review( \(.+\))? unclear: the models' votes split with no majority on the outcome$/
+    )
     expect(run.stdout).toContain("verdict is 'unclear'")
 
     expect(github.state.checkRuns).toHaveLength(1)
@@ -239,6 +246,6 @@ describe('the verdict as a check run', () => {
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('checks: write')
     expect(github.state.reviews.length).toBeGreaterThan(reviews)
-    expect(run.summary).toContain('Review findings')
+    expect(run.summary).toContain('🔎 Findings')
   })
 })

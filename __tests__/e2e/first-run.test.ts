@@ -35,7 +35,9 @@ describe('a first run without the secrets', () => {
       expect(run.outputs.status).toBe('config-error')
       const comment = commentsOn(github(), 42).at(-1) ?? ''
       for (const report of [comment, run.summary]) {
-        expect(report).toContain('`config-error`')
+        expect(report).toContain(
+          '### ⚙️ MassGen did not run: a setting needs fixing'
+        )
         expect(report).toContain(which)
         expect(report).toContain(
           'Settings → Secrets and variables → Actions → New repository secret'

@@ -945,7 +945,7 @@ describe('the finding vote across two question shards on the same files', () => 
       c.body.includes(offByOne.title)
     )
     expect(comment?.body).toContain(
-      'raised by 2, confirmed by 3, rejected by 1 (items is never empty here)'
+      'confirmed by 3/4 (raised by s1-bugs/agent_a, s1-security/agent_a), rejected by 1 (items is never empty here): **Off-by-one'
     )
     expect(comment?.body).toContain('❌ s1-security/agent_b rejects')
     // The review's body says who voted: a shard's agents, not every agent.

@@ -249,6 +249,11 @@ describe('a pull request reviewed across three pushes', () => {
         .filter((c) => c.reviewId === second?.id)
         .map((c) => `${c.path}:${c.line}`)
     ).toEqual(['src/retry.ts:3'])
+    // The review's own body opens as the sticky comment does.
+    expect(second?.body.split('\n')[0]).toMatch(/^### 🔴 MassGen review: /)
+    expect(second?.body).toContain(
+      '**Since the last review:** this push fixed 1 earlier finding; 1 still stands; 1 new finding counts.'
+    )
     expect(second?.body).toContain('Incremental review: the changes since')
     expect(second?.body).toContain(
       '1 fixed (1 thread resolved), 1 carried forward'
@@ -271,7 +276,13 @@ describe('a pull request reviewed across three pushes', () => {
       github.state.reviewComments.some((c) => c.inReplyToId === forged?.id)
     ).toBe(false)
 
-    // The report says what became of each earlier finding.
+    // The report says what became of each earlier finding: first, in counts.
+    expect(sticky()).toContain(
+      '**Since the last review:** this push fixed 1 earlier finding; 1 still stands; 1 new finding counts.'
+    )
+    expect(run.summary).toContain(
+      '**Since the last review:** this push fixed 1 earlier finding; 1 still stands; 1 new finding counts.'
+    )
     expect(sticky()).toContain('##### Earlier findings')
     expect(sticky()).toMatch(
       /parsePort accepts text that is not a port \| fixed · thread resolved \|/
@@ -296,6 +307,9 @@ describe('a pull request reviewed across three pushes', () => {
       'Full review: the head no longer contains the commit reviewed last'
     )
     expect(sticky()).toContain('2 confirmed')
+    expect(sticky()).toMatch(
+      /\*\*Since the last review:\*\* this push fixed 0 earlier findings; \d+ still stand/
+    )
     if (process.env.WRITE_REVIEW_EXAMPLE) writeExample()
     // Nothing new to post: no third review, no comment twice on a line.
     expect(

@@ -126,6 +126,27 @@ describe('review: inline with the vote on every finding (real MassGen twice)', (
     )
   })
 
+  it("the comment and the summary open with the verdict in words and counts; the run's mechanics fold, in the agents' names", () => {
+    const sticky =
+      github.state.comments.find((c) => c.issueNumber === 42)?.body ?? ''
+    const headline =
+      '### 🟠 MassGen review: no blockers; 1 concern (confirmed by 3 of 3 models) to consider'
+    // The first line after the sticky comment's hidden marker.
+    expect(sticky.split('\n')[1]).toBe(headline)
+    expect(run.summary.split('\n')[0]).toBe(headline)
+    expect(sticky).toContain(
+      '2 more findings did not count (too few models raised or confirmed them)'
+    )
+    expect(sticky).not.toContain('MassGen: `success`')
+    const folded = sticky.indexOf('<summary>How the run went with 3 models:')
+    expect(folded).toBeGreaterThan(sticky.indexOf('#### 🔎 Findings'))
+    expect(sticky.indexOf('#### 🗳️ Votes')).toBeGreaterThan(folded)
+    expect(sticky).toContain(
+      '| Model | Votes for its answer | Voted for | Why |'
+    )
+    expect(sticky).not.toMatch(/\bagent\d+\.\d+\b/)
+  })
+
   it('one raises a false positive the two others reject: not posted inline, and it does not fail the gate', () => {
     const findings = JSON.parse(run.outputs.findings ?? '[]') as FindingOut[]
     const fp = findings.find((f) => f.file === 'src/cache.ts')
@@ -141,8 +162,9 @@ describe('review: inline with the vote on every finding (real MassGen twice)', (
     expect(run.exitCode).toBe(0)
     const sticky =
       github.state.comments.find((c) => c.issueNumber === 42)?.body ?? ''
+    // Every agent accounted for (1 + 2 = 3), and quieter: it does not count.
     expect(sticky).toContain(
-      '| raised by 1, confirmed by 1, rejected by 2 (line 4 sets the key before line 5 reads it, so get never returns undefined) | 🔴 Blocker | src/cache.ts line 5 |'
+      '| <sub>confirmed by 1/3 (raised by 1), rejected by 2 (line 4 sets the key before line 5 reads it, so get never returns undefined)</sub> | <sub>blocker, not counted</sub> | <sub>src/cache.ts line 5</sub> |'
     )
     expect(sticky).toContain('summary only (not confirmed in the vote)')
     expect(posted()?.body).toContain('1 not confirmed in the vote')

@@ -315,6 +315,9 @@ const checkRun = () => github.state.checkRuns[github.state.checkRuns.length - 1]
 /** The gate opened: pass, a green check run, the step green. */
 function expectPass(run: ActionRun): void {
   expect(run.outputs.verdict).toBe('pass')
+  expect(run.summary.split('\n')[0]).toMatch(
+    /^### ✅ MassGen review( \(.+\))?: no blockers or concerns from \d+ models?( \(\d+ nits?\))?$/
+  )
   expect(checkRun()?.conclusion).toBe('success')
   expect(run.exitCode).toBe(0)
 }
@@ -322,6 +325,10 @@ function expectPass(run: ActionRun): void {
 /** The gate held: `incomplete`, a failed check run naming why, the step failed. */
 function expectIncomplete(run: ActionRun, named: RegExp): void {
   expect(run.outputs.verdict).toBe('incomplete')
+  // The first line says it, and why.
+  expect(run.summary.split('\n')[0]).toMatch(
+    /^### ⚠️ MassGen review( \(.+\))? incomplete: .+, so it cannot pass/
+  )
   expect(checkRun()?.conclusion).toBe('failure')
   expect(checkRun()?.output.summary ?? '').toMatch(named)
   expect(run.summary).toMatch(/changed file\(s\) read by the review/)

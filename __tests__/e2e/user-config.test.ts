@@ -299,6 +299,11 @@ describe('refused before anything runs', () => {
     })
     expect(run.exitCode).toBe(1)
     expect(run.outputs.status).toBe('config-error')
+    // Said in the job summary, not only as an annotation.
+    expect(run.summary.split('\n')[0]).toMatch(
+      /^### ⚙️ MassGen did not run: a setting needs fixing( \(.+\))?$/
+    )
+    expect(run.summary).toContain('**Reason:**')
     // MassGen never started.
     expect(fs.existsSync(record)).toBe(false)
     expect(findKeyLeaks(run, github(), ALL_KEYS)).toEqual([])
@@ -360,6 +365,7 @@ describe('refused before anything runs', () => {
     for (const [inputs, message] of more) {
       const run = await refused({ models: 'openai/gpt-5.4', ...inputs })
       expect(run.stdout).toContain(message)
+      expect(run.summary).toContain(message.split(':')[0] ?? '')
     }
     const missingKey = await refused({
       config:

@@ -156,6 +156,30 @@ describe('the workflows', () => {
     )
   })
 
+  it('the quick start delivers the review: inline findings with the vote, the check run and SARIF, with the permissions they need', () => {
+    const quickStart = parse(
+      fs.readFileSync(path.join(EXAMPLES, 'pull-request.yml'), 'utf8')
+    ) as Workflow & { permissions: Record<string, string> }
+    const steps = Object.values(quickStart.jobs).flatMap((j) => j.steps)
+    const action = steps.find((s) =>
+      s.uses?.startsWith('massgen/massgen-action@')
+    )
+    expect(action?.with?.review).toBe('inline')
+    // finding-vote and check-run keep their defaults (on).
+    expect(action?.with?.['finding-vote']).toBeUndefined()
+    expect(action?.with?.['check-run']).toBeUndefined()
+    expect(
+      steps.some((s) =>
+        s.uses?.startsWith('github/codeql-action/upload-sarif@')
+      )
+    ).toBe(true)
+    expect(quickStart.permissions).toMatchObject({
+      'pull-requests': 'write',
+      checks: 'write',
+      'security-events': 'write'
+    })
+  })
+
   it('examples/warm-cache.yml warms, on the default branch only, the key the quick start restores', () => {
     const file = (name: string) =>
       parse(fs.readFileSync(path.join(EXAMPLES, name), 'utf8')) as Workflow & {

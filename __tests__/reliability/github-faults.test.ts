@@ -26,6 +26,8 @@ interface GitHubFault {
   setup(server: GitHubServer): void
   /** A server that knows no pull request #42 at all. */
   prGone?: boolean
+  /** The step fails though the run succeeded (its report was not posted). */
+  failsStep?: boolean
   inputs?: Record<string, string>
   check(run: ActionRun, server: GitHubServer, comment: string | undefined): void
 }
@@ -59,12 +61,20 @@ const tooLong: Fault = {
 const FAULTS: GitHubFault[] = [
   {
     name: '500 on creating the comment: retried, then posted',
+    // The default models, from every key given.
+    inputs: { models: '' },
     setup: (s) => s.injectFault(POST_COMMENT, faults.serverError(500), 1),
     check(run, server, comment) {
       expect(run.outputs.status).toBe('success')
       expect(count(server, 'POST', COMMENTS)).toBe(2)
       expect(comment).toContain('Answer from agent_a.')
       expect(run.outputs['comment-url']).toMatch(/#issuecomment-\d+$/)
+      // No `models`: the report says the keys chose them (a key added for
+      // another tool adds an agent).
+      expect(comment).toMatch(
+        /🔑 The models came from the API keys this step was given \([a-z, ]*claude[a-z, ]*\): every key passed to it adds its default model/
+      )
+      expect(comment).toMatch(/\(.*grok.*\): every key/)
     }
   },
   {
@@ -151,16 +161,23 @@ const FAULTS: GitHubFault[] = [
     }
   },
   {
-    name: '403 token without write permission',
+    // A pull request must not silently go without its report: the step
+    // fails, naming the permission, once (no warning besides).
+    name: '403 token without write permission: the step fails once, naming pull-requests: write',
+    failsStep: true,
     setup: (s) => s.injectFault(POST_COMMENT, faults.forbidden(), 5),
     check(run, _server, comment) {
       expect(comment).toBeUndefined()
       expect(run.outputs.status).toBe('success')
-      const w = warnings(run).join('\n')
-      expect(w).toMatch(
-        /forbidden: .*403: Resource not accessible by integration/
+      const errors = run.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('::error'))
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toMatch(
+        /The report was not posted: Could not post the comment on #42 \(forbidden: .*403: Resource not accessible by integration/
       )
-      expect(w).toMatch(/issues: write/)
+      expect(errors[0]).toMatch(/Give the workflow `pull-requests: write`/)
+      expect(warnings(run).join('\n')).not.toMatch(/Could not post/)
       expect(run.summary).toContain('Answer from agent_a.')
     }
   }
@@ -203,7 +220,9 @@ describe('GitHub API faults through the bundled action', () => {
     f.check(run, server, comment)
     // The summary is written whatever GitHub did, and the run says what happened.
     expect(run.summary.trim().length).toBeGreaterThan(0)
-    expect(run.exitCode).toBe(run.outputs.status === 'success' ? 0 : 1)
+    expect(run.exitCode).toBe(
+      run.outputs.status === 'success' && !f.failsStep ? 0 : 1
+    )
     expect(stackTraces(run.stdout + run.stderr)).toEqual([])
     expectNoLeak(run, server, [...Object.values(KEYS), TOKEN])
     tally('githubFaults', 1, f.name)

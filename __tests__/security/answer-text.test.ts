@@ -42,10 +42,10 @@ const HOSTILE_ANSWER = [
   'ping @octocat'
 ].join('\n')
 
-/** The text between the winning answer's title and the vote table. */
+/** The text between the winning answer's title and the folded mechanics. */
 function answerSection(body: string): string {
   const start = body.indexOf('#### 🏆 Winning answer')
-  const end = body.indexOf('#### 🗳️ Votes')
+  const end = body.indexOf('<details>\n<summary>How the run went')
   return body.slice(start, end)
 }
 

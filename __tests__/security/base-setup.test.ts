@@ -367,5 +367,18 @@ describe('instructions-file and query-file come from the base commit too', () =>
       "Input 'instructions-file': 'docs/REVIEW.md' is not in the base commit"
     )
     expect(missing.args).toEqual([])
+    // Said where the author looks: the job summary and the pull request.
+    const firstLine =
+      '### ⚙️ MassGen did not run: a setting needs fixing (base-setup-8)'
+    expect(missing.run.summary.split('\n')[0]).toBe(firstLine)
+    expect(missing.run.summary).toContain('is not in the base commit')
+    const said =
+      github()
+        .state.comments.filter(
+          (c) => c.issueNumber === 42 && c.body.includes('tag=base-setup-8')
+        )
+        .at(-1)?.body ?? ''
+    expect(said.split('\n')[1]).toBe(firstLine)
+    expect(said).toContain('is not in the base commit')
   })
 })

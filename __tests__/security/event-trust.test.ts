@@ -342,7 +342,7 @@ describe('a permission check that fails (finding 13)', () => {
     expect(result.stdout).toContain(`::error::${reason}`)
     expect(result.stdout).not.toMatch(/::notice::MassGen run skipped/)
     const summary = shown(result.summary)
-    expect(summary).toContain('MassGen: `failed`')
+    expect(summary).toContain('### ❌ MassGen failed')
     expect(summary).toContain(reason)
     // Not a refusal of anyone, and not a config error.
     expect(summary).not.toMatch(/has \w+ access|skipped|config-error/)

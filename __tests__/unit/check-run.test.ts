@@ -260,7 +260,7 @@ describe('the check run in the loopback GitHub', () => {
       conclusion: 'failure'
     })
     expect(run.annotations).toHaveLength(75)
-    expect(run.output.summary).toContain('Review findings')
+    expect(run.output.summary).toContain('🔎 Findings')
     expect(run.output.summary).not.toContain('sk-secret-value-123456')
     const methods = () =>
       s.requests

@@ -114,7 +114,10 @@ describe('max-cost input', () => {
       workspace
     })
   it('reads positive decimals; empty means no cap', () => {
-    expect(read('').maxCost).toBeUndefined()
+    // Not given: the default budget (docs/benchmarks.md, "A default budget").
+    expect(read('').maxCost).toBe(5)
+    expect(read('none').maxCost).toBeUndefined()
+    expect(read(' None ').maxCost).toBeUndefined()
     expect(read('2.50').maxCost).toBe(2.5)
     expect(read(' 3 ').maxCost).toBe(3)
     expect(read('.25').maxCost).toBe(0.25)

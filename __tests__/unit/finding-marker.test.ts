@@ -2,7 +2,7 @@
 // human headline: a round trip over every form of inline comment (and body
 // line) the action writes, through the reader a later run uses
 // (context/earlier-record.ts). The headline differs by form (`2/3 agents`,
-// `confirmed by 3/3`, `raised by 1, confirmed by 2, rejected by 1 (...)`);
+// `confirmed by 3/3`, `confirmed by 2/3 (raised by 1), rejected by 1 (...)`);
 // the facts do not.
 import { describe, expect, it } from '@jest/globals'
 import { groupFindings } from '../../src/review/group.js'

@@ -482,7 +482,7 @@ const CASES: BadInput[] = [
     name: 'max-cost: $5',
     inputs: { 'max-cost': '$5' },
     input: 'max-cost',
-    form: /expected a positive amount in US dollars such as '2\.50' \(empty: no cap\)/
+    form: /expected a positive amount in US dollars such as '2\.50', or 'none' for no cap/
   },
   {
     name: 'max-cost: 0',

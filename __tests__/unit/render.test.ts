@@ -127,12 +127,13 @@ describe('renderReport', () => {
     const md = renderReport(success(), ctx)
     expectWellFormed(md)
     const order = [
-      '### ✅ MassGen: `success`',
+      '### ✅ MassGen answered',
       'Consensus on **agent_b** with 3 of 3 votes',
       '**Question:** Is the retry loop correct?',
       '#### 🏆 Winning answer: **agent_b** (gemini / gemini-3.1-pro-preview)',
       'The loop backs off',
-      '| Agent | Backend / model | Answer | Votes received | Voted for | Status |',
+      '<details>\n<summary>How the run went with 3 models: who voted for which answer, the other answers</summary>',
+      '| Model | Votes for its answer | Voted for | Why |',
       '#### Other answers',
       '<summary>agent_a · openai / gpt-5.4 · 0 votes</summary>',
       'Mostly yes.',
@@ -142,13 +143,17 @@ describe('renderReport', () => {
     const at = order.map((s) => md.indexOf(s))
     expect(at).not.toContain(-1)
     expect([...at].sort((a, b) => a - b)).toEqual(at)
+    // The author's words: names and models, no MassGen answer labels, no
+    // always-`voted` status, the reason apart from the choice.
     expect(md).toContain(
-      '| agent_b 🏆 | gemini / gemini-3.1-pro-preview | agent2.1 | 3 | agent_b | completed |'
+      '| agent_b (gemini / gemini-3.1-pro-preview) 🏆 chosen | 3 | agent_b | — |'
     )
     expect(md).toContain(
-      '| agent_a | openai / gpt-5.4 | agent1.1 | 0 | agent_b: clearer | completed |'
+      '| agent_a (openai / gpt-5.4) | 0 | agent_b | clearer |'
     )
-    expect(md).toContain('agent3.2 (2 answers)')
+    expect(md).toContain('(2 drafts)')
+    expect(md).not.toMatch(/agent\d\.\d/)
+    expect(md).not.toContain('| completed |')
     expect(md).toContain(
       '💰 $0.0457 (estimated) · 🔤 120,000 in / 8,500 out tokens'
     )
@@ -207,8 +212,8 @@ describe('renderReport', () => {
     })
     const md = renderReport(result, ctx)
     expect(md).toContain('with 2 of 3 votes')
-    expect(md).toContain('| agent_b | openai / gpt-5.4 | — | 1 | agent_a |')
-    expect(md).toContain('agent_b: pipes \\| and \\`ticks\\`')
+    expect(md).toContain('| agent_b (openai / gpt-5.4) | 1 | agent_a | — |')
+    expect(md).toContain('| agent_b | pipes \\| and \\`ticks\\` |')
   })
 
   it('shows the reason and the agents errors on failure', () => {
@@ -228,9 +233,9 @@ describe('renderReport', () => {
     )
     expectWellFormed(md)
     expect(md).toMatch(
-      /^### ❌ MassGen: `failed`\n\n\*\*Reason:\*\* MassGen exited with code 2/
+      /^### ❌ MassGen failed\n\n\*\*Reason:\*\* MassGen exited with code 2/
     )
-    expect(md).toContain('| error ⚠️ HTTP 401 from provider |')
+    expect(md).toContain('| no vote | ⚠️ HTTP 401 from provider |')
     expect(md).toContain('**Phase reached:** initial_answer')
     expect(md).toContain('exit code 2')
   })
@@ -261,11 +266,12 @@ describe('renderReport', () => {
       ctx
     )
     expectWellFormed(md)
-    expect(md).toContain('### ⏱️ MassGen: `timeout`')
+    expect(md).toContain('### ⏱️ MassGen ran out of time')
     expect(md).toContain('#### Answers so far')
     expect(md).toContain('Partial A')
     expect(md).toContain('Partial B')
-    expect(md).toContain('**Votes so far** (by answer): agent1.1 1')
+    // MassGen's label agent1.1 is the first agent's answer: named so.
+    expect(md).toContain('**Votes so far** (by answer): agent_a 1')
     expect(md).toContain('signal SIGKILL')
     expect(md).not.toContain('Winning answer')
   })
@@ -287,9 +293,10 @@ describe('renderReport', () => {
       ctx
     )
     expectWellFormed(md)
-    expect(md).toContain('### ⚙️ MassGen: `config-error`')
+    expect(md).toContain('### ⚙️ MassGen did not run: a setting needs fixing')
+    // A list, not a code block: each error wraps on GitHub.
     expect(md).toContain(
-      '**MassGen config validation errors:**\n\n```text\nagents[0].backend.type: unknown backend "gpt"\norchestrator.timeout: must be > 0\n```'
+      '**MassGen config validation errors:**\n\n- agents\\[0].backend.type: unknown backend "gpt"\n- orchestrator.timeout: must be > 0'
     )
   })
 
@@ -362,7 +369,7 @@ describe('renderSkipped and renderCancelled', () => {
   it('says why the run was skipped', () => {
     const md = renderSkipped('No API key is set for any model', ctx)
     expect(md).toMatch(
-      /^### ⏭️ MassGen: `skipped`\n\n\*\*Reason:\*\* No API key is set for any model/
+      /^### ⏭️ MassGen skipped this run\n\n\*\*Reason:\*\* No API key is set for any model/
     )
   })
 
@@ -376,7 +383,7 @@ describe('renderSkipped and renderCancelled', () => {
       ctx
     )
     expectWellFormed(md)
-    expect(md).toContain('### 🚫 MassGen: `cancelled`')
+    expect(md).toContain('### 🚫 MassGen was cancelled')
     expect(md).toContain(
       'The job was cancelled, or the step stopped before it could report.'
     )
@@ -385,7 +392,7 @@ describe('renderSkipped and renderCancelled', () => {
 
   it('names a non-default comment tag', () => {
     expect(renderSkipped('x', { ...ctx, tag: 'review' })).toContain(
-      'MassGen (review):'
+      'MassGen skipped this run (review)'
     )
   })
 })
@@ -417,7 +424,7 @@ describe('renderProgress', () => {
       '**Phase:** voting · `▓▓▓▓▓▓▓░░░` 67% · ⏱️ 1m 15s elapsed'
     )
     expect(md).toContain('| agent_a | openai / gpt-5.4 | voted | 1 | agent_b |')
-    expect(md).toContain('**Votes so far:** agent2.1 1')
+    expect(md).toContain('**Votes so far:** @\u200Boctocat 1')
     expect(md).toContain(
       '[Follow the workflow run](https://github.com/o/r/actions/runs/42)'
     )

@@ -201,7 +201,7 @@ describe('the tally and its evidence', () => {
       'confirmed by 3/3'
     )
     expect(agreement({ ...(groups[1] as FindingGroup), vote: f2 }, 3)).toBe(
-      'raised by 1, confirmed by 1, rejected by 1 (line 4 sets it), 1 abstained'
+      'confirmed by 1/3 (raised by 1), rejected by 1 (line 4 sets it), 1 abstained'
     )
   })
 })

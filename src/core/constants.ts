@@ -131,6 +131,11 @@ export const Defaults = {
   LocalSandbox: true,
   AcceptLocalModeRisk: false,
   MaxDuration: 1800,
+  /**
+   * US dollars a run: a few times a small review's estimated cost
+   * (docs/benchmarks.md, "A default budget"); 'none' runs without a cap.
+   */
+  MaxCost: 5,
   ContextPermission: 'read',
   AgentCommands: 'auto',
   MassgenVersion: '0.1.97',

@@ -117,7 +117,7 @@ const rules = {
       .regex(/^(\d{1,9}(\.\d{0,9})?|\.\d{1,9})$/)
       .transform(Number)
       .pipe(z.number().positive()),
-    "a positive amount in US dollars such as '2.50' (empty: no cap)"
+    "a positive amount in US dollars such as '2.50', or 'none' for no cap"
   ],
   checkoutCheck: [
     z
@@ -308,9 +308,9 @@ export function readSettings(source: InputSource): Settings {
     ...user,
     setupFiles: [...query.setupFiles, ...user.setupFiles],
     baseSetup: [...query.baseSetup, ...user.baseSetup],
-    maxCost: raw(Inputs.MaxCost)
-      ? check('maxCost', Inputs.MaxCost, '')
-      : undefined,
+    maxCost: readMaxCost(raw(Inputs.MaxCost), () =>
+      check('maxCost', Inputs.MaxCost, '')
+    ),
     include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
     exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
     allowUnread: readGlobs(Inputs.AllowUnread, raw(Inputs.AllowUnread), errors),
@@ -368,6 +368,15 @@ export function readReportSettings(source: Pick<InputSource, 'getInput'>): {
       Defaults.CommentTag
     )
   }
+}
+
+/** `max-cost`: 'none' runs without a cap; empty is the default budget. */
+function readMaxCost(
+  text: string,
+  parse: () => number | undefined
+): number | undefined {
+  if (text.toLowerCase() === 'none') return undefined
+  return text ? parse() : Defaults.MaxCost
 }
 
 function readPassEnv(

@@ -16,6 +16,7 @@ import { MissingKeysError } from '../inputs/models.js'
 import { InputError, readSettings } from '../inputs/settings.js'
 import { chooseAgents } from '../plan/plan.js'
 import { destinationFor } from './destination.js'
+import type { Destination } from '../report/report.js'
 import { actionSecrets, actionToken, gitHubOnce } from './step-env.js'
 import {
   failBeforeRun,
@@ -46,7 +47,7 @@ export async function decide(): Promise<Decided | undefined> {
   )
   const setupSource = setupSourceFor(trigger, context.payload)
   const secrets = actionSecrets(actionToken())
-  const inputs = readInputs(setupSource.from !== 'workspace')
+  const inputs = await readInputs(setupSource.from !== 'workspace')
   if (!inputs) return undefined
   const github = gitHubOnce(inputs.githubToken)
   const settings = await loadBaseSetup(inputs, { trigger, setupSource }, github)
@@ -55,7 +56,7 @@ export async function decide(): Promise<Decided | undefined> {
   if (!decision) return undefined
   // Only a quiet skip leaves setup files unread; never run without them.
   if (settings.baseSetup.length > 0) {
-    failBeforeRun(
+    await failBeforeRun(
       new InputError('The setup files were not read; nothing was run.')
     )
     return undefined
@@ -64,7 +65,9 @@ export async function decide(): Promise<Decided | undefined> {
 }
 
 /** The inputs, read and checked (the keys are masked already). */
-function readInputs(setupFromBase: boolean): Settings | undefined {
+async function readInputs(
+  setupFromBase: boolean
+): Promise<Settings | undefined> {
   try {
     return readSettings({
       getInput: (name) => core.getInput(name),
@@ -73,7 +76,7 @@ function readInputs(setupFromBase: boolean): Settings | undefined {
       setupFromBase
     })
   } catch (error) {
-    failBeforeRun(error)
+    await failBeforeRun(error)
     return undefined
   }
 }
@@ -97,9 +100,34 @@ async function loadBaseSetup(
       settings.githubToken ? gh : undefined
     )
   } catch (error) {
-    failBeforeRun(error)
+    // The base branch's setup is broken: said on the pull request too, so
+    // its author learns why no review came.
+    await failBeforeRun(
+      error,
+      setupErrorDestination(settings, source.trigger, gh)
+    )
     return undefined
   }
+}
+
+/** Where a broken setup is said: the pull request or issue the event is on. */
+function setupErrorDestination(
+  settings: Settings,
+  trigger: Trigger,
+  gh: () => GitHubApi
+): Destination {
+  const issueNumber =
+    trigger.kind === 'pull_request'
+      ? trigger.number
+      : trigger.kind === 'comment'
+        ? trigger.issueNumber
+        : undefined
+  return destinationFor(
+    settings,
+    { issueNumber, replyTo: undefined },
+    gh,
+    actionSecrets(settings.githubToken)
+  )
 }
 
 function skippedQuietly(trigger: Trigger, settings: Settings): boolean {
@@ -126,7 +154,7 @@ async function decideRun(
   try {
     decision = await intake(settings, trigger, gh, agents)
   } catch (error) {
-    failBeforeRun(error)
+    await failBeforeRun(error)
     return undefined
   }
   if (decision.action === 'skip') {
@@ -147,7 +175,7 @@ async function decideRun(
     return undefined
   }
   if ('error' in agents && !(agents.error instanceof MissingKeysError)) {
-    failBeforeRun(agents.error)
+    await failBeforeRun(agents.error)
     return undefined
   }
   if ('error' in agents) {

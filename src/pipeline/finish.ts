@@ -10,6 +10,7 @@ import { deliverReport, type Destination } from '../report/report.js'
 import { publishVerdict } from '../review/publish.js'
 import { reviewRun, setReviewOutputs } from '../review/review.js'
 import { redactSecrets } from '../safety/redact.js'
+import { defaultModels } from '../inputs/models.js'
 import {
   SCRUB_LIMITS,
   scrubSecrets,
@@ -54,7 +55,13 @@ export async function finish(
     )
     return undefined
   })
-  await deliverReport(withReportTime(result), dest, workDir, review)
+  await deliverReport(
+    withReportTime(result),
+    dest,
+    workDir,
+    review,
+    modelsFromKeys(settings)
+  )
   await setReviewOutputs(review, workDir, secrets)
   await publishVerdict(result, review, {
     settings,
@@ -65,6 +72,18 @@ export async function finish(
   })
   reportScrub(await scrubSecrets(workDir, secrets))
   return review
+}
+
+/**
+ * The providers whose default model ran because their key was given, when
+ * neither `models` nor the config named the agents: a key added to the
+ * repository for another tool adds an agent, and the report says so.
+ */
+function modelsFromKeys(settings: Settings): string[] | undefined {
+  if (settings.models.length > 0) return undefined
+  if (settings.userConfig && 'agents' in settings.userConfig.config)
+    return undefined
+  return defaultModels(settings.keys).map((m) => m.backend)
 }
 
 /** The report's share of the time: MassGen's exit to now (report/timings.ts). */

@@ -18,6 +18,8 @@ import {
 } from '../report/report.js'
 import { redactSecrets } from '../safety/redact.js'
 import { summaryOnly } from './destination.js'
+import { readReportSettings } from '../inputs/settings.js'
+import { actionSecrets, actionToken } from './step-env.js'
 
 /** Quiet skips (a comment not meant for us) leave no trace but a log line. */
 export async function skip(
@@ -91,12 +93,25 @@ export async function failVisibly(
   core.setFailed(shown)
 }
 
-/** Bad inputs or setup: the step fails with the message, nothing posted. */
-export function failBeforeRun(error: unknown): void {
-  const message = failureText(error)
-  core.setOutput(Outputs.Status, 'config-error')
-  saveStepState('reported', true)
-  core.setFailed(message)
+/**
+ * Bad inputs or setup: the step fails with the message, and the job summary
+ * says it (an annotation alone is easy to miss). `dest` posts it on the
+ * pull request too, once the inputs name a token that can.
+ */
+export async function failBeforeRun(
+  error: unknown,
+  dest?: Destination
+): Promise<void> {
+  const where =
+    dest ??
+    summaryOnly(
+      {
+        comment: false,
+        ...readReportSettings({ getInput: (name) => core.getInput(name) })
+      },
+      actionSecrets(actionToken())
+    )
+  await failVisibly(failureText(error), where, 'config-error')
 }
 
 export function failureText(error: unknown): string {

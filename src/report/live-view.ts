@@ -24,7 +24,9 @@ export function liveView(dest: Destination): LiveView {
   const show = async (snapshot: ProgressSnapshot) =>
     void (await postComment(
       dest,
-      renderProgress(snapshot, reportContext(dest, 'comment'))
+      renderProgress(snapshot, reportContext(dest, 'comment')),
+      // The final report says a refusal once; a view's is only logged.
+      'quiet'
     ))
   return {
     announce: (agents) => show(toSnapshot({}, agents, 0)),

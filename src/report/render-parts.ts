@@ -1,8 +1,8 @@
 // Small pieces of the report: figures, cells, the vote table, the footer.
 // Every dynamic string is redacted and escaped here, where it is placed.
 import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
-import type { AgentResult, Outcome, RunResult } from '../core/types.js'
-import { cell, codeBlock, link } from '../safety/markdown-parts.js'
+import type { Outcome, RunResult } from '../core/types.js'
+import { cell, link } from '../safety/markdown-parts.js'
 import { runTotals } from '../results/results.js'
 
 export const OUTCOME_EMOJI: Record<Outcome, string> = {
@@ -13,6 +13,17 @@ export const OUTCOME_EMOJI: Record<Outcome, string> = {
   'config-error': '⚙️',
   cancelled: '🚫',
   skipped: '⏭️'
+}
+
+/** The run's outcome in words, for the first line when there is no verdict. */
+export const OUTCOME_TITLE: Record<Outcome, string> = {
+  success: 'MassGen answered',
+  failed: 'MassGen failed',
+  timeout: 'MassGen ran out of time',
+  'cost-limit': 'MassGen stopped at the cost limit (max-cost)',
+  'config-error': 'MassGen did not run: a setting needs fixing',
+  cancelled: 'MassGen was cancelled',
+  skipped: 'MassGen skipped this run'
 }
 
 export function formatDuration(seconds: number): string {
@@ -42,35 +53,58 @@ export function backendModel(
   return parts.length ? cell(parts.join(' / '), secrets, 80) : '—'
 }
 
-function votedFor(agent: AgentResult, secrets: readonly string[]): string {
-  if (!agent.votedFor) return '—'
-  const target = cell(agent.votedFor, secrets, 60)
-  return agent.voteReason
-    ? `${target}: ${cell(agent.voteReason, secrets, 200)}`
-    : target
+/** An agent as the author knows it: its name and its model. */
+function agentName(
+  agent: { id: string; backend?: string; model?: string },
+  secrets: readonly string[]
+): string {
+  const model = backendModel(agent, secrets)
+  return `${cell(agent.id, secrets, 60)}${model === '—' ? '' : ` (${model})`}`
 }
 
-function status(agent: AgentResult, secrets: readonly string[]): string {
-  const text = cell(agent.status, secrets, 40)
-  return agent.error ? `${text} ⚠️ ${cell(agent.error, secrets, 300)}` : text
+/**
+ * MassGen's anonymous answer label (`agent2.1`: the second agent's first
+ * answer) as the agent's name; the label itself when it names no agent.
+ */
+function labelName(
+  label: string,
+  agents: readonly { id: string; answerLabel?: string }[]
+): string {
+  const exact = agents.find((a) => a.answerLabel === label)
+  if (exact) return exact.id
+  const n = /^agent(\d+)\.\d+$/.exec(label)?.[1]
+  return (n && agents[Number(n) - 1]?.id) || label
 }
 
+/**
+ * Who voted for whom and why, in the agents' names: the reason apart from
+ * the choice, and a state only when it is not a plain vote (an error).
+ */
 export function voteTable(
   result: RunResult,
   secrets: readonly string[]
 ): string {
+  const byId = new Map(result.agents.map((a) => [a.id, a]))
   const rows = result.agents.map((a) => {
-    const id = cell(a.id, secrets, 60) + (a.id === result.winner ? ' 🏆' : '')
-    const label = cell(a.answerLabel, secrets, 40)
-    const answers = a.answerCount > 1 ? ` (${a.answerCount} answers)` : ''
-    return (
-      `| ${id} | ${backendModel(a, secrets)} | ${label}${answers} ` +
-      `| ${a.votesReceived} | ${votedFor(a, secrets)} | ${status(a, secrets)} |`
-    )
+    const name =
+      agentName(a, secrets) + (a.id === result.winner ? ' 🏆 chosen' : '')
+    const answers = a.answerCount > 1 ? ` (${a.answerCount} drafts)` : ''
+    const target = a.votedFor ? byId.get(a.votedFor) : undefined
+    const votedFor = a.votedFor
+      ? target
+        ? cell(target.id, secrets, 60)
+        : cell(a.votedFor, secrets, 60)
+      : 'no vote'
+    const why = a.error
+      ? `⚠️ ${cell(a.error, secrets, 300)}`
+      : a.voteReason
+        ? cell(a.voteReason, secrets, 200)
+        : '—'
+    return `| ${name}${answers} | ${a.votesReceived} | ${votedFor} | ${why} |`
   })
   return [
-    '| Agent | Backend / model | Answer | Votes received | Voted for | Status |',
-    '| --- | --- | --- | ---: | --- | --- |',
+    '| Model | Votes for its answer | Voted for | Why |',
+    '| --- | ---: | --- | --- |',
     ...rows
   ].join('\n')
 }
@@ -78,12 +112,13 @@ export function voteTable(
 /** `label 2 · label 1`, most votes first. */
 export function votesLine(
   votes: Record<string, number>,
-  secrets: readonly string[]
+  secrets: readonly string[],
+  agents: readonly { id: string; answerLabel?: string }[] = []
 ): string {
   return Object.entries(votes)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 20)
-    .map(([label, n]) => `${cell(label, secrets, 40)} ${n}`)
+    .map(([label, n]) => `${cell(labelName(label, agents), secrets, 60)} ${n}`)
     .join(' · ')
 }
 
@@ -124,7 +159,14 @@ export function reasonBlock(
   if (!reason || result.outcome === 'success') return ''
   if (!reason.includes('\n') && reason.length <= 300)
     return `**Reason:** ${cell(reason, secrets, 300)}`
-  return `**Reason:**\n\n${codeBlock(reason, secrets)}`
+  // Each line its own wrapped paragraph: a long fix reads on GitHub
+  // without scrolling (a code block does not wrap).
+  const lines = reason
+    .split(/\r?\n/)
+    .filter((l) => l.trim())
+    .slice(0, 60)
+    .map((l) => `> ${cell(l, secrets, 2000)}`)
+  return `**Reason:**\n\n${lines.join('\n>\n')}`
 }
 
 /** Short questions inline, long ones collapsed (and cut to an eighth). */

@@ -9,6 +9,7 @@ import { safeMarkdown, truncateMarkdown } from '../safety/markdown.js'
 import { redactSecrets } from '../safety/redact.js'
 import {
   OUTCOME_EMOJI,
+  OUTCOME_TITLE,
   backendModel,
   details,
   footer,
@@ -19,14 +20,14 @@ import {
   voteTable,
   votesLine
 } from './render-parts.js'
-import { cell, codeBlock, htmlText, link } from '../safety/markdown-parts.js'
+import { cell, htmlText, link } from '../safety/markdown-parts.js'
 import type { AgentResult, RunResult } from '../core/types.js'
 import { defuseMarkers, findingsSection } from '../review/render.js'
-import { clip } from '../core/text.js'
 import type { ProgressSnapshot } from '../run/progress.js'
 import type { ReviewReport } from '../core/review.js'
 import { withoutFindingsBlocks } from '../core/findings-fence.js'
 import { timingsSection } from './timings.js'
+import { notCountedLine, sincePushLine, verdictHeadline } from './headline.js'
 import { readThePullRequest } from '../results/results.js'
 
 export interface ReportContext {
@@ -43,6 +44,11 @@ export interface ReportContext {
   fullTextHint?: string
   /** `review: inline`: the findings and where they went. */
   review?: ReviewReport
+  /**
+   * The providers whose default model ran because their key was given
+   * (no `models`, no agents in the config).
+   */
+  modelsFromKeys?: readonly string[]
 }
 
 type ProgressContext = Pick<
@@ -100,22 +106,17 @@ export function renderReport(result: RunResult, ctx: ReportContext): string {
   const otherBodies = others.map((a) => visible(a.answer ?? ''))
 
   const head = header(result, ctx, hint)
-  const tail = [
-    '---',
-    footer(result, ctx),
-    // Users' own runners: where the time went, in the summary only.
-    ctx.target === 'summary' ? timingsSection(result.timings) : ''
-  ]
-    .filter(Boolean)
-    .join('\n\n')
+  const tail = ['---', footer(result, ctx)].filter(Boolean).join('\n\n')
   const build = (w: string | undefined, o: string[] | null): string =>
     [
       head,
       w === undefined ? '' : winnerSection(result, winner, w, secrets),
-      votesSection(result, secrets),
-      o === null
-        ? omittedLine(others.length, hint)
-        : otherSection(result, others, o, secrets),
+      mechanicsSection(result, ctx, hint, [
+        votesSection(result, secrets),
+        o === null
+          ? omittedLine(others.length, hint)
+          : otherSection(result, others, o, secrets)
+      ]),
       tail
     ]
       .filter(Boolean)
@@ -220,7 +221,7 @@ export function renderProgress(
       `| ${cell(a.status, secrets, 40)} | ${a.answerCount} ` +
       `| ${cell(a.votedFor, secrets, 60)} |`
   )
-  const votes = votesLine(snapshot.votes, secrets)
+  const votes = votesLine(snapshot.votes, secrets, snapshot.agents)
   const parts = [
     `### ⏳ MassGen is running${tagSuffix(ctx.tag)}`,
     `**Phase:** ${cell(snapshot.phase, secrets, 60)} · \`${bar}\` ${pct}% · ` +
@@ -271,8 +272,14 @@ function tagSuffix(tag: string): string {
   return tag && tag !== 'massgen' ? ` (${cell(tag, [], 40)})` : ''
 }
 
+/**
+ * The first line: a review's verdict in words and counts, else the run's
+ * outcome in words (the `status` output keeps the machine word).
+ */
 function titleLine(result: RunResult, ctx: ReportContext): string {
-  return `### ${OUTCOME_EMOJI[result.outcome]} MassGen${tagSuffix(ctx.tag)}: \`${result.outcome}\``
+  if (ctx.review && result.outcome === 'success')
+    return verdictHeadline(ctx.review, tagSuffix(ctx.tag))
+  return `### ${OUTCOME_EMOJI[result.outcome]} ${OUTCOME_TITLE[result.outcome]}${tagSuffix(ctx.tag)}`
 }
 
 /** How the votes named the winner: a tie or no vote is never called a consensus. */
@@ -296,15 +303,27 @@ function decisionLine(result: RunResult, secrets: readonly string[]): string {
 function header(result: RunResult, ctx: ReportContext, hint: string): string {
   const secrets = ctx.secrets
   const parts = [titleLine(result, ctx)]
-  if (result.outcome === 'success' && result.winner)
+  if (ctx.review)
+    parts.push(sincePushLine(ctx.review), notCountedLine(ctx.review))
+  else if (result.outcome === 'success' && result.winner)
     parts.push(decisionLine(result, secrets))
   parts.push(reasonBlock(result, secrets))
-  if (result.mode) parts.push(modeLine(result))
+  if (ctx.modelsFromKeys?.length)
+    parts.push(
+      `<sub>🔑 The models came from the API keys this step was given (${ctx.modelsFromKeys.map((b) => cell(b, secrets, 20)).join(', ')}): every key passed to it adds its default model. Set \`models\` to choose them.</sub>`
+    )
+  if (result.outcome === 'cost-limit')
+    parts.push(
+      "To let a run go further, raise the workflow's `max-cost` (5 US dollars a run unless set), or set it to `none` for no cap. The estimate is MassGen's, from its providers' list prices."
+    )
   if (result.configErrors?.length) {
-    const shown = result.configErrors.slice(0, 50).map((e) => clip(e, 500))
+    // A list, not a code block: a long fix wraps instead of scrolling.
+    const shown = result.configErrors
+      .slice(0, 50)
+      .map((e) => `- ${cell(e, secrets, 500)}`)
     const more = result.configErrors.length - shown.length
     parts.push(
-      `**MassGen config validation errors:**\n\n${codeBlock(shown.join('\n'), secrets, 30_000)}` +
+      `**MassGen config validation errors:**\n\n${shown.join('\n')}` +
         (more > 0 ? `\n\n…and ${more} more.` : '')
     )
   }
@@ -315,7 +334,8 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
     parts.push(
       "⚠️ **The agents read none of the pull request's files**: no read of its diff or of a changed file shows in MassGen's log, so their answers do not rest on the code."
     )
-  parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
+  if (!ctx.review)
+    parts.push(questionBlock(result.question, secrets, ctx.maxChars, hint))
   if (ctx.review)
     parts.push(
       findingsSection(ctx.review, {
@@ -326,6 +346,43 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
       })
     )
   return parts.filter(Boolean).join('\n\n')
+}
+
+/**
+ * How the run went, folded: the author reads the verdict and the findings;
+ * the question, the mode, the vote on the answers, the other answers and the
+ * timings are there for whoever wants them.
+ */
+function mechanicsSection(
+  result: RunResult,
+  ctx: ReportContext,
+  hint: string,
+  sections: string[]
+): string {
+  const [votes = '', others = ''] = sections
+  // A question-and-answer run shows its question; a review's is the prompt.
+  const question = ctx.review
+    ? questionBlock(result.question, ctx.secrets, ctx.maxChars, hint)
+    : ''
+  const timings = ctx.target === 'summary' ? timingsSection(result.timings) : ''
+  const named: [string, string][] = [
+    [result.mode ? modeLine(result) : '', ''],
+    [question, 'the question asked'],
+    [votes, 'who voted for which answer'],
+    [others, 'the other answers'],
+    [timings, 'the timings']
+  ]
+  const body = named.map(([text]) => text).filter(Boolean)
+  if (!body.length) return ''
+  const n = result.agents.length
+  const what = named
+    .filter(([text, label]) => text && label)
+    .map(([, label]) => label)
+  return details(
+    `How the run went${n ? ` with ${n} model${n === 1 ? '' : 's'}` : ''}` +
+      (what.length ? `: ${what.join(', ')}` : ''),
+    body.join('\n\n')
+  )
 }
 
 /** Which of MassGen's modes ran (`mode`, `personas` inputs). */
@@ -354,7 +411,7 @@ function winnerSection(
 function votesSection(result: RunResult, secrets: readonly string[]): string {
   const parts: string[] = []
   if (result.agents.length) parts.push(voteTable(result, secrets))
-  const votes = votesLine(result.votes, secrets)
+  const votes = votesLine(result.votes, secrets, result.agents)
   if (votes && (result.outcome !== 'success' || !result.agents.length))
     parts.push(`**Votes so far** (by answer): ${votes}`)
   return parts.length ? ['#### 🗳️ Votes', ...parts].join('\n\n') : ''

@@ -67,9 +67,18 @@ export function reportContext(
   }
 }
 
+/**
+ * What to do when a write is refused: `warn` (the job summary still has
+ * the report), `quiet` (a progress view: the final report says it), or a
+ * function that takes the message (the final report fails the step with it).
+ */
+type OnRefusal = 'warn' | 'quiet' | ((message: string) => void)
+// (A function takes GitHub's refusals of the token; other failures warn.)
+
 export async function postComment(
   dest: Destination,
-  body: string
+  body: string,
+  onRefusal: OnRefusal = 'warn'
 ): Promise<string | undefined> {
   const issue = dest.issueNumber
   if (!dest.github || !issue || !dest.settings.comment) return undefined
@@ -77,14 +86,16 @@ export async function postComment(
   return posted(
     () => github.upsertStickyComment(issue, dest.settings.commentTag, body),
     `post the comment on #${issue}`,
-    dest.secrets
+    dest.secrets,
+    onRefusal
   )
 }
 
 /** The report as a reply in the review-comment thread, when there is one. */
 export async function postReply(
   dest: Destination,
-  body: string
+  body: string,
+  onRefusal: OnRefusal = 'warn'
 ): Promise<string | undefined> {
   if (!dest.github || !dest.reply || !dest.settings.comment) return undefined
   const github = dest.github
@@ -92,15 +103,16 @@ export async function postReply(
   return posted(
     () => github.replyToReviewThread(pullNumber, threadId, body),
     `reply in the review thread on #${pullNumber}`,
-    dest.secrets
+    dest.secrets,
+    onRefusal
   )
 }
 
-/** A write whose failure is a warning: the job summary still has the report. */
 async function posted(
   write: () => Promise<{ url: string }>,
   what: string,
-  secrets: readonly string[]
+  secrets: readonly string[],
+  onRefusal: OnRefusal
 ): Promise<string | undefined> {
   try {
     return (await write()).url
@@ -109,12 +121,33 @@ async function posted(
       error instanceof GitHubError
         ? `${error.kind}: ${error.message}`
         : String(error)
-    core.warning(
-      `Could not ${what} (${redactSecrets(detail, secrets)}). ` +
-        `The job summary still has the report.`
-    )
+    const message = `Could not ${what} (${redactSecrets(detail, secrets)}).`
+    if (onRefusal === 'quiet') core.info(message)
+    else if (typeof onRefusal === 'function' && isRefusal(error))
+      onRefusal(message)
+    else core.warning(`${message} The job summary still has the report.`)
     return undefined
   }
+}
+
+/** GitHub refused the token: a permission the workflow can grant. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof GitHubError && error.kind === 'forbidden'
+}
+
+/**
+ * The step's failure when the report could not go where it was asked: the
+ * permission the token needs, said once (the job summary has the report).
+ */
+function reportNotPosted(message: string, dest: Destination): string {
+  const needs = dest.reply
+    ? '`pull-requests: write`'
+    : '`pull-requests: write` (and `issues: write` when the run comments on issues)'
+  return (
+    `The report was not posted: ${message} Give the workflow ${needs} in its ` +
+    '`permissions:`, or set `comment: false` to report in the job summary only. ' +
+    'The job summary has the report.'
+  )
 }
 
 export async function writeSummary(
@@ -133,20 +166,26 @@ export async function deliverReport(
   result: RunResult,
   dest: Destination,
   workDir: string | undefined,
-  review?: ReviewReport
+  review?: ReviewReport,
+  modelsFromKeys?: readonly string[]
 ): Promise<void> {
   const ctx = (target: 'comment' | 'summary') => ({
     ...reportContext(dest, target),
-    ...(review ? { review } : {})
+    ...(review ? { review } : {}),
+    ...(modelsFromKeys?.length ? { modelsFromKeys } : {})
   })
   await writeSummary(dest, renderReport(result, ctx('summary')))
+  let refused: string | undefined
   const commentUrl = await (dest.reply ? postReply : postComment)(
     dest,
-    renderReport(result, ctx('comment'))
+    renderReport(result, ctx('comment')),
+    (message) => (refused = message)
   )
   await setOutputs(result, dest.secrets, workDir, commentUrl)
   core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '')
   saveStepState('reported', true)
+  // A pull request that silently goes without its review is worse than a red step.
+  if (refused !== undefined) core.setFailed(reportNotPosted(refused, dest))
 }
 
 async function setOutputs(

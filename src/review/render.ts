@@ -31,6 +31,8 @@ import { clip } from '../core/text.js'
 import { standingFindings, standingSeverity } from './standing.js'
 import { raisesAgain } from './earlier.js'
 import { coverageLine, incompleteReason } from './coverage.js'
+import { countedFindings } from './counted.js'
+import { sincePushLine, verdictHeadline } from '../report/headline.js'
 
 const SEVERITY_LABEL: Record<Severity, string> = {
   blocker: '🔴 Blocker',
@@ -80,14 +82,17 @@ export interface ReviewTextContext {
 const REASON_CHARS = 160
 
 /**
- * How many agents back a finding: `2/3 agents` raised it, or with the vote
- * `confirmed by 3/3`, or `raised by 1, confirmed by 2, rejected by 1
- * (reason)` when the vote did not simply agree with all raisers.
+ * How many agents back a finding, every agent accounted for: `2/3 agents`
+ * raised it, or with the vote `confirmed by 3/3`, or `confirmed by 1/3
+ * (raised by 1), rejected by 1 (reason), 1 abstained`: confirmed, rejected,
+ * abstained and no vote always add up to the agents.
  */
 export function agreement(
   group: FindingGroup,
   agentCount: number,
-  secrets: readonly string[] = []
+  secrets: readonly string[] = [],
+  /** The raisers by name (an inline comment), else their count. */
+  raiserNames?: string
 ): string {
   const vote = group.vote
   if (!vote)
@@ -95,14 +100,18 @@ export function agreement(
   if (vote.confirmed === agentCount && vote.confirmed > 0)
     return `confirmed by ${vote.confirmed}/${agentCount}`
   const rejection = vote.votes.find((v) => v.ballot === 'reject' && v.reason)
+  const silent = Math.max(
+    0,
+    agentCount - vote.confirmed - vote.rejected - vote.abstained
+  )
   const parts = [
-    `raised by ${group.agents.length}`,
-    `confirmed by ${vote.confirmed}`,
+    `confirmed by ${vote.confirmed}/${agentCount} (raised by ${raiserNames ?? group.agents.length})`,
     vote.rejected
       ? `rejected by ${vote.rejected}` +
         (rejection ? ` (${cell(rejection.reason, secrets, REASON_CHARS)})` : '')
       : '',
-    vote.abstained ? `${vote.abstained} abstained` : ''
+    vote.abstained ? `${vote.abstained} abstained` : '',
+    silent ? `${silent} gave no vote` : ''
   ]
   return parts.filter(Boolean).join(', ')
 }
@@ -143,13 +152,16 @@ function alsoAs(group: FindingGroup): string {
 }
 
 function headline(group: FindingGroup, ctx: ReviewTextContext): string {
-  const raisers = group.vote
+  const head = `**${SEVERITY_LABEL[group.severity]}**${alsoAs(group)}`
+  const title = `**${cell(group.lead.title, ctx.secrets, 200)}**`
+  const vote = group.vote
+  // A split vote names its raisers inside the agreement, which adds up.
+  if (vote && !(vote.confirmed === ctx.agentCount && vote.confirmed > 0))
+    return `${head} · ${agreement(group, ctx.agentCount, ctx.secrets, raisedBy(group, ctx))}: ${title}`
+  const raisers = vote
     ? `raised by ${raisedBy(group, ctx)}`
     : raisedBy(group, ctx)
-  return (
-    `**${SEVERITY_LABEL[group.severity]}**${alsoAs(group)} · ${agreement(group, ctx.agentCount, ctx.secrets)} ` +
-    `(${raisers}): **${cell(group.lead.title, ctx.secrets, 200)}**`
-  )
+  return `${head} · ${agreement(group, ctx.agentCount, ctx.secrets)} (${raisers}): ${title}`
 }
 
 /**
@@ -279,7 +291,9 @@ export function reviewBody(
   const held = count('held')
   const tag = ctx.tag !== 'massgen' ? ` (${cell(ctx.tag, [], 64)})` : ''
   const parts = [
-    `### 🔎 MassGen review${tag}: ${VERDICT_LABEL[report.verdict]}`,
+    // The same first line as the sticky comment's: the verdict in words.
+    verdictHeadline(report, tag),
+    sincePushLine(report),
     `${report.groups.length} finding${report.groups.length === 1 ? '' : 's'} from ` +
       `${report.agentCount} agent${report.agentCount === 1 ? '' : 's'}: ${inline} inline, ` +
       `${outside.length} below` +
@@ -474,6 +488,35 @@ function earlierSection(
     .join('\n\n')
 }
 
+/**
+ * One row of the findings table. A finding that does not count is quieter:
+ * small type, its severity without the colour mark, and `not counted`.
+ */
+function tableRow(
+  g: ReviewedGroup,
+  counts: boolean,
+  ctx: ReviewTextContext
+): string {
+  const quiet = (text: string) => (counts ? text : `<sub>${text}</sub>`)
+  const severity = counts
+    ? SEVERITY_LABEL[g.severity]
+    : `<sub>${g.severity}, not counted</sub>`
+  const title =
+    cell(g.lead.title, ctx.secrets, 200) +
+    (g.vote?.prTextOnly
+      ? " ⚠️ only the pull request's own text supports it"
+      : '')
+  const cells = [
+    quiet(agreement(g, ctx.agentCount, ctx.secrets)),
+    severity,
+    quiet(cell(place(g), ctx.secrets, 200)),
+    counts ? `**${title}**` : quiet(title),
+    quiet(raisedBy(g, ctx)),
+    quiet(POSTED_LABEL[g.posted])
+  ]
+  return `| ${cells.join(' | ')} |`
+}
+
 /** The findings table for the job summary and the sticky comment. */
 export function findingsSection(
   report: ReviewReport,
@@ -481,8 +524,8 @@ export function findingsSection(
 ): string {
   const review = link('the review', report.reviewUrl)
   const head =
-    `#### 🔎 Review findings: ${VERDICT_LABEL[report.verdict]}` +
-    (review ? ` · see ${review}` : '')
+    `#### 🔎 Findings` +
+    (review ? ` · see ${review} for the inline comments` : '')
   const note = report.notPosted
     ? `_${cell(report.notPosted, ctx.secrets, 300)}_`
     : ''
@@ -513,15 +556,10 @@ export function findingsSection(
     ]
       .filter(Boolean)
       .join('\n\n')
+  const counted = new Set(countedFindings(report))
   const rows = report.groups
     .slice(0, MAX_TABLE_ROWS)
-    .map(
-      (g) =>
-        `| ${agreement(g, ctx.agentCount, ctx.secrets)} | ${SEVERITY_LABEL[g.severity]} ` +
-        `| ${cell(place(g), ctx.secrets, 200)} | ${cell(g.lead.title, ctx.secrets, 200)}` +
-        `${g.vote?.prTextOnly ? " ⚠️ only the pull request's own text supports it" : ''} ` +
-        `| ${raisedBy(g, ctx)} | ${POSTED_LABEL[g.posted]} |`
-    )
+    .map((g) => tableRow(g, counted.has(g), ctx))
   const held = report.groups.filter((g) => g.posted === 'held').length
   const more = report.groups.length - rows.length
   return [
