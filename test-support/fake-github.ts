@@ -366,8 +366,7 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
             ours: root.user.login === state.identity.login,
             answered: writers.some((w) => w !== state.identity.login),
             resolvedBy:
-              root.resolvedBy === undefined ||
-              root.resolvedBy.endsWith('[bot]')
+              root.resolvedBy === undefined || root.resolvedBy.endsWith('[bot]')
                 ? null
                 : root.resolvedBy,
             resolvedByUs: root.resolvedBy === state.identity.login
