@@ -1,16 +1,12 @@
 // An error no stage caught still ends in a report: the step fails with it,
 // the job summary says so and, once the run has a destination (a pull
 // request or an issue to comment on), the comment says so too.
-import * as core from '@actions/core'
 import { errorText } from '../core/text.js'
 import type { RunResult } from '../core/types.js'
 import { ModelsError } from '../inputs/models.js'
-import { readReportSettings } from '../inputs/settings.js'
 import type { Destination } from '../report/report.js'
 import { ContextPathError } from '../safety/context-path.js'
-import { summaryOnly } from './destination.js'
-import { actionSecrets, actionToken } from './step-env.js'
-import { failVisibly } from './stops.js'
+import { failVisibly, summaryByInputs } from './stops.js'
 
 /**
  * `dest` is the run's destination once the main step built it; before
@@ -20,16 +16,11 @@ export async function failUnexpectedly(
   error: unknown,
   dest?: Destination
 ): Promise<void> {
-  const where =
-    dest ??
-    summaryOnly(
-      {
-        comment: false,
-        ...readReportSettings({ getInput: (name) => core.getInput(name) })
-      },
-      actionSecrets(actionToken())
-    )
-  await failVisibly(`Unexpected error: ${errorText(error)}`, where, 'failed')
+  await failVisibly(
+    `Unexpected error: ${errorText(error)}`,
+    dest ?? summaryByInputs(),
+    'failed'
+  )
 }
 
 /** The result of a run that a stage stopped before MassGen's result was read. */

@@ -102,16 +102,25 @@ export async function failBeforeRun(
   error: unknown,
   dest?: Destination
 ): Promise<void> {
-  const where =
-    dest ??
-    summaryOnly(
-      {
-        comment: false,
-        ...readReportSettings({ getInput: (name) => core.getInput(name) })
-      },
-      actionSecrets(actionToken())
-    )
-  await failVisibly(failureText(error), where, 'config-error')
+  await failVisibly(
+    failureText(error),
+    dest ?? summaryByInputs(),
+    'config-error'
+  )
+}
+
+/**
+ * Where a failure before the run's destination goes: the job summary alone,
+ * as the report inputs say.
+ */
+export function summaryByInputs(): Destination {
+  return summaryOnly(
+    {
+      comment: false,
+      ...readReportSettings({ getInput: (name) => core.getInput(name) })
+    },
+    actionSecrets(actionToken())
+  )
 }
 
 export function failureText(error: unknown): string {
