@@ -108,7 +108,9 @@ describe('max-cost with the real MassGen', () => {
     const comment =
       commentsOn(github, 42).find((b) => b.includes('tag=cost-cap')) ?? ''
     for (const report of [comment, run.summary]) {
-      expect(report).toContain('`cost-limit`')
+      expect(report).toContain(
+        '💰 MassGen stopped at the cost limit (max-cost)'
+      )
       expect(report).toContain('Cost limit reached')
       expect(report).toContain(
         'Partial answer A: the parser change looks safe.'

@@ -175,14 +175,14 @@ describe('fake massgen, pull_request event', () => {
     const comment = commentsOn(github, 42).find((b) =>
       b.includes('tag=fake-hang')
     )
-    expect(comment).toMatch(/timeout/i)
+    expect(comment).toMatch(/ran out of time/i)
   }, 60_000)
 
   it('config error (exit 1): shows MassGen validation errors', async () => {
     const run = await scenarioRun('config-error')
     expect(run.outputs.status).toBe('config-error')
     expect(run.summary).toContain(
-      "❌ [agents[0].backend.type] Unknown backend type: 'nope'"
+      "- ❌ \\[agents\\[0].backend.type] Unknown backend type: 'nope'"
     )
   })
 

@@ -160,7 +160,7 @@ describe('real MassGen, two agents in local mode (one run)', () => {
     expect(comment).toContain('Answer B: the new parser is 2x faster.')
     expect(comment).toContain('Answer A: keep the old parser.')
     expect(comment).toMatch(
-      /\| agent_b 🏆 \| vllm \/ model-b \| agent2\.1 \| 2 \|/
+      /\| agent_b \(vllm \/ model-b\) 🏆 chosen \| 2 \| agent_b \| Mine has numbers\. \|/
     )
     expect(run.summary).toContain('Mine has numbers.')
     expect(run.exitCode).toBe(0)
@@ -230,7 +230,7 @@ describe('real MassGen past the deadline', () => {
     expect(deadline.exitCode).toBe(1)
     expect(deadline.summary).toContain('Fast partial answer from A.')
     const comment = commentTagged(42, 'real-timeout')
-    expect(comment).toMatch(/timeout/i)
+    expect(comment).toMatch(/ran out of time/i)
     expect(comment).toContain('Fast partial answer from A.')
   })
 })

@@ -22,6 +22,8 @@ interface BadInput {
   inputs: Record<string, string>
   /** Each input the message must name, with its expected form. */
   expect: [input: string, form: RegExp][]
+  /** The error is said on the pull request too (a setup the base commit cannot give). */
+  saidOnPull?: true
 }
 
 /**
@@ -56,7 +58,8 @@ const CASES: BadInput[] = [
         'query-file',
         /must be read from the base commit through the API, never from the checkout/
       ]
-    ]
+    ],
+    saidOnPull: true
   },
   {
     name: 'the event intake: no question on a pull request',
@@ -127,8 +130,11 @@ describe('bad inputs through the bundled action', () => {
     expect(fs.existsSync(record)).toBe(false)
     expect(run.outputs['config-file']).toBeUndefined()
     expect(run.state.started).toBeUndefined()
-    // Nothing posted or changed on GitHub.
-    expect(result!.writes).toEqual([])
+    // Nothing posted or changed on GitHub, but the error on the pull
+    // request when the base commit's setup is what failed.
+    expect(result!.writes).toEqual(
+      c.saidOnPull ? ['POST /repos/octo-org/octo-repo/issues/42/comments'] : []
+    )
     // No stack trace anywhere.
     expect(stackTraces(run.stdout + '\n' + run.stderr)).toEqual([])
     expect(run.stderr.trim()).toBe('')

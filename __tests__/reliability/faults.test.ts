@@ -87,10 +87,10 @@ const FAULTS: Fault[] = [
       expect(run.outputs['exit-code']).toBe('1')
       for (const text of [run.summary, ctx.comment ?? '']) {
         expect(text).toContain(
-          "❌ [agents[0].backend.type] Unknown backend type: 'nosuchbackend'"
+          "- ❌ \\[agents\\[0].backend.type] Unknown backend type: 'nosuchbackend'"
         )
         expect(text).toContain(
-          "❌ [ui.display_type] Invalid display_type: 'fancy'"
+          "- ❌ \\[ui.display_type] Invalid display_type: 'fancy'"
         )
         expect(text).toContain(
           '💡 Suggestion: Each agent must have a unique ID'

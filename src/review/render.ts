@@ -32,7 +32,7 @@ import { standingFindings, standingSeverity } from './standing.js'
 import { raisesAgain } from './earlier.js'
 import { coverageLine, incompleteReason } from './coverage.js'
 import { countedFindings } from './counted.js'
-import { sincePushLine, verdictHeadline } from '../report/headline.js'
+import { sincePushLine, verdictHeadline } from './headline.js'
 
 const SEVERITY_LABEL: Record<Severity, string> = {
   blocker: '🔴 Blocker',

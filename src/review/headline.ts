@@ -3,10 +3,10 @@
 // Every count comes from the rules the verdict uses (review/counted.ts,
 // review/standing.ts), so the line never says more or less than the gate.
 import type { ReviewReport, Severity } from '../core/review.js'
-import { countedFindings } from '../review/counted.js'
-import { raisesAgain } from '../review/earlier.js'
-import { incompleteReason } from '../review/coverage.js'
-import { standingFindings, standingSeverity } from '../review/standing.js'
+import { countedFindings } from './counted.js'
+import { raisesAgain } from './earlier.js'
+import { incompleteReason } from './coverage.js'
+import { standingFindings, standingSeverity } from './standing.js'
 
 const plural = (n: number, one: string, many = `${one}s`): string =>
   `${n} ${n === 1 ? one : many}`
