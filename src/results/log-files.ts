@@ -64,7 +64,11 @@ const MAX_EVENTS_BYTES = 8 * 1024 * 1024
  * text of events.jsonl; a line that is not such an event is skipped.
  */
 export function readsFromEvents(text: string): Record<string, string[]> {
-  const reads: Record<string, string[]> = {}
+  // No prototype: an agent id is text from a file MassGen writes.
+  const reads: Record<string, string[]> = Object.create(null) as Record<
+    string,
+    string[]
+  >
   for (const line of text.split('\n')) {
     if (!line.includes('"tool_start"')) continue
     let event: unknown
