@@ -5,11 +5,9 @@
 // command gate reads it (event/gate.ts): any other resolution, one GitHub
 // names no one for, or one whose permission cannot be read, is reported and
 // ignored, and the finding keeps counting.
-import type { GitHubApi, Permission } from '../github/api.js'
+import { WRITERS, type GitHubApi, type Permission } from '../github/api.js'
 import type { EarlierFinding } from '../core/review.js'
 import { errorText } from '../core/text.js'
-
-const WRITERS: readonly Permission[] = ['admin', 'maintain', 'write']
 
 type PermissionLookup = Pick<GitHubApi, 'getPermission' | 'owner' | 'repo'>
 

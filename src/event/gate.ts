@@ -2,7 +2,7 @@
 // the people acting in it, and each of them must have write access, checked
 // through the API (author_association is not enough: it says nothing of
 // permission), or be named in allowed-users; bots only when allow-listed.
-import type { GitHubApi, Permission } from '../github/api.js'
+import { WRITERS, type GitHubApi, type Permission } from '../github/api.js'
 import type { Actor, Settings, Trigger } from '../core/types.js'
 import { errorText } from '../core/text.js'
 
@@ -19,8 +19,6 @@ export type GateResult =
 type GatePolicy = Pick<Settings, 'allowedBots' | 'allowedUsers'>
 
 type PermissionLookup = Pick<GitHubApi, 'getPermission' | 'owner' | 'repo'>
-
-const WRITERS: Permission[] = ['admin', 'maintain', 'write']
 
 /** `dependabot[bot]`, `Dependabot` and `dependabot` name the same bot. */
 function botName(name: string): string {

@@ -44,6 +44,8 @@ import type { Log } from '../core/log.js'
 
 export type Permission =
   'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
+/** The permissions that may start runs and dismiss findings: write access. */
+export const WRITERS: readonly Permission[] = ['admin', 'maintain', 'write']
 export type ReactionContent = '+1' | '-1' | 'eyes' | 'rocket' | 'confused'
 
 export interface GitHubApi {
