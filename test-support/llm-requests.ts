@@ -2,6 +2,7 @@
 // tools offered, the `<agentN.M>` labels of the answers shown, the results of
 // MassGen's command tool it carries, and the reply it gave. Tests assert on
 // these records.
+import type http from 'node:http'
 import { commandResults, type CommandResult } from './llm-commands.ts'
 import { readResults, type ReadResult } from './llm-reads.ts'
 import {
@@ -131,4 +132,14 @@ export function commandResultsOf(
       latest.set(result.command, result)
     }
   return [...latest.values()]
+}
+
+/** A request's whole body, as text. */
+export function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = []
+    req.on('data', (c: Buffer) => parts.push(c))
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')))
+    req.on('error', reject)
+  })
 }

@@ -29,6 +29,7 @@ import { decide, scriptFor, toolFor, type LlmScript } from './llm-protocol.ts'
 import { promptFile } from './llm-reads.ts'
 import {
   parseBody,
+  readBody,
   recordRequest,
   type RecordedRequest
 } from './llm-requests.ts'
@@ -98,15 +99,6 @@ function closableSleep(): {
       pending.clear()
     }
   }
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = []
-    req.on('data', (c: Buffer) => parts.push(c))
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')))
-    req.on('error', reject)
-  })
 }
 
 export async function startLlmServer(

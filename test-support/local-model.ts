@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net'
 import { appendFileSync } from 'node:fs'
 import { getLlama, LlamaChatSession, LlamaLogLevel } from 'node-llama-cpp'
 import { completionJson, toolCallChunks } from './llm-chunks.ts'
-import { parseBody, recordRequest } from './llm-requests.ts'
+import { parseBody, readBody, recordRequest } from './llm-requests.ts'
 import {
   conversationKey,
   originalQuestion,
@@ -83,15 +83,6 @@ function options(argv: string[]): Options {
   }
   if (!o.model) throw new Error('--model FILE is required')
   return o
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = []
-    req.on('data', (c: Buffer) => parts.push(c))
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')))
-    req.on('error', reject)
-  })
 }
 
 /** One generation at a time: the context has one sequence, the machine two cores. */
