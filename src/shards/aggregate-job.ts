@@ -43,7 +43,12 @@ import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
 import { expectedAgents } from './expected-agents.js'
 import { attemptCheck } from './attempt-start.js'
 import { newSideLines, type DiffLines } from '../review/excerpt.js'
-import { roundsTogether, shardVotes, votedFiles } from './shard-votes.js'
+import {
+  roundsTogether,
+  shardVotes,
+  votedFiles,
+  votedGroups
+} from './shard-votes.js'
 import type { BaseFile } from '../github/contents.js'
 import {
   renderAggregate,
@@ -260,10 +265,14 @@ async function withVotes(
     (o) => o.state === 'ok' && o.accepted.record.vote?.ran === true
   )
   const diffLines: DiffLines = newSideLines(voted ? diff : '')
-  const unshown = [
-    ...new Set(
-      taken.flatMap((o) => (o.state === 'ok' ? votedFiles(o.accepted) : []))
+  // Each shard's answers grouped once, for the files to show and the tally.
+  const groupsOf = new Map(
+    taken.flatMap((o) =>
+      o.state === 'ok' ? [[o, votedGroups(o.accepted)] as const] : []
     )
+  )
+  const unshown = [
+    ...new Set([...groupsOf.values()].flatMap((groups) => votedFiles(groups)))
   ].filter((file) => !diffLines.get(file)?.size)
   for (const file of unshown.slice(0, MAX_UNSHOWN_FILES)) {
     const read = await readAtHead(file).catch((): BaseFile => ({
@@ -278,7 +287,15 @@ async function withVotes(
   }
   return taken.map((o): ShardOutcome =>
     o.state === 'ok'
-      ? { ...o, votes: shardVotes(o.accepted, diffLines, prTexts) }
+      ? {
+          ...o,
+          votes: shardVotes(
+            o.accepted,
+            groupsOf.get(o) ?? [],
+            diffLines,
+            prTexts
+          )
+        }
       : o
   )
 }

@@ -30,7 +30,7 @@ export interface ShardVotes {
 }
 
 /** The groups a shard's round voted on, in its order; none when it did not run. */
-function votedGroups(accepted: AcceptedRecord): FindingGroup[] {
+export function votedGroups(accepted: AcceptedRecord): FindingGroup[] {
   const { record, entry } = accepted
   const round = record.vote
   if (!round?.ran || round.ballots.length === 0) return []
@@ -40,12 +40,14 @@ function votedGroups(accepted: AcceptedRecord): FindingGroup[] {
 }
 
 /** The files a shard's round voted on findings of: the code its votes quote. */
-export function votedFiles(accepted: AcceptedRecord): string[] {
-  return [...new Set(votedGroups(accepted).map((g) => g.anchor.file))]
+export function votedFiles(voted: readonly FindingGroup[]): string[] {
+  return [...new Set(voted.map((g) => g.anchor.file))]
 }
 
 export function shardVotes(
   accepted: AcceptedRecord,
+  /** The groups its round voted on (votedGroups), grouped once. */
+  voted: FindingGroup[],
   /**
    * The pull request's diff, its lines read once for every shard
    * (excerpt.ts), with the files it shows nothing of read at the head.
@@ -56,7 +58,6 @@ export function shardVotes(
   const { entry } = accepted
   const round = accepted.record.vote
   if (!round?.ran || round.ballots.length === 0) return undefined
-  const voted = votedGroups(accepted)
   const ids = new Set(voted.map((_, i) => voteId(i)))
   const ballots = round.ballots.map((b) =>
     parseVotes(shardAgent(entry.id, b.agent), b.text, ids)
