@@ -292,6 +292,34 @@ describe('the gate across pushes counts what still stands', () => {
     expectGateHeld(run, github, retryOnlyPush().sha)
   })
 
+  it('attack: a read of the threads that stops short, and the agents do not raise the blocker again: incomplete, never pass', async () => {
+    const github = await reviewedWithBlocker()
+    pushToPull(github.state, 42, retryOnlyPush())
+    github.injectFault('POST /graphql', {
+      status: 200,
+      body: {
+        data: {
+          repository: {
+            pullRequest: {
+              reviewThreads: {
+                pageInfo: { hasNextPage: true, endCursor: null },
+                nodes: []
+              }
+            }
+          }
+        }
+      }
+    })
+    // The blocker still stands (not fixed, not dismissed), but this run
+    // could not read it back: it cannot say pass.
+    const run = await review(github, [])
+    expect(run.outputs.verdict).toBe('incomplete')
+    expect(run.exitCode).toBe(1)
+    expect(run.summary).toContain(
+      'the earlier findings could not all be read, so one still open may be missing'
+    )
+  })
+
   it('attack: the base is retargeted to a branch that lacks the old base’s code; the run reviews the whole pull request', async () => {
     const github = await reviewedWithBlocker()
     const pr = github.state.pulls['42']

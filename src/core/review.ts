@@ -181,6 +181,11 @@ export interface ReviewReport {
   agentCount: number
   /** Agents whose answer held a readable findings block. */
   agentsWithBlock: number
+  /**
+   * The earlier findings could not all be read (a thread read cut short):
+   * one still open may be missing, so the verdict cannot be `pass`.
+   */
+  earlierUnread?: boolean
   /** Findings given but not kept (bad schema, unknown file, over the caps). */
   dropped: number
   minAgreement: number

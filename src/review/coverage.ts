@@ -16,32 +16,43 @@ function fileCount(entries: readonly UnreadFile[]): number {
   return entries.reduce((n, u) => n + (u.unnamed ?? 1), 0)
 }
 
+/** What the review read besides code: the findings blocks, the earlier findings. */
+interface Readable {
+  agentsWithBlock: number
+  minAgreement: number
+  earlierUnread?: boolean
+}
+
 /**
  * The verdict once what was not read is counted: blockers stand; anything
- * short of them is `incomplete` when code went unread or too few agents
- * gave a readable findings block to reach `min-agreement`.
+ * short of them is `incomplete` when code went unread, too few agents
+ * gave a readable findings block to reach `min-agreement`, or the earlier
+ * findings could not all be read (one still standing may be missing).
  */
 export function coveredVerdict(
   verdict: Verdict,
   coverage: Coverage | undefined,
-  readable: { agentsWithBlock: number; minAgreement: number }
+  readable: Readable
 ): Verdict {
   if (verdict === 'blockers') return verdict
   const unread = heldUnread(coverage).length > 0
   const tooFew = readable.agentsWithBlock < readable.minAgreement
-  return unread || tooFew ? 'incomplete' : verdict
+  return unread || tooFew || readable.earlierUnread ? 'incomplete' : verdict
 }
 
 /** Why the verdict is `incomplete`, in one sentence. */
 export function incompleteReason(
   coverage: Coverage | undefined,
-  readable: { agentsWithBlock: number; minAgreement: number }
+  readable: Readable
 ): string {
   const held = fileCount(heldUnread(coverage))
   const parts = [
     held ? `${held} changed file(s) were not read by the review` : '',
     readable.agentsWithBlock < readable.minAgreement
       ? `${readable.agentsWithBlock} agent(s) gave a readable findings block, fewer than min-agreement (${readable.minAgreement})`
+      : '',
+    readable.earlierUnread
+      ? 'the earlier findings could not all be read, so one still open may be missing'
       : ''
   ].filter(Boolean)
   return parts.join('; ')

@@ -3,10 +3,13 @@
 // Every count comes from the rules the verdict uses (review/counted.ts,
 // review/standing.ts), so the line never says more or less than the gate.
 import type { ReviewReport, Severity } from '../core/review.js'
-import { countedFindings } from './counted.js'
 import { raisesAgain } from './earlier.js'
 import { incompleteReason } from './coverage.js'
-import { standingFindings, standingSeverity } from './standing.js'
+import {
+  gatingFindings,
+  standingFindings,
+  standingSeverity
+} from './standing.js'
 
 const plural = (n: number, one: string, many = `${one}s`): string =>
   `${n} ${n === 1 ? one : many}`
@@ -27,7 +30,7 @@ function severityPhrase(
   report: ReviewReport,
   severity: Severity
 ): string | undefined {
-  const thisRun = countedFindings(report).filter((g) => g.severity === severity)
+  const thisRun = gatingFindings(report).filter((g) => g.severity === severity)
   const earlier = standingFindings(report).filter(
     (f) => standingSeverity(f) === severity
   )
@@ -70,7 +73,7 @@ export function verdictHeadline(
     case 'concerns':
       return `### 🟠 ${title}: no blockers; ${counted ?? 'concerns'} to consider`
     case 'pass': {
-      const nits = countedFindings(report).filter((g) => g.severity === 'nit')
+      const nits = gatingFindings(report).filter((g) => g.severity === 'nit')
       return (
         `### ✅ ${title}: no blockers or concerns from ${plural(report.agentCount, 'model')}` +
         (nits.length ? ` (${plural(nits.length, 'nit')})` : '')
@@ -97,7 +100,7 @@ export function sincePushLine(report: ReviewReport): string {
       (e.status === 'carried' || e.status === 'confirmed') &&
       e.finding.counted !== false
   ).length
-  const fresh = countedFindings(report).filter(
+  const fresh = gatingFindings(report).filter(
     (g) =>
       g.severity !== 'nit' && !earlier.some((e) => raisesAgain(g, e.finding))
   ).length
@@ -111,7 +114,7 @@ export function sincePushLine(report: ReviewReport): string {
 
 /** What did not count, so the quieter rows below are accounted for. */
 export function notCountedLine(report: ReviewReport): string {
-  const counted = new Set(countedFindings(report))
+  const counted = new Set(gatingFindings(report))
   const quiet = report.groups.filter((g) => !counted.has(g)).length
   if (!quiet) return ''
   return `<sub>${plural(quiet, 'more finding')} did not count (too few models raised or confirmed ${quiet === 1 ? 'it' : 'them'}): listed in small type, they do not change the verdict.</sub>`

@@ -15,7 +15,7 @@ import { ReviewRefused, type ReviewCommentDraft } from '../github/review.js'
 import { parseDiffLines, placeOnDiff } from './diff.js'
 import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
 import { groupFindings } from './group.js'
-import { atLeast, byStrength, countedFindings, isCounted } from './counted.js'
+import { atLeast, byStrength, isCounted } from './counted.js'
 import { tallied, verdictOver } from './tally.js'
 import { excerptsFor } from './excerpt.js'
 import {
@@ -47,7 +47,7 @@ import { coveredVerdict } from './coverage.js'
 import { errorText } from '../core/text.js'
 import { classifyEarlier, raisesAgain } from './earlier.js'
 import {
-  raisesDismissed,
+  gatingFindings,
   standingFindings,
   verdictAcrossPushes
 } from './standing.js'
@@ -109,6 +109,8 @@ export interface ReviewInput {
   scope?: ReviewScope
   /** The findings earlier runs left open (the token's own threads). */
   earlier?: EarlierFinding[]
+  /** The earlier findings could not all be read: the verdict cannot pass. */
+  earlierUnread?: boolean
   resolveThreads?: ResolveThreads
   /** What the review read of the pull request (review/coverage.ts). */
   coverage?: Coverage
@@ -322,9 +324,10 @@ export async function runReview(
     classifyEarlier(input.earlier, groups, input.resolveThreads ?? 'unanswered')
   // A finding a maintainer dismissed stays dismissed when raised again.
   const thisRun = verdictOver(
-    countedFindings({
-      groups: groups.filter((g) => !raisesDismissed(g, earlier)),
-      minAgreement: input.minAgreement
+    gatingFindings({
+      groups,
+      minAgreement: input.minAgreement,
+      ...(earlier ? { earlier } : {})
     }),
     votesSplit(parsed, input.votes ?? [])
   )
@@ -342,11 +345,16 @@ export async function runReview(
         })
       ),
       input.coverage,
-      { agentsWithBlock, minAgreement: input.minAgreement }
+      {
+        agentsWithBlock,
+        minAgreement: input.minAgreement,
+        ...(input.earlierUnread ? { earlierUnread: true } : {})
+      }
     ),
     groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
     agentCount: parsed.length,
     agentsWithBlock,
+    ...(input.earlierUnread ? { earlierUnread: true } : {}),
     ...(input.coverage ? { coverage: input.coverage } : {}),
     dropped: parsed.reduce((n, p) => n + p.dropped, 0),
     minAgreement: input.minAgreement,

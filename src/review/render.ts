@@ -311,7 +311,7 @@ export function reviewBody(
     scopeLine(report),
     report.coverage ? `_${coverageLine(report.coverage)}._` : '',
     report.verdict === 'incomplete'
-      ? `**Incomplete:** ${incompleteReason(report.coverage, { agentsWithBlock: report.agentsWithBlock, minAgreement: report.minAgreement })}; the check run and the job summary name the files.`
+      ? `**Incomplete:** ${incompleteReason(report.coverage, report)}; the check run and the job summary name the files.`
       : '',
     earlierLine(report.earlier),
     link('Workflow run', ctx.runUrl)
@@ -360,13 +360,9 @@ function coverageSection(
   secrets: readonly string[]
 ): string {
   const coverage = report.coverage
-  const readable = {
-    agentsWithBlock: report.agentsWithBlock,
-    minAgreement: report.minAgreement
-  }
   const why =
     report.verdict === 'incomplete'
-      ? `**Incomplete:** ${incompleteReason(coverage, readable)}. Unread code can hold a blocker, so the verdict is not \`pass\`; \`fail-on\` fails on it.`
+      ? `**Incomplete:** ${incompleteReason(coverage, report)}. Unread code can hold a blocker, so the verdict is not \`pass\`; \`fail-on\` fails on it.`
       : ''
   if (!coverage) return why
   const rows = coverage.unread

@@ -74,7 +74,9 @@ export async function reviewRun(
       ...(pr.across
         ? {
             scope: pr.across.scope,
-            ...(pr.across.earlier ? { earlier: pr.across.earlier } : {}),
+            ...(pr.across.earlier
+              ? { earlier: pr.across.earlier }
+              : { earlierUnread: true }),
             resolveThreads: settings.resolveThreads
           }
         : {})

@@ -25,8 +25,13 @@ export function raisesDismissed(
   group: FindingGroup,
   earlier: readonly EarlierOutcome[] | undefined
 ): boolean {
+  // Never a more severe finding than the one dismissed: a dismissed nit does
+  // not hide a blocker that happens to look like it.
   return (earlier ?? []).some(
-    (o) => o.status === 'dismissed' && raisesAgain(group, o.finding)
+    (o) =>
+      o.status === 'dismissed' &&
+      raisesAgain(group, o.finding) &&
+      RANK[group.severity] <= RANK[standingSeverity(o.finding)]
   )
 }
 

@@ -373,8 +373,17 @@ function shardCoverage(
       reason:
         'in no shard that reported (excluded by a pattern or left out of the plan)'
     }))
+  // A file whose diff the read of the pull request left out, whole
+  // (github/pull.ts cutDiff): its shard was given its name, not its code.
+  const named = new Set(leftOut.map((l) => l.file))
+  const cutAtRead = (pull.diffCut ?? [])
+    .filter((c) => !named.has(c.path))
+    .map((c) => ({
+      file: c.path,
+      reason: `diff of ${c.bytes} bytes: over what the action reads of a diff`
+    }))
   const changed = Math.max(pull.changedFiles ?? 0, pull.files.length)
-  return coverageOf(changed, leftOut, allowUnread)
+  return coverageOf(changed, [...leftOut, ...cutAtRead], allowUnread)
 }
 
 /** Why the shards' findings are no verdict on the pull request ([] when they are). */
