@@ -27,7 +27,11 @@ import type { ProgressSnapshot } from '../run/progress.js'
 import type { ReviewReport } from '../core/review.js'
 import { withoutFindingsBlocks } from '../core/findings-fence.js'
 import { timingsSection } from './timings.js'
-import { notCountedLine, sincePushLine, verdictHeadline } from '../review/headline.js'
+import {
+  notCountedLine,
+  sincePushLine,
+  verdictHeadline
+} from '../review/headline.js'
 import { readThePullRequest } from '../results/results.js'
 
 export interface ReportContext {
