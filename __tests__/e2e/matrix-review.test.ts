@@ -20,7 +20,11 @@ import {
   startGitHubServer,
   type GitHubServer
 } from '../../test-support/github-server.js'
-import { largePull, manyFiles } from '../../test-support/large-pull.js'
+import {
+  largePull,
+  manyFiles,
+  onePatch
+} from '../../test-support/large-pull.js'
 import { findingsBlock } from '../../test-support/review-pull.js'
 import {
   FAKE_MASSGEN,
@@ -1393,6 +1397,54 @@ describe('a matrix review grouped by the globs of shard-paths', () => {
     expect(run.stdout).toMatch(
       /the changed files fall into 3 groups of 'shard-paths' \(web, api, rest\), but 'max-shards' leaves 2/
     )
+  })
+})
+
+describe("a file over a shard's pr-diff-max-bytes", () => {
+  // Every job of the matrix reads the same inputs, as the example workflow's.
+  const BUDGET = { 'pr-diff-max-bytes': '2000' }
+  const small = manyFiles(4)
+  const huge = {
+    ...small[0]!,
+    filename: 'src/gen/huge.ts',
+    patch: onePatch(`HUGE-${'x'.repeat(3000)}`)
+  }
+
+  // Each run of the workflow its own artifacts.
+  async function matrixRun(
+    files: typeof small,
+    backend: string
+  ): Promise<ActionRun> {
+    runBackendId = backend
+    github.state.pulls['42'] = largePull(files)
+    const run = await job('matrix', BUDGET)
+    expect(run.exitCode).toBe(0)
+    const { matrix } = planned(run)
+    for (const e of matrix)
+      await shard(e, { FAKE_MASSGEN_SCENARIO: 'success' }, BUDGET)
+    return job('aggregate', { ...BUDGET, 'shards-result': 'success' })
+  }
+  afterAll(() => {
+    runBackendId = DEFAULT_RUN_BACKEND_ID
+    github.state.pulls['42'] = largePull(FILES)
+  })
+
+  it('is unread by its shard, so the aggregate says incomplete and names it; the control run of small files does not', async () => {
+    const control = await matrixRun(
+      small,
+      'c4d7a0a2-5b6f-4e1d-9f7e-000000005151'
+    )
+    expect(control.outputs.verdict).not.toBe('incomplete')
+    expect(latestComment()).not.toContain('pr-diff-max-bytes')
+
+    const cut = await matrixRun(
+      [...small, huge],
+      'c4d7a0a2-5b6f-4e1d-9f7e-000000005252'
+    )
+    expect(cut.outputs.verdict).toBe('incomplete')
+    const body = latestComment()
+    expect(body).toContain('src/gen/huge.ts')
+    expect(body).toMatch(/4 of 5 changed file\(s\) read/)
   })
 })
 

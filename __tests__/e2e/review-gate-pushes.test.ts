@@ -26,6 +26,7 @@ import {
 import {
   PORT,
   PUSH_SHAS,
+  RETRY,
   pushesPull,
   pushOf,
   retryOnlyPush
@@ -63,21 +64,37 @@ function payloadAt(sha: string, first: boolean): unknown {
 }
 
 /** One review of the pull request's head, both agents giving `findings`. */
-async function review(
+function review(
   github: GitHubServer,
   findings: unknown[],
   first = false
 ): Promise<ActionRun> {
+  return reviewBy(
+    github,
+    Object.fromEntries(AGENTS.map((id) => [id, findings])),
+    { first }
+  )
+}
+
+/** One review of the pull request's head, each agent its own findings and vote. */
+async function reviewBy(
+  github: GitHubServer,
+  findingsOf: Record<string, unknown[]>,
+  how: { first?: boolean; failOn?: string; voteForSelf?: boolean } = {}
+): Promise<ActionRun> {
   const sha = github.state.pulls['42']?.head.sha ?? ''
   const answer = (id: string) =>
-    [`Review by ${id}.`, '', findingsBlock(findings)].join('\n')
+    [`Review by ${id}.`, '', findingsBlock(findingsOf[id] ?? [])].join('\n')
   return runAction({
     eventName: 'pull_request',
-    payload: payloadAt(sha, first),
+    payload: payloadAt(sha, how.first ?? false),
     githubApiUrl: github.url,
     env: scriptedAgents(
       Object.fromEntries(
-        AGENTS.map((id) => [id, { answer: answer(id), voteFor: 'agent_a' }])
+        AGENTS.map((id) => [
+          id,
+          { answer: answer(id), voteFor: how.voteForSelf ? id : 'agent_a' }
+        ])
       )
     ),
     inputs: {
@@ -91,7 +108,7 @@ async function review(
       review: 'inline',
       'finding-vote': 'false',
       'min-severity': 'nit',
-      'fail-on': 'blocker'
+      'fail-on': how.failOn ?? 'blocker'
     }
   })
 }
@@ -185,6 +202,31 @@ describe('the gate across pushes counts what still stands', () => {
         title: PORT.title
       })
     ])
+  })
+
+  it('attack: a standing concern and a push whose answers split the votes (unclear); fail-on: concern still fails', async () => {
+    const github = await pull()
+    const concern = { ...PORT, severity: 'concern' }
+    const both = { agent_a: [concern], agent_b: [concern] }
+    const first = await reviewBy(github, both, {
+      first: true,
+      failOn: 'concern'
+    })
+    expect(first.outputs.verdict).toBe('concerns')
+    expect(first.exitCode).toBe(1)
+    pushToPull(github.state, 42, retryOnlyPush())
+    // One agent raises a concern no other confirms, the other none; each
+    // votes for itself: the votes split between a concern and a pass.
+    const lone = { ...RETRY, severity: 'concern' }
+    const split = await reviewBy(
+      github,
+      { agent_a: [lone], agent_b: [] },
+      { failOn: 'concern', voteForSelf: true }
+    )
+    expect(split.summary).toContain('Incremental review')
+    expect(split.outputs.verdict).toBe('concerns')
+    expect(split.exitCode).toBe(1)
+    expect(checkAt(github, retryOnlyPush().sha)?.conclusion).toBe('failure')
   })
 
   it('control: a push that changes the blocker’s lines, and no agent raises it again, opens the gate (fixed)', async () => {

@@ -472,14 +472,15 @@ describe('earlier findings', () => {
     )
   })
 
-  it('the verdict across pushes: a standing blocker makes blockers (even over unclear), a standing concern turns pass into concerns', () => {
+  it('the verdict across pushes: a standing blocker makes blockers (even over unclear), a standing concern turns pass and unclear into concerns', () => {
     const standing = (severity?: 'blocker' | 'concern' | 'nit') => [
       earlier(severity ? { severity } : {})
     ]
     expect(verdictAcrossPushes('pass', standing('blocker'))).toBe('blockers')
     expect(verdictAcrossPushes('unclear', standing('blocker'))).toBe('blockers')
     expect(verdictAcrossPushes('pass', standing('concern'))).toBe('concerns')
-    expect(verdictAcrossPushes('unclear', standing('concern'))).toBe('unclear')
+    expect(verdictAcrossPushes('unclear', standing('concern'))).toBe('concerns')
+    expect(verdictAcrossPushes('unclear', standing('nit'))).toBe('unclear')
     expect(verdictAcrossPushes('pass', standing('nit'))).toBe('pass')
     // An older release's marker: severity unknown, counted as a blocker.
     expect(verdictAcrossPushes('pass', standing())).toBe('blockers')

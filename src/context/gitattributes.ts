@@ -7,6 +7,8 @@
 // author, who could add `* linguist-generated` to hide every change from
 // review; the base's is the maintainers'. Nested .gitattributes files are
 // not read.
+import * as core from '@actions/core'
+import type { GitHubApi } from '../github/api.js'
 import { globMatcher } from '../inputs/globs.js'
 
 interface AttributeLine {
@@ -73,4 +75,25 @@ export function attributesFor(
     if (line.noDiff !== undefined) result.noDiff = line.noDiff
   }
   return result
+}
+
+/**
+ * The base branch's .gitattributes: the maintainers' marks. The head's is
+ * the pull request author's to write (`* linguist-generated` would hide the
+ * whole change), so it is never read. Unreadable: no marks, and a warning.
+ */
+export async function readBaseAttributes(
+  github: Pick<GitHubApi, 'getFileAtRef'>,
+  baseSha: string
+): Promise<GitAttributes | undefined> {
+  try {
+    const text = await github.getFileAtRef('.gitattributes', baseSha)
+    return text === undefined ? undefined : parseGitAttributes(text)
+  } catch (error) {
+    core.warning(
+      `Could not read the base branch's .gitattributes (${String(error)}); ` +
+        'no file is left out for linguist-generated or -diff.'
+    )
+    return undefined
+  }
 }

@@ -8,7 +8,7 @@ import type { GitHubApi } from '../github/api.js'
 import { cutDiff, type PullRequestContext } from '../github/pull.js'
 import type { PullFacts, ReviewedPull, Settings } from '../core/types.js'
 import { reviewInstructions } from './review-prompt.js'
-import { parseGitAttributes, type GitAttributes } from './gitattributes.js'
+import { readBaseAttributes } from './gitattributes.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import {
   projectInstructionsNote,
@@ -147,7 +147,7 @@ async function pullContext(
     {
       include: settings.include,
       exclude: settings.exclude,
-      attributes: await baseAttributes(github, pr.baseSha)
+      attributes: await readBaseAttributes(github, pr.baseSha)
     },
     settings.prDiffMaxBytes
   )
@@ -230,27 +230,6 @@ async function pullContext(
     context.question += reviewInstructions()
   }
   return { context, baseSha: pr.baseSha }
-}
-
-/**
- * The base branch's .gitattributes: the maintainers' marks. The head's is
- * the pull request author's to write (`* linguist-generated` would hide the
- * whole change), so it is never read. Unreadable: no marks, and a warning.
- */
-async function baseAttributes(
-  github: GitHubApi,
-  baseSha: string
-): Promise<GitAttributes | undefined> {
-  try {
-    const text = await github.getFileAtRef('.gitattributes', baseSha)
-    return text === undefined ? undefined : parseGitAttributes(text)
-  } catch (error) {
-    core.warning(
-      `Could not read the base branch's .gitattributes (${String(error)}); ` +
-        'no file is left out for linguist-generated or -diff.'
-    )
-    return undefined
-  }
 }
 
 /** The pull request as the review needs it; its own texts, the conversation too, are no evidence. */

@@ -73,8 +73,10 @@ export function standingFindings(report: {
 
 /**
  * This run's verdict with the earlier findings that still stand: a standing
- * blocker makes `blockers` (even over an `unclear` split), a standing
- * concern makes a `pass` `concerns`.
+ * blocker makes `blockers` and a standing concern `concerns`, over a `pass`
+ * and over an `unclear` split alike: a split on this push's answers says
+ * nothing of a finding an earlier run confirmed, and `unclear` fails only
+ * when `fail-on` names it, so it must not hide a concern that counts.
  */
 export function verdictAcrossPushes(
   thisRun: Verdict,
@@ -82,7 +84,8 @@ export function verdictAcrossPushes(
 ): Verdict {
   const has = (s: Severity) => standing.some((f) => standingSeverity(f) === s)
   if (thisRun === 'blockers' || has('blocker')) return 'blockers'
-  if (thisRun === 'pass' && has('concern')) return 'concerns'
+  if ((thisRun === 'pass' || thisRun === 'unclear') && has('concern'))
+    return 'concerns'
   return thisRun
 }
 

@@ -16,7 +16,15 @@ import type { ShardEntry } from '../inputs/shard-inputs.js'
 import { runUrl } from '../github/run-url.js'
 import { cutDiff } from '../github/pull.js'
 import { pullFactsOf } from '../context/pull-facts.js'
-import { coverageOf } from '../context/pr-filter.js'
+import {
+  coverageOf,
+  filterContext,
+  pathFilter
+} from '../context/pr-filter.js'
+import {
+  readBaseAttributes,
+  type GitAttributes
+} from '../context/gitattributes.js'
 import { runReview } from '../review/post.js'
 import { gateFailure, setReviewOutputs } from '../review/review.js'
 import { publishVerdict } from '../review/publish.js'
@@ -38,7 +46,11 @@ import {
   type ListedArtifact
 } from './download.js'
 import { planArtifactName } from './matrix-job.js'
-import { PLAN_DIFF_MAX_BYTES, readPullPlan } from './pull-plan.js'
+import {
+  PLAN_DIFF_MAX_BYTES,
+  readPullPlan,
+  shardSlice
+} from './pull-plan.js'
 import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
 import { expectedAgents } from './expected-agents.js'
 import { attemptCheck } from './attempt-start.js'
@@ -327,7 +339,12 @@ async function reviewOfShards(
   const { settings } = of
   return runReview(
     {
-      coverage: shardCoverage(of.pull, reviewed, settings.allowUnread),
+      coverage: shardCoverage(
+        of.pull,
+        reviewed,
+        settings,
+        await readBaseAttributes(github, of.pull.baseSha)
+      ),
       pullNumber: of.pull.number,
       headSha: of.pull.headSha,
       baseSha: of.pull.baseSha,
@@ -358,12 +375,19 @@ async function reviewOfShards(
 /**
  * What the shards read of the pull request: a changed file no shard that
  * reported was given (excluded by a pattern, left out of the plan) is
- * unread, so the aggregate's verdict is `incomplete`, never `pass`.
+ * unread, and so is a file a shard's own run left out of what its agents
+ * were given (a diff over pr-diff-max-bytes, a linguist-generated mark),
+ * worked out here again the way the shard's run does (pr-filter.ts), not
+ * taken from its record. Any of them makes the verdict `incomplete`.
  */
 function shardCoverage(
   pull: PullRequestContext,
   reviewed: readonly { entry: ShardEntry }[],
-  allowUnread: readonly string[]
+  settings: Pick<
+    TokenRoleJob['settings'],
+    'include' | 'exclude' | 'prDiffMaxBytes' | 'allowUnread'
+  >,
+  attributes: GitAttributes | undefined
 ) {
   const inShards = new Set(reviewed.flatMap((r) => r.entry.files))
   const leftOut = pull.files
@@ -382,8 +406,34 @@ function shardCoverage(
       file: c.path,
       reason: `diff of ${c.bytes} bytes: over what the action reads of a diff`
     }))
+  for (const c of cutAtRead) named.add(c.file)
+  const filter = pathFilter({
+    include: settings.include,
+    exclude: settings.exclude,
+    ...(attributes ? { attributes } : {})
+  })
+  const leftByShards = reviewed.flatMap((r) => {
+    const slice = shardSlice(pull, r.entry.files)
+    return filterContext(
+      slice.files,
+      slice.diff,
+      filter,
+      settings.prDiffMaxBytes
+    ).leftOut.filter((l) => !named.has(l.file))
+  })
   const changed = Math.max(pull.changedFiles ?? 0, pull.files.length)
-  return coverageOf(changed, [...leftOut, ...cutAtRead], allowUnread)
+  return coverageOf(
+    changed,
+    [
+      ...leftOut,
+      ...cutAtRead,
+      ...leftByShards.map((l) => ({
+        file: l.file,
+        reason: `left out of shard's run: ${l.reason}`
+      }))
+    ],
+    settings.allowUnread
+  )
 }
 
 /** Why the shards' findings are no verdict on the pull request ([] when they are). */

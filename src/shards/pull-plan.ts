@@ -5,6 +5,7 @@
 import type { GitHubApi } from '../github/api.js'
 import type { PullRequestContext } from '../github/pull.js'
 import { pathFilter } from '../context/pr-filter.js'
+import { onlyFiles } from '../context/review-scope.js'
 import type { ShardInputs } from '../inputs/shard-inputs.js'
 import { planShards, type ShardPlan } from './plan-shards.js'
 
@@ -41,4 +42,17 @@ export async function readPullPlan(
     inputs.paths
   )
   return { pull, plan }
+}
+
+/** The pull request narrowed to a shard's files: what that shard's run is given. */
+export function shardSlice(
+  pull: PullRequestContext,
+  files: readonly string[]
+): PullRequestContext {
+  const own = new Set(files)
+  return {
+    ...pull,
+    files: pull.files.filter((f) => own.has(f.filename)),
+    diff: onlyFiles(pull.diff, own)
+  }
 }

@@ -21,7 +21,7 @@ import {
   type ShardRef
 } from '../inputs/shard-inputs.js'
 import { chooseAgents } from '../plan/plan.js'
-import { onlyFiles } from '../context/review-scope.js'
+import { shardSlice } from './pull-plan.js'
 import { takeBack } from '../pipeline/credentials.js'
 import { execute } from '../pipeline/execute.js'
 import { runUrl } from '../github/run-url.js'
@@ -131,16 +131,6 @@ const planSchema = z.object({
     files: z.record(z.string(), z.object({ kind: z.string() }).passthrough())
   })
 })
-
-/** The plan's pull request narrowed to this shard's files. */
-function shardPull(plan: PlanFile, entry: ShardEntry): PullRequestContext {
-  const own = new Set(entry.files)
-  return {
-    ...plan.pull,
-    files: plan.pull.files.filter((f) => own.has(f.filename)),
-    diff: onlyFiles(plan.pull.diff, own)
-  }
-}
 
 /**
  * The GitHub door of a shard: the plan's pull request and the base files
@@ -376,7 +366,7 @@ async function runShard(
     )
   const agents = chooseAgents(settings)
   if ('error' in agents) throw agents.error
-  const pull = shardPull(plan, entry)
+  const pull = shardSlice(plan.pull, entry.files)
   const dest: Destination = {
     github: undefined,
     issueNumber: undefined,
