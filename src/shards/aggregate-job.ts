@@ -16,11 +16,7 @@ import type { ShardEntry } from '../inputs/shard-inputs.js'
 import { runUrl } from '../github/run-url.js'
 import { cutDiff } from '../github/pull.js'
 import { pullFactsOf } from '../context/pull-facts.js'
-import {
-  coverageOf,
-  filterContext,
-  pathFilter
-} from '../context/pr-filter.js'
+import { coverageOf, filterContext, pathFilter } from '../context/pr-filter.js'
 import {
   readBaseAttributes,
   type GitAttributes
@@ -46,11 +42,7 @@ import {
   type ListedArtifact
 } from './download.js'
 import { planArtifactName } from './matrix-job.js'
-import {
-  PLAN_DIFF_MAX_BYTES,
-  readPullPlan,
-  shardSlice
-} from './pull-plan.js'
+import { PLAN_DIFF_MAX_BYTES, readPullPlan, shardSlice } from './pull-plan.js'
 import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
 import { expectedAgents } from './expected-agents.js'
 import { attemptCheck } from './attempt-start.js'
