@@ -81,16 +81,18 @@ function threadOf(s: ServerState, root: ServerReviewComment) {
     path: root.path,
     line: root.line,
     originalLine: root.originalLine ?? root.line,
-    comments: ({ first }: { first?: number }) =>
-      connection(
-        all.map((c) => ({
-          databaseId: c.id,
-          body: c.body,
-          url: `${s.serverUrl}/${repo}/pull/${c.pullNumber}#discussion_r${c.id}`,
-          author: actor(c.user)
-        })),
-        Math.min(first ?? 100, 100)
-      )
+    comments: ({ first, last }: { first?: number; last?: number }) => {
+      const items = all.map((c) => ({
+        databaseId: c.id,
+        body: c.body,
+        url: `${s.serverUrl}/${repo}/pull/${c.pullNumber}#discussion_r${c.id}`,
+        author: actor(c.user)
+      }))
+      // `last: n` pages from the end, as GitHub's connections do.
+      return last === undefined
+        ? connection(items, Math.min(first ?? 100, 100))
+        : connection(items.slice(-Math.min(last, 100)), 100)
+    }
   }
 }
 

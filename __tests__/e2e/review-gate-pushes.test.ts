@@ -261,6 +261,24 @@ describe('the gate across pushes counts what still stands', () => {
     expect(sticky(github)).toContain('mallory has read access')
   })
 
+  it('attack: another bot resolves the thread after the action replied in it (GitHub names no bot resolver); the resolution is not taken for the action’s own', async () => {
+    const github = await reviewedWithBlocker()
+    const thread = portThread(github)
+    if (!thread) throw new Error('no thread')
+    // The action's reply, as to a thread command; then a bot resolves it.
+    github.state.reviewComments.push({
+      ...thread,
+      id: thread.id + 1000,
+      inReplyToId: thread.id,
+      body: 'MassGen: nothing more to add here.',
+      resolvedBy: undefined
+    })
+    thread.resolvedBy = 'auto-resolver[bot]'
+    pushToPull(github.state, 42, retryOnlyPush())
+    const run = await review(github, [])
+    expectGateHeld(run, github, retryOnlyPush().sha)
+  })
+
   it('control: a maintainer resolves the thread; the finding is dismissed and the gate opens, also when an agent raises it again', async () => {
     const github = await reviewedWithBlocker()
     const thread = portThread(github)

@@ -11,7 +11,7 @@ import {
   REVIEW_THREADS_QUERY
 } from '../../src/github/review-threads.js'
 import { createGitHub } from '../../src/github/api.js'
-import { classifyEarlier } from '../../src/review/earlier.js'
+import { classifyEarlier, resolvedReply } from '../../src/review/earlier.js'
 import { verdictAcrossPushes } from '../../src/review/standing.js'
 import {
   decideScope,
@@ -234,19 +234,27 @@ describe('earlier findings', () => {
       if (!parsed) throw new Error('not parsed')
       return earlierFindings([parsed], 'massgen')
     }
-    // GitHub names no User for a bot: our own reply in the thread says it was us.
+    // GitHub names no User for a bot: our own fixed reply, last in the
+    // thread, says it was us; any other last comment of ours does not.
+    const lastOurs = (body: string, login = 'github-actions') => ({
+      resolvedBy: null,
+      everyone: {
+        totalCount: 2,
+        nodes: [
+          { author: { __typename: 'Bot', login: 'github-actions' } },
+          { author: { __typename: 'Bot', login } }
+        ]
+      },
+      latest: { nodes: [{ body, author: { __typename: 'Bot', login } }] }
+    })
+    expect(resolved(lastOurs(resolvedReply('c'.repeat(40))))).toEqual([])
     expect(
-      resolved({
-        resolvedBy: null,
-        everyone: {
-          totalCount: 2,
-          nodes: [
-            { author: { __typename: 'Bot', login: 'github-actions' } },
-            { author: { __typename: 'Bot', login: 'github-actions' } }
-          ]
-        }
-      })
-    ).toEqual([])
+      resolved(lastOurs('MassGen: nothing more to add here.'))[0]?.resolution
+    ).toMatchObject({ by: null })
+    expect(
+      resolved(lastOurs(resolvedReply('c'.repeat(40)), 'auto-resolver'))[0]
+        ?.resolution
+    ).toMatchObject({ by: null })
     expect(
       resolved({ resolvedBy: { login: 'mallory' } })[0]?.resolution
     ).toMatchObject({

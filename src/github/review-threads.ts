@@ -18,6 +18,9 @@ const AUTHORS_PER_THREAD = 100
 /** GitHub's limit on a comment body, in characters. */
 const MAX_BODY_CHARS = 65_536
 
+/** How the action's reply before it resolves a thread opens (review/earlier.ts). */
+export const RESOLVED_REPLY_OPENING = 'Resolved by MassGen:'
+
 /** Checked against @octokit/graphql-schema in __tests__/unit/review-threads.test.ts. */
 export const REVIEW_THREADS_QUERY = `
 query MassgenReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
@@ -39,6 +42,9 @@ query MassgenReviewThreads($owner: String!, $name: String!, $number: Int!, $afte
           everyone: comments(first: ${AUTHORS_PER_THREAD}) {
             totalCount
             nodes { author { __typename login } }
+          }
+          latest: comments(last: 1) {
+            nodes { body author { __typename login } }
           }
         }
       }
@@ -147,9 +153,10 @@ export function parseThread(
     typeof resolver.login === 'string' && resolver.login.length <= 100
       ? resolver.login
       : null
-  const repliedByUs = authors.slice(1).some((a) => isOurs(a))
   const resolverIsUs =
-    resolvedBy === null ? repliedByUs : isOurs({ user: { login: resolvedBy } })
+    resolvedBy === null
+      ? lastIsOurResolution(n.latest, isOurs)
+      : isOurs({ user: { login: resolvedBy } })
   return {
     id: n.id,
     firstCommentId: first.databaseId,
@@ -166,6 +173,27 @@ export function parseThread(
     resolvedBy: n.isResolved ? resolvedBy : null,
     resolvedByUs: n.isResolved && resolverIsUs
   }
+}
+
+/**
+ * GitHub names no resolver when a bot resolved the thread (resolvedBy is a
+ * User). The action resolves a thread right after its fixed reply
+ * (review/resolve.ts), so only a thread whose last comment is that reply,
+ * by the token, counts as resolved by the action; any other bot's
+ * resolution stays a resolution nobody with write access vouched for.
+ */
+function lastIsOurResolution(
+  latest: unknown,
+  isOurs: (a: Authored) => boolean
+): boolean {
+  const nodes = (latest as { nodes?: unknown } | undefined)?.nodes
+  if (!Array.isArray(nodes) || nodes.length !== 1) return false
+  const last = nodes[0] as { body?: unknown; author?: unknown }
+  return (
+    typeof last.body === 'string' &&
+    last.body.startsWith(RESOLVED_REPLY_OPENING) &&
+    isOurs(asAuthored(last.author))
+  )
 }
 
 interface ThreadsPage {

@@ -13,6 +13,7 @@ import type {
   ThreadAction
 } from '../core/review.js'
 import { jaccard, LINE_SLACK, SIMILARITY_THRESHOLD, tokens } from './group.js'
+import { RESOLVED_REPLY_OPENING } from '../github/review-threads.js'
 
 /** A group of this run raises the earlier finding again. */
 export function raisesAgain(group: FindingGroup, e: EarlierFinding): boolean {
@@ -55,7 +56,7 @@ export function classifyEarlier(
 /** The one-line reply posted in a thread before it is resolved. Fixed text. */
 export function resolvedReply(headSha: string): string {
   return (
-    `Resolved by MassGen: the lines changed in ${headSha.slice(0, 12)} and no agent ` +
+    `${RESOLVED_REPLY_OPENING} the lines changed in ${headSha.slice(0, 12)} and no agent ` +
     'raised this finding again.'
   )
 }
