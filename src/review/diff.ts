@@ -12,10 +12,11 @@ interface FileLines {
 
 interface DiffLines {
   files: Map<string, FileLines>
-  /** The diff was cut: files past the cut, and the cut file's rest, are unknown. */
+  /**
+   * The diff was cut, by whole files (core/unified-diff.ts fitDiff): a file
+   * it does not hold is unknown; a file it holds is whole.
+   */
   truncated: boolean
-  /** The file the diff ends in (the one a cut splits). */
-  lastFile?: string
 }
 
 export function parseDiffLines(diff: string, truncated = false): DiffLines {
@@ -34,8 +35,7 @@ export function parseDiffLines(diff: string, truncated = false): DiffLines {
     }
     files.set(file.path, lines)
   }
-  const lastFile = parsed[parsed.length - 1]?.path
-  return { files, truncated, ...(lastFile ? { lastFile } : {}) }
+  return { files, truncated }
 }
 
 type Placement =
@@ -58,11 +58,8 @@ export function placeOnDiff(
       : { where: 'body', reason: 'the file has no lines in the diff' }
   }
   const hunk = lines.right.get(line)
-  if (hunk === undefined) {
-    return diff.truncated && diff.lastFile === file
-      ? { where: 'unknown', line, ...(startLine ? { startLine } : {}) }
-      : { where: 'body', reason: `line ${line} is not in the diff` }
-  }
+  if (hunk === undefined)
+    return { where: 'body', reason: `line ${line} is not in the diff` }
   if (startLine === undefined) return { where: 'inline', line }
   for (let n = startLine; n < line; n++) {
     // The whole range must be shown, in the same hunk; else its last line.
