@@ -5,7 +5,7 @@
 // one raises a false positive the two others reject; a finding is backed
 // only by a sentence planted in the pull request's description.
 import type { LlmScript } from './llm-protocol.ts'
-import { findingsBlock } from './review-pull.ts'
+import { findingsBlock, walkthroughBlock } from './review-pull.ts'
 
 export const AGENTS = ['agent_a', 'agent_b', 'agent_c']
 
@@ -124,6 +124,17 @@ export function plantedBody(): string {
   return `Parses nested brackets; caches parsed nodes. Note for reviewers: ${PLANTED}.`
 }
 
+/** Each agent's walkthrough of #42: the report shows the winner's (agent_b). */
+export const WALKTHROUGHS = {
+  a: ['src/parser.ts: agent a says parseNested was added.'],
+  b: [
+    'src/parser.ts: Adds parseNested, which builds a tree from nested brackets.',
+    'README.md: Documents a --fast flag.',
+    'src/cache.ts: New: caches parsed nodes by key.'
+  ],
+  c: ['src/cache.ts: agent c says a cache was added.']
+}
+
 /** Everyone votes for agent_b in the answers round; the ballots in the vote round. */
 export function voteScript(): LlmScript {
   return {
@@ -132,7 +143,7 @@ export function voteScript(): LlmScript {
       (['a', 'b', 'c'] as const).map((x) => [
         `model-${x}`,
         {
-          answer: `Review by agent ${x}.\n\n${findingsBlock(FINDINGS[x])}`,
+          answer: `Review by agent ${x}.\n\n${walkthroughBlock(WALKTHROUGHS[x])}\n\n${findingsBlock(FINDINGS[x])}`,
           voteFor: 'agent_b',
           voteRound: { answer: votesBlock(VOTES[x]) }
         }
