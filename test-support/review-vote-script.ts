@@ -135,8 +135,23 @@ export const WALKTHROUGHS = {
   c: ['src/cache.ts: agent c says a cache was added.']
 }
 
-/** Everyone votes for agent_b in the answers round; the ballots in the vote round. */
-export function voteScript(): LlmScript {
+/**
+ * Everyone votes for agent_b in the answers round; the ballots in the vote
+ * round. `plain` (the demo's run): agent_a's ballot without its attack (the
+ * hostile reason, a second vote, an unknown finding).
+ */
+export function voteScript(options: { plain?: boolean } = {}): LlmScript {
+  const ballot = (items: (typeof VOTES)['a']) => {
+    if (!options.plain) return items
+    const seen = new Set<string>()
+    return items.flatMap((v) => {
+      if (seen.has(v.finding) || v.finding === 'F9') return []
+      seen.add(v.finding)
+      return v.reason === HOSTILE_REASON
+        ? [{ ...v, reason: 'line 18 recurses on every [ with no depth limit' }]
+        : [v]
+    })
+  }
   return {
     agentIds: AGENTS,
     agents: Object.fromEntries(
@@ -145,7 +160,7 @@ export function voteScript(): LlmScript {
         {
           answer: `Review by agent ${x}.\n\n${walkthroughBlock(WALKTHROUGHS[x])}\n\n${findingsBlock(FINDINGS[x])}`,
           voteFor: 'agent_b',
-          voteRound: { answer: votesBlock(VOTES[x]) }
+          voteRound: { answer: votesBlock(ballot(VOTES[x])) }
         }
       ])
     )
