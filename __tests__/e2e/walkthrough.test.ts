@@ -5,7 +5,7 @@
 // answer the models voted for, named as such; and a hostile walkthrough
 // (mentions, HTML, a file the pull request does not change, 10,000 lines)
 // shows as plain, capped text.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { beforeAll, describe, expect, it, jest } from '@jest/globals'
 import {
   startGitHubServer,
   type GitHubServer
