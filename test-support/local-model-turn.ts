@@ -240,7 +240,9 @@ export function planTurn({ body, raw, answered }: TurnInput): Turn {
         type: 'object',
         properties: {
           summary: str(160),
-          // Optional: the report shows the voted answer's walkthrough.
+          // The voted answer's walkthrough shows in the report. Optional for
+          // the action; node-llama-cpp's grammar makes every property
+          // required, so the model writes it, empty or not.
           walkthrough: {
             type: 'array',
             maxItems: 3,
