@@ -240,11 +240,12 @@ export function planTurn({ body, raw, answered }: TurnInput): Turn {
         type: 'object',
         properties: {
           summary: str(160),
-          // The voted answer's walkthrough shows in the report. Optional for
-          // the action; node-llama-cpp's grammar makes every property
-          // required, so the model writes it, empty or not.
+          // The voted answer's walkthrough shows in the report: optional for
+          // the action, at least one line here (left free, the model writes
+          // an empty list).
           walkthrough: {
             type: 'array',
+            minItems: 1,
             maxItems: 3,
             items: {
               type: 'object',

@@ -139,8 +139,9 @@ describe('the local model server plans each turn', () => {
     expect(props.walkthrough?.items.properties.file).toEqual({
       enum: ['src/parser.ts']
     })
-    // Optional for the action (node-llama-cpp writes every property anyway).
+    // Optional for the action; the local model writes at least one line.
     expect(turn.schema.required).not.toContain('walkthrough')
+    expect(props.walkthrough).toMatchObject({ minItems: 1, maxItems: 3 })
     const args = toolArgs(turn, {
       summary: 'A summary',
       walkthrough: [{ file: 'src/parser.ts', change: 'Parses faster.' }],
