@@ -1,15 +1,20 @@
-// `npm run demo`: the action's main job, locally, with the real MassGen and
-// no API key. A scripted OpenAI-compatible server plays three agents, a
-// loopback GitHub API receives the comment, and the bundled action runs
-// under Node 24 exactly as a runner runs it, on this repository.
-// Run by Node 24 directly (it strips the types).
+// `npm run demo`: a review of a small sample pull request, locally, with the
+// real MassGen and no API key (scripts/demo-review.ts): three scripted agents
+// on a scripted OpenAI-compatible server, `review: inline` with the vote on
+// every finding, a loopback GitHub API receiving the comment, the inline
+// review and the check run, and the bundled action run under Node 24 exactly
+// as a runner runs it. Prints the comment. Run by Node 24 directly (it
+// strips the types).
 //
-// `npm run demo -- --local-model`: a review of a small sample pull request
-// instead, by two agents on a real model running here on the CPU
-// (test-support/local-model.ts, the model fetched and cached by
-// scripts/fetch-model.sh), `review: inline` with the vote on every finding;
-// prints the comment the action would post. docs/local-model.md states its
-// time, idle and loaded.
+// `npm run demo -- --question`: the question-and-answer job instead, on this
+// repository: three scripted agents answer which file a new contributor
+// should read first, and vote.
+//
+// `npm run demo -- --local-model`: the review by two agents on a real model
+// running here on the CPU (test-support/local-model.ts, the model fetched
+// and cached by scripts/fetch-model.sh), `review: inline` with the vote on
+// every finding; prints the comment the action would post.
+// docs/local-model.md states its time, idle and loaded.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -17,6 +22,7 @@ import { startGitHubServer } from '../test-support/github-server.ts'
 import { startLlmServer } from '../test-support/llm-server.ts'
 import { ROOT, runAction } from '../test-support/run-action.ts'
 import { localModelReview } from './demo-local-model.ts'
+import { reviewDemo } from './demo-review.ts'
 
 const out = path.join(ROOT, 'demo-output')
 const say = (line: string) => process.stdout.write(`${line}\n`)
@@ -26,20 +32,27 @@ if (process.argv.includes('--local-model')) {
   process.exit()
 }
 
-say(
-  'massgen-action demo: real MassGen, scripted LLMs, loopback GitHub API, no API key'
-)
-const massgen = execFileSync(
-  'bash',
-  [path.join(ROOT, 'scripts', 'setup-massgen.sh')],
-  {
+const massgen = () =>
+  execFileSync('bash', [path.join(ROOT, 'scripts', 'setup-massgen.sh')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit']
-  }
+  })
+    .trim()
+    .split('\n')
+    .pop() as string
+
+if (!process.argv.includes('--question')) {
+  say(
+    'massgen-action demo: a pull request review by three agents: real MassGen, scripted LLMs, loopback GitHub API, no API key'
+  )
+  process.exitCode = await reviewDemo(massgen(), out, say)
+  process.exit()
+}
+
+say(
+  'massgen-action demo: a question about this repository: real MassGen, scripted LLMs, loopback GitHub API, no API key'
 )
-  .trim()
-  .split('\n')
-  .pop() as string
+const massgenPath = massgen()
 
 const llm = await startLlmServer({
   agentIds: ['agent_a', 'agent_b', 'agent_c'],
@@ -73,7 +86,7 @@ const github = await startGitHubServer({ issues: [1] })
 try {
   say(`scripted LLM server: ${llm.url}`)
   say(`GitHub API stand-in: ${github.url}`)
-  say(`MassGen: ${massgen}`)
+  say(`MassGen: ${massgenPath}`)
   say('running dist/index.js under Node 24 (MassGen takes a minute)...')
   const run = await runAction({
     eventName: 'workflow_dispatch',
@@ -90,7 +103,7 @@ try {
         'Which file of this repository should a new contributor read first, and why?',
       models: 'vllm/architect-model vllm/reviewer-model vllm/skeptic-model',
       'base-url': llm.url,
-      'massgen-command': massgen,
+      'massgen-command': massgenPath,
       docker: 'false',
       'issue-number': '1',
       'max-duration': '600'

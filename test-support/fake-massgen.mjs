@@ -281,7 +281,8 @@ function plantSparse() {
 }
 
 /**
- * FAKE_MASSGEN_AGENTS (JSON `{ <agent id>: { answer, voteFor, voteReason? } }`):
+ * FAKE_MASSGEN_AGENTS (JSON `{ <agent id>: { answer, voteFor, voteReason? } }`,
+ * or the file FAKE_MASSGEN_AGENTS_FILE names):
  * each agent's own answer and vote, laid out as MassGen 0.1.97 leaves them
  * (__fixtures__/massgen/split-3-agents): an answer folder and a vote folder
  * per agent, labels `agentN.1` in the order of the sorted ids, the votes
@@ -408,7 +409,13 @@ switch (scenario) {
     footer()
     break
   case 'scripted': {
-    const script = JSON.parse(process.env.FAKE_MASSGEN_AGENTS ?? '{}')
+    // A large script comes in a file: one variable holds at most 128 KiB.
+    const file = process.env.FAKE_MASSGEN_AGENTS_FILE
+    const script = JSON.parse(
+      file
+        ? fs.readFileSync(file, 'utf8')
+        : (process.env.FAKE_MASSGEN_AGENTS ?? '{}')
+    )
     header()
     writeStatus(STARTING)
     printResults(script, writeScriptedRun(script))

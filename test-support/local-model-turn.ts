@@ -28,6 +28,7 @@ import {
 /** The fences of src/core/findings-fence.ts (the action reads them back). */
 const FINDINGS_FENCE = 'massgen-findings'
 const FINDING_VOTES_FENCE = 'massgen-finding-votes'
+const WALKTHROUGH_FENCE = 'massgen-walkthrough'
 
 /**
  * Characters of each part of the rebuilt prompt: about 700 tokens in all.
@@ -220,6 +221,7 @@ export function planTurn({ body, raw, answered }: TurnInput): Turn {
 
   const review = question.includes(FINDINGS_FENCE)
   const files = diffFiles(diff)
+  const fileSchema = files.length > 0 ? { enum: files } : str(80)
   const task = toolNames.includes('vote')
     ? 'Write your own answer.'
     : 'Write the final answer.'
@@ -232,19 +234,32 @@ export function planTurn({ body, raw, answered }: TurnInput): Turn {
       prompt: [
         ...parts,
         ...answersPart,
-        `${task} Give a short summary and at most two problems in the changed code, each with its file, line, severity, title and explanation.`
+        `${task} Give a short summary, what the change does to each file (walkthrough), and at most two problems in the changed code, each with its file, line, severity, title and explanation.`
       ].join('\n\n'),
       schema: {
         type: 'object',
         properties: {
           summary: str(160),
+          // The voted answer's walkthrough shows in the report: optional for
+          // the action, at least one line here (left free, the model writes
+          // an empty list).
+          walkthrough: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 3,
+            items: {
+              type: 'object',
+              properties: { file: fileSchema, change: str(80) },
+              required: ['file', 'change']
+            }
+          },
           findings: {
             type: 'array',
             maxItems: 2,
             items: {
               type: 'object',
               properties: {
-                file: files.length > 0 ? { enum: files } : str(80),
+                file: fileSchema,
                 line: { type: 'integer' },
                 severity: { enum: ['blocker', 'concern', 'nit'] },
                 title: str(60),
@@ -256,7 +271,7 @@ export function planTurn({ body, raw, answered }: TurnInput): Turn {
         },
         required: ['summary', 'findings']
       },
-      maxTokens: 900
+      maxTokens: 1200
     }
   return {
     kind: 'model',
@@ -290,16 +305,28 @@ export function toolArgs(
           '```'
         ].join('\n')
       }
-    case 'review':
+    case 'review': {
+      const walkthrough = Array.isArray(o.walkthrough)
+        ? (o.walkthrough as Array<{ file: string; change: string }>)
+        : []
       return {
         content: [
           String(o.summary),
           '',
+          ...(walkthrough.length
+            ? [
+                '```' + WALKTHROUGH_FENCE,
+                ...walkthrough.map((w) => `${w.file}: ${w.change}`),
+                '```',
+                ''
+              ]
+            : []),
           '```' + FINDINGS_FENCE,
           JSON.stringify(o.findings),
           '```'
         ].join('\n')
       }
+    }
     case 'answer':
       return { content: String(o.answer) }
   }

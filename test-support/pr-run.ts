@@ -1,11 +1,14 @@
 // The suite's pull-request run: the bundled action on the opened-PR fixture
 // (#42) against a loopback GitHub, with the MassGen stand-in. Each test
 // changes only what it is about.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { event, KEYS } from './fixtures.ts'
 import { massgenBinary } from './massgen-binary.ts'
 import type { GitHubServer } from './github-server.ts'
 import {
   FAKE_MASSGEN,
+  openTempDir,
   runAction,
   type ActionRun,
   type RunOptions
@@ -111,8 +114,11 @@ export const NO_LLM_URL = 'http://127.0.0.1:9/v1'
 export function scriptedAgents(
   agents: Record<string, ScriptedAgent>
 ): Record<string, string> {
-  return {
-    FAKE_MASSGEN_SCENARIO: 'scripted',
-    FAKE_MASSGEN_AGENTS: JSON.stringify(agents)
-  }
+  const script = JSON.stringify(agents)
+  // One environment variable holds at most 128 KiB (MAX_ARG_STRLEN).
+  if (script.length < 64 * 1024)
+    return { FAKE_MASSGEN_SCENARIO: 'scripted', FAKE_MASSGEN_AGENTS: script }
+  const file = path.join(openTempDir('scripted-agents-'), 'agents.json')
+  fs.writeFileSync(file, script)
+  return { FAKE_MASSGEN_SCENARIO: 'scripted', FAKE_MASSGEN_AGENTS_FILE: file }
 }

@@ -27,6 +27,8 @@ export function renderReviewExample(
     "pull request's own description backs is marked. Regenerate with",
     '`WRITE_REVIEW_EXAMPLE=1 node scripts/run-tests.mjs __tests__/e2e/review-vote.test.ts`.',
     'Every text below is what the action posted, verbatim (the hidden markers included).',
+    'How such comments look on GitHub: [docs/screenshots/](screenshots/), rendered by',
+    '`npm run screenshots` (CONTRIBUTING.md).',
     '',
     `## The review (event \`${review?.event ?? ''}\`, state \`${review?.state ?? ''}\`)`,
     '',

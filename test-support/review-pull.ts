@@ -114,6 +114,11 @@ export function findingsBlock(items: unknown[]): string {
   )
 }
 
+/** What an agent says the change does, a line a file (`path: text`). */
+export function walkthroughBlock(lines: string[]): string {
+  return ['```massgen-walkthrough', ...lines, '```'].join('\n')
+}
+
 /** The recursion problem, raised by all three agents in their own words. */
 const recursion = {
   a: {

@@ -5,7 +5,7 @@
 // one raises a false positive the two others reject; a finding is backed
 // only by a sentence planted in the pull request's description.
 import type { LlmScript } from './llm-protocol.ts'
-import { findingsBlock } from './review-pull.ts'
+import { findingsBlock, walkthroughBlock } from './review-pull.ts'
 
 export const AGENTS = ['agent_a', 'agent_b', 'agent_c']
 
@@ -124,17 +124,47 @@ export function plantedBody(): string {
   return `Parses nested brackets; caches parsed nodes. Note for reviewers: ${PLANTED}.`
 }
 
-/** Everyone votes for agent_b in the answers round; the ballots in the vote round. */
-export function voteScript(): LlmScript {
+/** Each agent's walkthrough of #42: the report shows the winner's (agent_b). */
+export const WALKTHROUGHS = {
+  a: ['src/parser.ts: agent a says parseNested was added.'],
+  b: [
+    'src/parser.ts: Adds parseNested, which builds a tree from nested brackets.',
+    'README.md: Documents a --fast flag.',
+    'src/cache.ts: New: caches parsed nodes by key.'
+  ],
+  c: ['src/cache.ts: agent c says a cache was added.']
+}
+
+/**
+ * Everyone votes for agent_b in the answers round; the ballots in the vote
+ * round. `plain` (the demo's run): every agent reads the diff, and agent_a's
+ * ballot is without its attack (the hostile reason, a second vote, an
+ * unknown finding).
+ */
+export function voteScript(options: { plain?: boolean } = {}): LlmScript {
+  const ballot = (items: (typeof VOTES)['a']) => {
+    if (!options.plain) return items
+    const seen = new Set<string>()
+    return items.flatMap((v) => {
+      if (seen.has(v.finding) || v.finding === 'F9') return []
+      seen.add(v.finding)
+      return v.reason === HOSTILE_REASON
+        ? [{ ...v, reason: 'line 18 recurses on every [ with no depth limit' }]
+        : [v]
+    })
+  }
   return {
     agentIds: AGENTS,
     agents: Object.fromEntries(
       (['a', 'b', 'c'] as const).map((x) => [
         `model-${x}`,
         {
-          answer: `Review by agent ${x}.\n\n${findingsBlock(FINDINGS[x])}`,
+          answer: `Review by agent ${x}.\n\n${walkthroughBlock(WALKTHROUGHS[x])}\n\n${findingsBlock(FINDINGS[x])}`,
           voteFor: 'agent_b',
-          voteRound: { answer: votesBlock(VOTES[x]) }
+          // The demo's agents read the diff, as real ones do (the report
+          // says when the agents read none of the pull request's files).
+          ...(options.plain ? { reads: ['prompt:diff.patch'] } : {}),
+          voteRound: { answer: votesBlock(ballot(VOTES[x])) }
         }
       ])
     )

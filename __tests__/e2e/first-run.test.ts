@@ -1,7 +1,8 @@
 // A team's first run, as it usually goes wrong: the workflow is added, the
 // secrets are not. The bundled action under Node 24 with the loopback GitHub;
 // nothing runs, and the pull request says which key is missing and where to
-// add it, once.
+// add it, once; a key input passed a secret that is not set is named as
+// passed but empty.
 import { describe, expect, it, jest } from '@jest/globals'
 import { runAction } from '../../test-support/run-action.js'
 import type { GitHubServer } from '../../test-support/github-server.js'
@@ -21,6 +22,12 @@ describe('a first run without the secrets', () => {
       'named models',
       { models: 'openai/gpt-5.4 gemini/gemini-3.1-pro-preview' },
       "Set 'openai-api-key', 'gemini-api-key'"
+    ],
+    [
+      // `openai-api-key: ${{ secrets.MISSING }}`: GitHub passes ''.
+      'a key input passed a secret that is not set',
+      { models: 'openai/gpt-5.4', 'openai-api-key': '' },
+      "input 'openai-api-key' is empty. If the workflow passes it (e.g. 'openai-api-key: ${{ secrets.NAME }}'), it was passed but empty: is the secret set"
     ]
   ])(
     'with %s: the comment and the summary say which key and where to add it; one error annotation',

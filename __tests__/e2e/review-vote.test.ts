@@ -137,6 +137,16 @@ describe('review: inline with the vote on every finding (real MassGen twice)', (
     expect(sticky).toContain(
       '2 more findings did not count (too few models raised or confirmed them)'
     )
+    // Then the walkthrough of the voted answer (agent_b's), before the findings.
+    const walkthrough = sticky.indexOf(
+      '**What the change does**, file by file, as **agent_b** (vllm / model-b) wrote it in the answer the models voted for:'
+    )
+    expect(walkthrough).toBeGreaterThan(0)
+    expect(walkthrough).toBeLessThan(sticky.indexOf('#### 🔎 Findings'))
+    expect(sticky).toContain(
+      '- src/parser.ts: Adds parseNested, which builds a tree from nested brackets.'
+    )
+    expect(sticky).not.toContain('agent a says parseNested was added')
     expect(sticky).not.toContain('MassGen: `success`')
     const folded = sticky.indexOf('<summary>How the run went with 3 models:')
     expect(folded).toBeGreaterThan(sticky.indexOf('#### 🔎 Findings'))

@@ -14,6 +14,7 @@ import {
 import type { ChatMessage } from '../../test-support/llm-protocol.js'
 import { parseFindings } from '../../src/review/findings.js'
 import { parseVotes } from '../../src/review/vote.js'
+import { walkthroughOf } from '../../src/review/walkthrough.js'
 import { reviewInstructions } from '../../src/context/review-prompt.js'
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'pr-context-'))
@@ -125,6 +126,37 @@ describe('the local model server plans each turn', () => {
     )
     expect(parsed.block).toBe('found')
     expect(parsed.findings).toHaveLength(1)
+  })
+
+  it('the review JSON may carry a walkthrough: a block the report reads, files from the diff only', () => {
+    const turn = modelTurn(
+      planTurn({ ...request(original(QUESTION), readDone), answered: false })
+    )
+    const props = turn.schema.properties as Record<
+      string,
+      { items: { properties: { file: unknown } } }
+    >
+    expect(props.walkthrough?.items.properties.file).toEqual({
+      enum: ['src/parser.ts']
+    })
+    // Optional for the action; the local model writes at least one line.
+    expect(turn.schema.required).not.toContain('walkthrough')
+    expect(props.walkthrough).toMatchObject({ minItems: 1, maxItems: 3 })
+    const args = toolArgs(turn, {
+      summary: 'A summary',
+      walkthrough: [{ file: 'src/parser.ts', change: 'Parses faster.' }],
+      findings: []
+    })
+    expect(
+      walkthroughOf('agent_a', args.content ?? '', ['src/parser.ts'])
+    ).toEqual({
+      agent: 'agent_a',
+      files: [{ file: 'src/parser.ts', text: 'Parses faster.' }]
+    })
+    expect(
+      parseFindings('agent_a', args.content ?? '', new Set(['src/parser.ts']))
+        .block
+    ).toBe('found')
   })
 
   it('an agent that has answered votes, only for agents whose answer it was shown', () => {

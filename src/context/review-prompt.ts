@@ -2,7 +2,8 @@
 // review/ read back (review/findings.ts).
 import {
   FINDINGS_FENCE,
-  MAX_FINDINGS_PER_AGENT
+  MAX_FINDINGS_PER_AGENT,
+  WALKTHROUGH_FENCE
 } from '../core/findings-fence.js'
 
 /**
@@ -44,6 +45,7 @@ export function reviewInstructions(): string {
     '- `suggestion` (optional): the exact new text of those lines, with no fence, only',
     '  when you are sure of it.',
     `At most ${MAX_FINDINGS_PER_AGENT} findings, most important first. The block is read by a program:`,
-    'write valid JSON and only one such block.'
+    'write valid JSON and only one such block.',
+    `Before it, a \`${WALKTHROUGH_FENCE}\` block, one line per changed file: \`path: what the change does\`.`
   ].join('\n')
 }

@@ -7,6 +7,9 @@
 /** The info string of the fenced block the agents write their findings in. */
 export const FINDINGS_FENCE = 'massgen-findings'
 
+/** The info string of the block each agent sums up the change in, a line a file. */
+export const WALKTHROUGH_FENCE = 'massgen-walkthrough'
+
 /** The info string of the block each agent writes its votes on findings in. */
 export const FINDING_VOTES_FENCE = 'massgen-finding-votes'
 
@@ -15,6 +18,7 @@ function openerFor(info: string): RegExp {
 }
 const OPENER = openerFor(FINDINGS_FENCE)
 const VOTES_OPENER = openerFor(FINDING_VOTES_FENCE)
+const WALKTHROUGH_OPENER = openerFor(WALKTHROUGH_FENCE)
 
 /** One block: its lines, opener and closer included, as [first, end). */
 interface FencedBlock {
@@ -36,6 +40,11 @@ export function findingsFences(lines: readonly string[]): FencedBlock[] {
 /** The `massgen-finding-votes` blocks of an answer (review/vote.ts). */
 export function voteFences(lines: readonly string[]): FencedBlock[] {
   return fencedBlocks(lines, VOTES_OPENER)
+}
+
+/** The `massgen-walkthrough` blocks of an answer (review/walkthrough.ts). */
+export function walkthroughFences(lines: readonly string[]): FencedBlock[] {
+  return fencedBlocks(lines, WALKTHROUGH_OPENER)
 }
 
 function fencedBlocks(lines: readonly string[], opener: RegExp): FencedBlock[] {
@@ -60,14 +69,17 @@ function fencedBlocks(lines: readonly string[], opener: RegExp): FencedBlock[] {
 }
 
 /**
- * The answer as readers see it: every findings block left out (the raw JSON
- * repeats the findings table, and the findings file and outputs keep it).
+ * The answer as readers see it: every findings, votes and walkthrough block
+ * left out (the findings table and the walkthrough above it show them; the
+ * findings file and outputs keep the findings).
  */
 export function withoutFindingsBlocks(answer: string): string {
   const lines = answerLines(answer)
-  const blocks = [...findingsFences(lines), ...voteFences(lines)].sort(
-    (a, b) => a.first - b.first
-  )
+  const blocks = [
+    ...findingsFences(lines),
+    ...voteFences(lines),
+    ...walkthroughFences(lines)
+  ].sort((a, b) => a.first - b.first)
   if (blocks.length === 0) return answer
   const kept: string[] = []
   let next = 0

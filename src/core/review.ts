@@ -207,6 +207,20 @@ export interface ReviewReport {
   scope?: ReviewScope
   /** Each finding earlier runs left open, and what became of it. */
   earlier?: EarlierOutcome[]
+  /** What the change does, file by file, from the voted answer. */
+  walkthrough?: Walkthrough
+}
+
+/**
+ * The walkthrough of the answer the agents voted for (review/walkthrough.ts):
+ * one line per file the pull request changes, text not yet escaped.
+ */
+export interface Walkthrough {
+  /** Whose answer it is: the winner's. */
+  agent: string
+  files: Array<{ file: string; text: string }>
+  /** Lines left out: on no changed file, a file again, or past the cap. */
+  left?: number
 }
 
 /** How a review was scoped. */

@@ -123,10 +123,6 @@ export interface AgentSelection {
   warnings: string[]
 }
 
-/**
- * Keeps the pairs whose key is present, names the agents and records which
- * key variables each needs. Throws when nothing can run.
- */
 /** Where a first run's missing key is added, said where the user sees the failure. */
 const WHERE_KEYS_GO =
   'Add each key as a repository secret (Settings → Secrets and variables → Actions → ' +
@@ -134,6 +130,29 @@ const WHERE_KEYS_GO =
   "'openai-api-key: ${{ secrets.OPENAI_API_KEY }}'. Pull requests from forks get no " +
   "repository secrets, and Dependabot's only the secrets stored for Dependabot."
 
+/**
+ * Why a key input can be empty though the workflow passes it. The runner
+ * sets every input of action.yml, its default ('') when `with:` leaves it
+ * out, and an unset or misspelled secret evaluates to '': the action cannot
+ * tell a key input passed empty from one left out, so it names the empty
+ * ones the run needed and says both.
+ */
+function emptyKeyInputs(inputs: readonly string[]): string {
+  const named = inputs.map((i) => `'${i}'`).join(', ')
+  const one = inputs.length === 1
+  return (
+    `${one ? 'input' : 'inputs'} ${named} ${one ? 'is' : 'are'} empty. ` +
+    `If the workflow passes ${one ? 'it' : 'them'} (e.g. '${inputs[0] ?? ''}: \${{ secrets.NAME }}'), ` +
+    `${one ? 'it was' : 'they were'} passed but empty: is the secret set, under that exact name, ` +
+    'for this repository (or its organization) and this event? GitHub passes a secret that is not set ' +
+    'as an empty string; forks get no secrets.'
+  )
+}
+
+/**
+ * Keeps the pairs whose key is present, names the agents and records which
+ * key variables each needs. Throws when nothing can run.
+ */
 export function selectAgents(
   requested: ModelSpec[],
   keys: ApiKeys,
@@ -142,7 +161,9 @@ export function selectAgents(
   const specs = requested.length > 0 ? requested : defaultModels(keys)
   if (specs.length === 0) {
     throw new MissingKeysError(
-      `No API key was given, so no default model can run. Set at least one of the inputs ` +
+      `No API key was given, so no default model can run: the key ` +
+        emptyKeyInputs(Object.values(PROVIDER_INPUT)) +
+        ` Set at least one of the inputs ` +
         `${Object.values(PROVIDER_INPUT).join(', ')} (or the environment variables ` +
         `OPENAI_API_KEY, GOOGLE_API_KEY, ANTHROPIC_API_KEY, XAI_API_KEY, OPENROUTER_API_KEY), ` +
         `or name a vllm endpoint in '${Inputs.Models}' with '${Inputs.BaseUrl}'. ${WHERE_KEYS_GO}`
@@ -177,8 +198,8 @@ export function selectAgents(
   }
   if (kept.length === 0) {
     throw new MissingKeysError(
-      `None of the models in '${Inputs.Models}' has its API key. ` +
-        `Set ${[...missing].map((m) => `'${m}'`).join(', ')}. ${WHERE_KEYS_GO}`
+      `None of the models in '${Inputs.Models}' has its API key: ` +
+        `${emptyKeyInputs([...missing])} Set ${[...missing].map((m) => `'${m}'`).join(', ')}. ${WHERE_KEYS_GO}`
     )
   }
   return { agents: nameAgents(kept), warnings }

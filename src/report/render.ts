@@ -33,6 +33,7 @@ import {
   verdictHeadline
 } from '../review/headline.js'
 import { readThePullRequest } from '../results/results.js'
+import { MAX_WALKTHROUGH_FILES } from '../review/walkthrough.js'
 
 export interface ReportContext {
   target: 'comment' | 'summary'
@@ -308,7 +309,11 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   const secrets = ctx.secrets
   const parts = [titleLine(result, ctx)]
   if (ctx.review)
-    parts.push(sincePushLine(ctx.review), notCountedLine(ctx.review))
+    parts.push(
+      sincePushLine(ctx.review),
+      walkthroughSection(ctx.review, result, secrets),
+      notCountedLine(ctx.review)
+    )
   else if (result.outcome === 'success' && result.winner)
     parts.push(decisionLine(result, secrets))
   parts.push(reasonBlock(result, secrets))
@@ -350,6 +355,35 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
       })
     )
   return parts.filter(Boolean).join('\n\n')
+}
+
+/**
+ * What the change does, a line a file, from the answer the agents voted for:
+ * each line hostile text, placed as one escaped line (no mention, link,
+ * HTML or markdown of its own) and clipped.
+ */
+function walkthroughSection(
+  review: ReviewReport,
+  result: RunResult,
+  secrets: readonly string[]
+): string {
+  const w = review.walkthrough
+  if (!w) return ''
+  const agent = result.agents.find((a) => a.id === w.agent)
+  const whose = agent
+    ? agentName(agent, secrets)
+    : `**${cell(w.agent, secrets, 60)}**`
+  const lines = w.files.map(
+    (f) => `- ${cell(f.file, secrets, 120)}: ${cell(f.text, secrets, 200)}`
+  )
+  const left = w.left
+    ? `\n\n<sub>${w.left} more line${w.left === 1 ? '' : 's'} of it left out (on no file this pull request changes, a file named twice, or past ${MAX_WALKTHROUGH_FILES}).</sub>`
+    : ''
+  return (
+    `**What the change does**, file by file, as ${whose} wrote it in the answer the models voted for:\n\n` +
+    lines.join('\n') +
+    left
+  )
 }
 
 /**

@@ -58,6 +58,7 @@ import type {
 } from '../core/review.js'
 import { redactSecrets } from '../safety/redact.js'
 import type { StageLog } from '../core/log.js'
+import { walkthroughOf } from './walkthrough.js'
 
 /** Pending-review probes spent at most on one refused batch. */
 const MAX_PROBES = 12
@@ -371,7 +372,8 @@ export async function runReview(
         }
       : {}),
     ...(input.scope ? { scope: input.scope } : {}),
-    ...(earlier ? { earlier } : {})
+    ...(earlier ? { earlier } : {}),
+    ...walkthroughField(input)
   }
   const fresh = planned.filter(
     (p) => p.posted === 'inline' || p.posted === 'body'
@@ -396,6 +398,19 @@ export async function runReview(
     textContext(input, parsed)
   )
   return report
+}
+
+/**
+ * The walkthrough of the winner's own answer, the one the agents voted on
+ * (answerFor): the one answer the votes chose, never a blend.
+ */
+function walkthroughField(input: ReviewInput): {
+  walkthrough?: ReviewReport['walkthrough']
+} {
+  const answer = input.answers.find((a) => a.agent === input.winner)
+  const walkthrough =
+    answer && walkthroughOf(answer.agent, answer.text, input.changedFiles)
+  return walkthrough ? { walkthrough } : {}
 }
 
 async function postReview(
