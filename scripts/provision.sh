@@ -33,8 +33,11 @@ command -v setfacl >/dev/null ||
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq acl >/dev/null
 
 step "cmark-gfm (GitHub's markdown renderer: the screenshots' HTML step, __tests__/e2e/screenshots.test.ts)"
+# A fresh machine may have no package lists yet: update once, then retry.
 command -v cmark-gfm >/dev/null ||
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark-gfm >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark-gfm >/dev/null 2>&1 ||
+  { as_root apt-get update -qq &&
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmark-gfm >/dev/null; }
 
 step "the runner-like users of the security tests (uid 1001 with sudo, 1002 without)"
 as_root bash scripts/runner-user.sh >/dev/null
