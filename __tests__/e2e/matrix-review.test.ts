@@ -1165,6 +1165,43 @@ describe('the finding vote across two question shards on the same files', () => 
     }
   )
 
+  it('attack: the file at the head is a link to a file holding the quoted line — its quote is not counted as code', async () => {
+    github.state.files = {
+      ...github.state.files,
+      [FIXTURE_HEAD_SHA]: {
+        [UNSHOWN]: { symlink: 'src/gen/real.ts' },
+        'src/gen/real.ts': UNSHOWN_CODE
+      }
+    }
+    const wrong = {
+      file: UNSHOWN,
+      line: 2,
+      severity: 'blocker',
+      title: 'The retry count is never checked against the maximum',
+      explanation: 'retries grows past MAX_RETRIES.'
+    }
+    forge((r) => ({
+      ...r,
+      answers: [
+        { agent: 'agent_a', text: findingsBlock([wrong]) },
+        { agent: 'agent_b', text: findingsBlock([]) }
+      ],
+      vote: {
+        ...(r.vote as object),
+        ballots: [
+          { agent: 'agent_a', text: ballot([confirm('F1', UNSHOWN_LINE)]) },
+          { agent: 'agent_b', text: ballot([reject('F1', 'no')]) }
+        ]
+      }
+    }))
+    const run = await aggregate('1')
+    const f = byTitle(run, wrong.title)
+    expect(
+      f?.votes.find((v) => v.agent === 's1-security/agent_a')?.evidence
+    ).not.toBe('code')
+    expect(f?.posted).toBe('unconfirmed')
+  })
+
   it.each([
     ['control: it raises it as a blocker too', offByOne],
     ['attack: it raises it as nits, two against one', asNit]

@@ -24,6 +24,9 @@ interface FileAttributes {
   noDiff: boolean
 }
 
+/** Bytes read at most: the contents API sends no text over 1 MB anyway. */
+export const GITATTRIBUTES_MAX_BYTES = 1_000_000
+
 /** Lines read at most; a longer file is the maintainers' mistake, not a reason to stall. */
 const MAX_LINES = 5_000
 

@@ -5,10 +5,16 @@ import * as core from '@actions/core'
 import * as path from 'node:path'
 import type { RunIntake } from '../event/intake.js'
 import type { GitHubApi } from '../github/api.js'
+import type { StageLog } from '../core/log.js'
+import { notAFile } from '../github/contents.js'
 import { cutDiff, type PullRequestContext } from '../github/pull.js'
 import type { PullFacts, ReviewedPull, Settings } from '../core/types.js'
 import { reviewInstructions } from './review-prompt.js'
-import { parseGitAttributes, type GitAttributes } from './gitattributes.js'
+import {
+  GITATTRIBUTES_MAX_BYTES,
+  parseGitAttributes,
+  type GitAttributes
+} from './gitattributes.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import {
   projectInstructionsNote,
@@ -237,15 +243,26 @@ async function pullContext(
  * the pull request author's to write (`* linguist-generated` would hide the
  * whole change), so it is never read. Unreadable: no marks, and a warning.
  */
-async function baseAttributes(
+export async function baseAttributes(
   github: GitHubApi,
-  baseSha: string
+  baseSha: string,
+  log: StageLog = core
 ): Promise<GitAttributes | undefined> {
   try {
-    const text = await github.getFileAtRef('.gitattributes', baseSha)
-    return text === undefined ? undefined : parseGitAttributes(text)
+    const read = await github.getFileAtCommit(
+      '.gitattributes',
+      baseSha,
+      GITATTRIBUTES_MAX_BYTES
+    )
+    if (read.kind === 'file') return parseGitAttributes(read.text)
+    if (read.kind !== 'absent')
+      log.warning(
+        `The base branch's .gitattributes is ${notAFile(read)}: not read, ` +
+          'so no file is left out for linguist-generated or -diff.'
+      )
+    return undefined
   } catch (error) {
-    core.warning(
+    log.warning(
       `Could not read the base branch's .gitattributes (${String(error)}); ` +
         'no file is left out for linguist-generated or -diff.'
     )

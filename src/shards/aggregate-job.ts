@@ -49,7 +49,7 @@ import {
   votedFiles,
   votedGroups
 } from './shard-votes.js'
-import type { BaseFile } from '../github/contents.js'
+import type { FileAtCommit } from '../github/contents.js'
 import {
   renderAggregate,
   totalsOf,
@@ -92,7 +92,7 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   const diff = cutDiff(pull.diff, PLAN_DIFF_MAX_BYTES)
   const prTexts = [pull.title, pull.body].filter(Boolean)
   const outcomes = await withVotes(taken, diff.diff, prTexts, (file) =>
-    github.getBaseFile(file, pull.headSha, MAX_UNSHOWN_FILE_BYTES)
+    github.getFileAtCommit(file, pull.headSha, MAX_UNSHOWN_FILE_BYTES)
   )
   const bases = [
     ...plan.shards.map((s) => `${inputs.resultsPrefix}${s.id}`),
@@ -253,13 +253,13 @@ const MAX_UNSHOWN_FILE_BYTES = 1_000_000
  * aggregate has no checkout: a file voted on that the diff shows nothing of
  * (a name git quotes, past the diff's budget, a patch GitHub leaves out) is
  * read at the head commit through the API, a regular file at exactly that
- * path and size-bounded (getBaseFile), so an exact quote of it is checkable.
+ * path and size-bounded (getFileAtCommit), so an exact quote of it is checkable.
  */
 async function withVotes(
   taken: ShardOutcome[],
   diff: string,
   prTexts: string[],
-  readAtHead: (file: string) => Promise<BaseFile>
+  readAtHead: (file: string) => Promise<FileAtCommit>
 ): Promise<ShardOutcome[]> {
   const voted = taken.some(
     (o) => o.state === 'ok' && o.accepted.record.vote?.ran === true
@@ -275,11 +275,10 @@ async function withVotes(
     ...new Set([...groupsOf.values()].flatMap((groups) => votedFiles(groups)))
   ].filter((file) => !diffLines.get(file)?.size)
   for (const file of unshown.slice(0, MAX_UNSHOWN_FILES)) {
-    const read = await readAtHead(file).catch((): BaseFile => ({
-      ok: false,
-      why: 'unreadable'
+    const read = await readAtHead(file).catch((): FileAtCommit => ({
+      kind: 'unreadable'
     }))
-    if (read.ok)
+    if (read.kind === 'file')
       diffLines.set(
         file,
         new Map(read.text.split('\n').map((text, i) => [i + 1, text]))
