@@ -9,7 +9,7 @@
 // and is read the same way, at GITHUB_SHA: one path, with no link, FIFO or
 // huge file of the workspace to handle.
 import * as core from '@actions/core'
-import { visibleText } from '../event/command.js'
+import { visibleText } from '../safety/visible-text.js'
 import type { GitHubApi } from '../github/api.js'
 import { notAFile } from '../github/contents.js'
 import { Inputs } from '../core/constants.js'
