@@ -138,7 +138,7 @@ function kindOf(stat: fs.Stats): Exclude<Kind, 'missing'> {
 }
 
 /** `name` in `folder`: lstat's answer, or 'missing'. */
-export function lookIn(folder: Folder, name: string): fs.Stats | 'missing' {
+function lookIn(folder: Folder, name: string): fs.Stats | 'missing' {
   try {
     return fs.lstatSync(folder.path(name))
   } catch {
