@@ -165,13 +165,8 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
       const p = pull(number)
       return { sha: p.head.sha, mergeSha: p.mergeCommitSha }
     },
-    async getFileAtRef(file, ref) {
-      record('getFileAtRef', [file, ref])
-      const entry = entryAt(file, ref)
-      return typeof entry === 'string' ? entry : undefined
-    },
-    async getRegularFileAtRef(file, ref, maxBytes) {
-      record('getRegularFileAtRef', [file, ref, maxBytes])
+    async getFileAtCommit(file, ref, maxBytes) {
+      record('getFileAtCommit', [file, ref, maxBytes])
       const entry = entryAt(file, ref)
       if (entry === undefined) return { kind: 'absent' }
       if (entry === FOLDER) return { kind: 'not-a-file', type: 'dir' }
@@ -183,17 +178,6 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
       return bytes > maxBytes
         ? { kind: 'too-large', bytes }
         : { kind: 'file', text: entry, bytes }
-    },
-    async getBaseFile(file, ref, maxBytes) {
-      record('getBaseFile', [file, ref, maxBytes])
-      const entry = entryAt(file, ref)
-      if (entry === undefined) return { ok: false, why: 'missing' }
-      if (entry === FOLDER) return { ok: false, why: 'folder' }
-      if (typeof entry !== 'string')
-        return { ok: false, why: 'symlink' in entry ? 'link' : 'submodule' }
-      return Buffer.byteLength(entry) > maxBytes
-        ? { ok: false, why: 'too-big' }
-        : { ok: true, text: entry }
     },
     async getPullBaseSha(number) {
       record('getPullBaseSha', [number])

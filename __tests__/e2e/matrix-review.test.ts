@@ -20,6 +20,7 @@ import {
   startGitHubServer,
   type GitHubServer
 } from '../../test-support/github-server.js'
+import type { ServerTreeEntry } from '../../test-support/github-state.js'
 import {
   largePull,
   manyFiles,
@@ -1117,6 +1118,42 @@ describe('the finding vote across two question shards on the same files', () => 
     }))
   const asNit = { ...offByOne, severity: 'nit' }
 
+  /**
+   * The aggregate's verdict on agent_a's blocker at line 2 of `file`, its
+   * ballot confirming it with `quote`, agent_b's ballot `other`; the head
+   * commit holds `atHead`.
+   */
+  const quotedAtHead = async (
+    atHead: Record<string, ServerTreeEntry>,
+    file: string,
+    quote: string,
+    other: unknown
+  ) => {
+    github.state.files = { ...github.state.files, [FIXTURE_HEAD_SHA]: atHead }
+    const wrong = {
+      file,
+      line: 2,
+      severity: 'blocker',
+      title: 'The retry count is never checked against the maximum',
+      explanation: 'retries grows past MAX_RETRIES.'
+    }
+    forge((r) => ({
+      ...r,
+      answers: [
+        { agent: 'agent_a', text: findingsBlock([wrong]) },
+        { agent: 'agent_b', text: findingsBlock([]) }
+      ],
+      vote: {
+        ...(r.vote as object),
+        ballots: [
+          { agent: 'agent_a', text: ballot([confirm('F1', quote)]) },
+          { agent: 'agent_b', text: ballot([other]) }
+        ]
+      }
+    }))
+    return byTitle(await aggregate('1'), wrong.title)
+  }
+
   it.each([
     // The other agent abstains: the quote counts on any bundle.
     [
@@ -1135,39 +1172,34 @@ describe('the finding vote across two question shards on the same files', () => 
   ])(
     'reads the code a vote quotes at the head when the diff shows none of it, so an exact quote counts (%s)',
     async (_what, file, quote, other) => {
-      github.state.files = {
-        ...github.state.files,
-        [FIXTURE_HEAD_SHA]: { [UNSHOWN]: UNSHOWN_CODE }
-      }
-      const wrong = {
+      const f = await quotedAtHead(
+        { [UNSHOWN]: UNSHOWN_CODE },
         file,
-        line: 2,
-        severity: 'blocker',
-        title: 'The retry count is never checked against the maximum',
-        explanation: 'retries grows past MAX_RETRIES.'
-      }
-      forge((r) => ({
-        ...r,
-        answers: [
-          { agent: 'agent_a', text: findingsBlock([wrong]) },
-          { agent: 'agent_b', text: findingsBlock([]) }
-        ],
-        vote: {
-          ...(r.vote as object),
-          ballots: [
-            { agent: 'agent_a', text: ballot([confirm('F1', quote)]) },
-            { agent: 'agent_b', text: ballot([other]) }
-          ]
-        }
-      }))
-      const run = await aggregate('1')
-      const f = byTitle(run, wrong.title)
+        quote,
+        other
+      )
       expect(
         f?.votes.find((v) => v.agent === 's1-security/agent_a')?.evidence
       ).toBe('code')
       expect(f?.posted).not.toBe('unconfirmed')
     }
   )
+
+  it('attack: the file at the head is a link to a file holding the quoted line — its quote is not counted as code', async () => {
+    const f = await quotedAtHead(
+      {
+        [UNSHOWN]: { symlink: 'src/gen/real.ts' },
+        'src/gen/real.ts': UNSHOWN_CODE
+      },
+      UNSHOWN,
+      UNSHOWN_LINE,
+      reject('F1', 'no')
+    )
+    expect(
+      f?.votes.find((v) => v.agent === 's1-security/agent_a')?.evidence
+    ).not.toBe('code')
+    expect(f?.posted).toBe('unconfirmed')
+  })
 
   it.each([
     ['control: it raises it as a blocker too', offByOne],

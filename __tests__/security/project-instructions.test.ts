@@ -15,6 +15,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { parse } from 'yaml'
 import {
   addComment,
   type ServerUser
@@ -177,6 +178,35 @@ describe('the repository instructions and the markers the action hands over (fak
       expect(run.stdout).toMatch(/::warning::AGENTS\.md at a{12} is a link/)
     }
   }, 120_000)
+
+  it("the base's .gitattributes as a link to a file inside the repository is refused like AGENTS.md: nothing is left out by its target's marks, and a warning says why", async () => {
+    baseFiles({
+      [BASE_SHA]: {
+        'docs/attributes': '* linguist-generated\n',
+        '.gitattributes': { symlink: 'docs/attributes' }
+      }
+    })
+    const { run } = await fakeRun({
+      eventName: 'pull_request',
+      payload: event('pull_request.opened')
+    })
+    expect(run.stdout).toMatch(
+      /::warning::The base branch's \.gitattributes is a link: not read/
+    )
+    const config = parse(
+      fs.readFileSync(run.outputs['config-file'] ?? '', 'utf8')
+    ) as { orchestrator: { context_paths: Array<{ path: string }> } }
+    const prDir =
+      config.orchestrator.context_paths
+        .map((c) => c.path)
+        .find((p) => p.endsWith('pr-context')) ?? ''
+    expect(
+      fs.readFileSync(path.join(prDir, 'changed-files.tsv'), 'utf8')
+    ).toContain('src/parser.ts')
+    expect(
+      fs.readFileSync(path.join(prDir, 'left-out.tsv'), 'utf8')
+    ).not.toContain('linguist-generated')
+  }, 60_000)
 
   it('an AGENTS.md over 16 KB is cut, and the agents are told', async () => {
     baseFiles({

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
+import { parseCommand } from '../../src/event/command.js'
 import {
-  parseCommand,
   stripHtmlComments,
   stripInvisible
-} from '../../src/event/command.js'
+} from '../../src/safety/visible-text.js'
 
 const T = '/massgen'
 

@@ -79,21 +79,14 @@ describe('fakeGitHub answers as createGitHub over the loopback GitHub', () => {
       'docs',
       'missing.md'
     ]) {
-      expect({ file, base: await api.getBaseFile(file, BASE, 1000) }).toEqual({
-        file,
-        base: await real.getBaseFile(file, BASE, 1000)
-      })
       expect({
         file,
-        regular: await api.getRegularFileAtRef(file, BASE, 1000)
+        read: await api.getFileAtCommit(file, BASE, 1000)
       }).toEqual({
         file,
-        regular: await real.getRegularFileAtRef(file, BASE, 1000)
+        read: await real.getFileAtCommit(file, BASE, 1000)
       })
     }
-    expect(await api.getFileAtRef('AGENTS.md', BASE)).toBe(
-      await real.getFileAtRef('AGENTS.md', BASE)
-    )
   })
 
   it('a sticky comment is written once, then found and updated in place', async () => {

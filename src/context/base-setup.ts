@@ -7,19 +7,28 @@
 // naming the input.
 import type { SetupSource } from '../event/setup-source.js'
 import type { GitHubApi } from '../github/api.js'
-import type { BaseFile } from '../github/contents.js'
+import type { FileAtCommit } from '../github/contents.js'
 import { Inputs } from '../core/constants.js'
+import { errorText } from '../core/text.js'
 import { InputError, queryFromText } from '../inputs/settings.js'
 import type { SetupFileRef, Settings } from '../core/types.js'
 import { configFromText, instructionsFromText } from '../inputs/user-inputs.js'
 
-const WHY: Record<Exclude<BaseFile, { ok: true }>['why'], string> = {
-  missing: 'is not in the base commit (add it to the base branch first)',
-  link: 'is a link in the base commit (expected a regular file)',
-  submodule: 'is a submodule in the base commit (expected a regular file)',
-  folder: 'is a folder in the base commit (expected a regular file)',
-  'too-big': 'is too large in the base commit',
-  unreadable: 'could not be read from the base commit'
+type NotAFile = Exclude<FileAtCommit, { kind: 'file' }>
+
+function why(read: NotAFile): string {
+  switch (read.kind) {
+    case 'absent':
+      return 'is not in the base commit (add it to the base branch first)'
+    case 'link':
+      return 'is a link in the base commit (expected a regular file)'
+    case 'not-a-file':
+      return `is a ${read.type === 'dir' ? 'folder' : read.type} in the base commit (expected a regular file)`
+    case 'too-large':
+      return 'is too large in the base commit'
+    case 'unreadable':
+      return 'could not be read from the base commit'
+  }
 }
 
 /**
@@ -51,8 +60,13 @@ export async function withBaseSetup(
   const errors: string[] = []
   const texts = new Map<string, string>()
   for (const file of settings.baseSetup) {
-    const read = await api.getBaseFile(file.path, ref, file.maxBytes)
-    if (read.ok) texts.set(file.input, read.text)
+    const read = await api
+      .getFileAtCommit(file.path, ref, file.maxBytes)
+      .catch((error: unknown): NotAFile => ({
+        kind: 'unreadable',
+        detail: errorText(error)
+      }))
+    if (read.kind === 'file') texts.set(file.input, read.text)
     else errors.push(problem(file, read, ref))
   }
   const at = (file: SetupFileRef) => `${file.path} at base ${ref.slice(0, 12)}`
@@ -93,16 +107,17 @@ async function baseRef(
   }
 }
 
-function problem(
-  file: SetupFileRef,
-  read: Exclude<BaseFile, { ok: true }>,
-  ref: string
-): string {
+function problem(file: SetupFileRef, read: NotAFile, ref: string): string {
   const size =
-    read.why === 'too-big' ? ` (expected at most ${file.maxBytes} bytes)` : ''
-  const detail = read.detail ? `: ${read.detail.slice(0, 300)}` : ''
+    read.kind === 'too-large'
+      ? ` (expected at most ${file.maxBytes} bytes)`
+      : ''
+  const detail =
+    read.kind === 'unreadable' && read.detail
+      ? `: ${read.detail.slice(0, 300)}`
+      : ''
   return (
-    `Input '${file.input}': '${file.path}' ${WHY[read.why]}${size}${detail} ` +
+    `Input '${file.input}': '${file.path}' ${why(read)}${size}${detail} ` +
     `(read from base ${ref.slice(0, 12)}, not from the checkout: a pull request ` +
     'cannot set up its own review). Nothing was run.'
   )

@@ -5,7 +5,7 @@
 // someone else, possibly to instruct the agents: each goes in as data, with
 // hidden parts removed, in a fence nothing inside can close, and cut to a
 // size the question can carry (MassGen takes it as one argument).
-import { stripInvisible, visibleText } from '../event/command.js'
+import { stripInvisible, visibleText } from '../safety/visible-text.js'
 import { fenceFor } from '../safety/markdown.js'
 import { clipBytes, clipBytesFromEnd } from '../core/text.js'
 import type {

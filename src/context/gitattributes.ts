@@ -7,8 +7,6 @@
 // author, who could add `* linguist-generated` to hide every change from
 // review; the base's is the maintainers'. Nested .gitattributes files are
 // not read.
-import * as core from '@actions/core'
-import type { GitHubApi } from '../github/api.js'
 import { globMatcher } from '../inputs/globs.js'
 
 interface AttributeLine {
@@ -25,6 +23,9 @@ interface FileAttributes {
   generated: boolean
   noDiff: boolean
 }
+
+/** Bytes read at most: the contents API sends no text over 1 MB anyway. */
+export const GITATTRIBUTES_MAX_BYTES = 1_000_000
 
 /** Lines read at most; a longer file is the maintainers' mistake, not a reason to stall. */
 const MAX_LINES = 5_000
@@ -75,25 +76,4 @@ export function attributesFor(
     if (line.noDiff !== undefined) result.noDiff = line.noDiff
   }
   return result
-}
-
-/**
- * The base branch's .gitattributes: the maintainers' marks. The head's is
- * the pull request author's to write (`* linguist-generated` would hide the
- * whole change), so it is never read. Unreadable: no marks, and a warning.
- */
-export async function readBaseAttributes(
-  github: Pick<GitHubApi, 'getFileAtRef'>,
-  baseSha: string
-): Promise<GitAttributes | undefined> {
-  try {
-    const text = await github.getFileAtRef('.gitattributes', baseSha)
-    return text === undefined ? undefined : parseGitAttributes(text)
-  } catch (error) {
-    core.warning(
-      `Could not read the base branch's .gitattributes (${String(error)}); ` +
-        'no file is left out for linguist-generated or -diff.'
-    )
-    return undefined
-  }
 }

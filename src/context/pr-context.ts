@@ -5,7 +5,7 @@
 // question itself.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { stripInvisible, visibleText } from '../event/command.js'
+import { stripInvisible, visibleText } from '../safety/visible-text.js'
 import { fenceFor } from '../safety/markdown.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import type { PullRequestContext } from '../github/pull.js'

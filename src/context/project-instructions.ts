@@ -9,8 +9,9 @@
 // and is read the same way, at GITHUB_SHA: one path, with no link, FIFO or
 // huge file of the workspace to handle.
 import * as core from '@actions/core'
-import { visibleText } from '../event/command.js'
+import { visibleText } from '../safety/visible-text.js'
 import type { GitHubApi } from '../github/api.js'
+import { notAFile } from '../github/contents.js'
 import { Inputs } from '../core/constants.js'
 import { fenceFor } from '../safety/markdown.js'
 import { clipBytes } from '../core/text.js'
@@ -45,11 +46,11 @@ export async function readProjectInstructions(
   const at = `at ${ref.slice(0, 12)}`
   try {
     for (const file of INSTRUCTION_FILES) {
-      const got = await github.getRegularFileAtRef(file, ref, FETCH_MAX_BYTES)
+      const got = await github.getFileAtCommit(file, ref, FETCH_MAX_BYTES)
       if (got.kind === 'absent') continue
       if (got.kind !== 'file') {
         log.warning(
-          `${file} ${at} is ${notRead(got)}: not given to the agents ` +
+          `${file} ${at} is ${notAFile(got)}: not given to the agents ` +
             `(input '${Inputs.ProjectInstructions}').`
         )
         continue
@@ -71,12 +72,6 @@ export async function readProjectInstructions(
     )
     return undefined
   }
-}
-
-function notRead(got: { kind: string; type?: string; bytes?: number }): string {
-  if (got.kind === 'link') return 'a link'
-  if (got.kind === 'too-large') return `too large (${got.bytes} bytes)`
-  return `not a regular file (${got.type ?? got.kind})`
 }
 
 /** The instructions after the question, framed as the maintainers' text. */

@@ -20,7 +20,7 @@ import {
 import { judgeResolutions } from './earlier-resolutions.js'
 import type { EarlierFinding } from '../core/review.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
-import { stripInvisible } from '../event/command.js'
+import { stripInvisible } from '../safety/visible-text.js'
 import { errorText } from '../core/text.js'
 import type { StageLog } from '../core/log.js'
 import { parseDiff, type CutFile } from '../core/unified-diff.js'

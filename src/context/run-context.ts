@@ -5,10 +5,16 @@ import * as core from '@actions/core'
 import * as path from 'node:path'
 import type { RunIntake } from '../event/intake.js'
 import type { GitHubApi } from '../github/api.js'
+import type { StageLog } from '../core/log.js'
+import { notAFile } from '../github/contents.js'
 import { cutDiff, type PullRequestContext } from '../github/pull.js'
 import type { PullFacts, ReviewedPull, Settings } from '../core/types.js'
 import { reviewInstructions } from './review-prompt.js'
-import { readBaseAttributes } from './gitattributes.js'
+import {
+  GITATTRIBUTES_MAX_BYTES,
+  parseGitAttributes,
+  type GitAttributes
+} from './gitattributes.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import {
   projectInstructionsNote,
@@ -147,7 +153,7 @@ async function pullContext(
     {
       include: settings.include,
       exclude: settings.exclude,
-      attributes: await readBaseAttributes(github, pr.baseSha)
+      attributes: await baseAttributes(github, pr.baseSha)
     },
     settings.prDiffMaxBytes
   )
@@ -230,6 +236,38 @@ async function pullContext(
     context.question += reviewInstructions()
   }
   return { context, baseSha: pr.baseSha }
+}
+
+/**
+ * The base branch's .gitattributes: the maintainers' marks. The head's is
+ * the pull request author's to write (`* linguist-generated` would hide the
+ * whole change), so it is never read. Unreadable: no marks, and a warning.
+ */
+export async function baseAttributes(
+  github: GitHubApi,
+  baseSha: string,
+  log: StageLog = core
+): Promise<GitAttributes | undefined> {
+  try {
+    const read = await github.getFileAtCommit(
+      '.gitattributes',
+      baseSha,
+      GITATTRIBUTES_MAX_BYTES
+    )
+    if (read.kind === 'file') return parseGitAttributes(read.text)
+    if (read.kind !== 'absent')
+      log.warning(
+        `The base branch's .gitattributes is ${notAFile(read)}: not read, ` +
+          'so no file is left out for linguist-generated or -diff.'
+      )
+    return undefined
+  } catch (error) {
+    log.warning(
+      `Could not read the base branch's .gitattributes (${String(error)}); ` +
+        'no file is left out for linguist-generated or -diff.'
+    )
+    return undefined
+  }
 }
 
 /** The pull request as the review needs it; its own texts, the conversation too, are no evidence. */

@@ -1,6 +1,7 @@
 // Decides from the event whether to run, on which issue, with which question.
 import { Inputs } from '../core/constants.js'
-import { parseCommand, stripInvisible } from './command.js'
+import { parseCommand } from './command.js'
+import { stripInvisible } from '../safety/visible-text.js'
 import type { ConversationRequest } from '../core/conversation.js'
 import { pullSkipReason } from './pull-skips.js'
 import { checkTriggerAllowed, type GateResult } from './gate.js'

@@ -4,14 +4,10 @@
 // re-exported here, so importers need only this module.
 import * as core from '@actions/core'
 import { createOctokit, type GitHubOptions } from './client.js'
-import {
-  readPullBase,
-  readRegularFileAtRef,
-  type RepoFile
-} from './repo-file.js'
-import { readBaseFile, readFileAtRef, type BaseFile } from './contents.js'
+import { readFileAtCommit, type FileAtCommit } from './contents.js'
 import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
 import {
+  readPullBase,
   readPullHead,
   readPullTip,
   readPullRequestContext,
@@ -71,16 +67,12 @@ export interface GitHubApi {
   getPullHead(number: number): Promise<PullHead>
   /** The head and merge commits alone (pull_request events name their head). */
   getPullTip(number: number): Promise<PullTip>
-  /** A file's text at a commit; undefined when there is none. */
-  getFileAtRef(file: string, ref: string): Promise<string | undefined>
-  /** A regular file at a commit, at most maxBytes; links are refused. */
-  getRegularFileAtRef(
+  /** A regular file at that very path at a commit, at most maxBytes, or why not (links refused). */
+  getFileAtCommit(
     file: string,
     ref: string,
     maxBytes: number
-  ): Promise<RepoFile>
-  /** A setup file at the base commit: a regular file at that very path, or why not. */
-  getBaseFile(file: string, ref: string, maxBytes: number): Promise<BaseFile>
+  ): Promise<FileAtCommit>
   /** The commit a pull request's base branch is at (the maintainers' code). */
   getPullBaseSha(number: number): Promise<string>
   /**
@@ -228,14 +220,8 @@ export function createGitHub(options: GitHubOptions): GitHubApi {
 
     getPullTip: (number) => readPullTip({ octokit, owner, repo, log }, number),
 
-    getFileAtRef: (file, ref) =>
-      readFileAtRef({ octokit, owner, repo, log }, file, ref),
-
-    getRegularFileAtRef: (file, ref, maxBytes) =>
-      readRegularFileAtRef({ octokit, owner, repo, log }, file, ref, maxBytes),
-
-    getBaseFile: (file, ref, maxBytes) =>
-      readBaseFile({ octokit, owner, repo, log }, file, ref, maxBytes),
+    getFileAtCommit: (file, ref, maxBytes) =>
+      readFileAtCommit({ octokit, owner, repo, log }, file, ref, maxBytes),
 
     getPullBaseSha: (number) => readPullBase({ octokit, owner, repo }, number),
 

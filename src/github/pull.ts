@@ -259,3 +259,21 @@ async function readTimeline(
   }
   return items
 }
+
+/** The base commit of a pull request. */
+export async function readPullBase(
+  target: { octokit: Octokit; owner: string; repo: string },
+  number: number
+): Promise<string> {
+  const { octokit, owner, repo } = target
+  try {
+    const { data } = await octokit.rest.pulls.get({
+      owner,
+      repo,
+      pull_number: number
+    })
+    return data.base.sha
+  } catch (e) {
+    throw toGitHubError(e, `Reading the base of pull request #${number}`)
+  }
+}

@@ -4,7 +4,7 @@
 // checked on its own against a strict schema (a bad one is dropped, never
 // the rest), and its file must be one the pull request changes.
 import { z } from 'zod'
-import { stripInvisible } from '../event/command.js'
+import { stripInvisible } from '../safety/visible-text.js'
 import {
   answerLines,
   findingsFences,

@@ -11,7 +11,7 @@
 // gave count. What a vote quotes is never trusted either: a confirmation
 // counts as evidence from the code only when its quote IS in the code shown.
 import { z } from 'zod'
-import { stripInvisible } from '../event/command.js'
+import { stripInvisible } from '../safety/visible-text.js'
 import { fenceFor } from '../safety/markdown.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import {

@@ -4,7 +4,7 @@
 // name a file the pull request changes, one per file, capped in count and
 // length. Escaping is the renderer's (report/render.ts), where it is placed.
 import { answerLines, walkthroughFences } from '../core/findings-fence.js'
-import { stripInvisible } from '../event/command.js'
+import { stripInvisible } from '../safety/visible-text.js'
 import type { Walkthrough } from '../core/review.js'
 import { normalisePath } from './findings.js'
 

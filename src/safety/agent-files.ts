@@ -2,136 +2,30 @@
 // (MassGen's logs, the agents' workspaces, the action's own answer.md) and
 // the repository's .git folder. An agent can leave links anywhere there, at
 // any name the action is known to use, and can swap a file or a folder for a
-// link between the moment the action looks and the moment it acts. So:
-//
-// - every folder on the way is opened without following links
-//   (O_DIRECTORY | O_NOFOLLOW), each one through the descriptor of its
-//   parent (`/proc/self/fd/N/name`, which resolves the name inside the folder
-//   the descriptor holds, like openat(2)): a folder renamed or replaced by a
-//   link after it was opened is never walked into;
-// - a file is opened with O_NOFOLLOW, only when lstat says it is a regular
-//   file, and the descriptor's own fstat must show that same file (device
-//   and inode) before a byte is read;
-// - nothing is ever written through an existing name: new content goes to a
-//   fresh file created with O_CREAT | O_EXCL | O_NOFOLLOW under a random
-//   name, then replaces the target with rename(2), which replaces a link
-//   itself and never what it points to.
-//
-// Where /proc is missing (not Linux) the same steps run on paths, each
-// preceded by a check that the folder's real path still holds the folder
-// opened: a narrower window, not none.
+// link between the moment the action looks and the moment it acts. So every
+// path is walked, and every file opened, as no-follow.ts does (no link
+// followed, a folder swapped after it was opened never walked into, a file
+// read only when its descriptor shows the regular file lstat saw), and
+// nothing is ever written through an existing name: new content goes to a
+// fresh file created with O_CREAT | O_EXCL | O_NOFOLLOW under a random name,
+// then replaces the target with rename(2), which replaces a link itself and
+// never what it points to.
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import {
+  checkName,
+  Folder,
+  isSameRegular,
+  openFolderPath,
+  READ_FLAGS,
+  regularIn,
+  sameFile
+} from './no-follow.js'
 
 const C = fs.constants
-const DIR_FLAGS = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW
-/**
- * How every file an agent may have touched is opened for reading: never
- * through a link, and O_NONBLOCK so that a FIFO (left there, or swapped in
- * after a check) cannot hang the open. Check fstat's isFile before reading.
- */
-export const READ_FLAGS = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK
 const CREATE_FLAGS = C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW
-
-/** A folder held open by descriptor; names are resolved inside it. */
-export class Folder {
-  private constructor(
-    private readonly fd: number,
-    /** Real path when opened; used for messages and without /proc. */
-    readonly where: string
-  ) {}
-
-  /** Opens a folder the action made or chose itself (not an agent's name). */
-  static openRoot(dir: string, id?: string): Folder {
-    const real = fs.realpathSync(dir)
-    const folder = new Folder(fs.openSync(real, DIR_FLAGS), real)
-    if (id !== undefined && folderIdOf(fs.fstatSync(folder.fd)) !== id) {
-      folder.close()
-      throw new Error(`${dir} is no longer the folder it was`)
-    }
-    return folder
-  }
-
-  /** Opens the sub-folder `name`, never through a link. */
-  sub(name: string): Folder {
-    checkName(name)
-    return new Folder(
-      fs.openSync(this.path(name), DIR_FLAGS),
-      path.join(this.where, name)
-    )
-  }
-
-  /** A path for `name` that resolves inside this very folder. */
-  path(name: string): string {
-    if (PROC_FD) return `/proc/self/fd/${this.fd}/${name}`
-    this.checkStillHere()
-    return path.join(this.where, name)
-  }
-
-  /**
-   * The folder's entries, by type, links reported as links, one at a time:
-   * an agent may leave millions of names in one folder.
-   */
-  *entries(): Generator<fs.Dirent> {
-    const dir = fs.opendirSync(
-      PROC_FD ? `/proc/self/fd/${this.fd}` : this.path('.')
-    )
-    try {
-      for (let entry = dir.readSync(); entry; entry = dir.readSync())
-        yield entry
-    } finally {
-      dir.closeSync()
-    }
-  }
-
-  close(): void {
-    try {
-      fs.closeSync(this.fd)
-    } catch {
-      // Already closed.
-    }
-  }
-
-  private checkStillHere(): void {
-    const held = fs.fstatSync(this.fd)
-    const now = fs.lstatSync(fs.realpathSync(this.where))
-    if (fs.realpathSync(this.where) !== this.where || !sameFile(held, now))
-      throw new Error(`${this.where} was moved or replaced`)
-  }
-}
-
-/** `/proc/self/fd/N/name` resolves inside the folder N holds (Linux). */
-const PROC_FD = (() => {
-  try {
-    return fs.statSync('/proc/self/fd').isDirectory()
-  } catch {
-    return false
-  }
-})()
-
-function folderIdOf(stat: fs.Stats): string {
-  return `${stat.dev}:${stat.ino}`
-}
-
-/**
- * Names a folder for later (device and inode): a root given with its id is
- * opened only if a folder of its path is still that very folder, not one an
- * agent put there (or linked there) since.
- */
-export function folderId(dir: string): string {
-  return folderIdOf(fs.statSync(dir))
-}
-
-function checkName(name: string): void {
-  if (!name || name === '.' || name === '..' || name.includes('/'))
-    throw new Error(`not a plain file name: '${name}'`)
-}
-
-function sameFile(a: fs.Stats, b: fs.Stats): boolean {
-  return a.dev === b.dev && a.ino === b.ino
-}
 
 /** Splits `a/b/c` into its folders and the last name. */
 function splitRel(rel: string): { folders: string[]; name: string } {
@@ -153,13 +47,11 @@ export async function inFolderOf<T>(
   rootId?: string
 ): Promise<T> {
   const { folders, name } = splitRel(rel)
-  const opened = [Folder.openRoot(root, rootId)]
+  const folder = openFolderPath(root, folders, rootId)
   try {
-    for (const part of folders)
-      opened.push((opened[opened.length - 1] as Folder).sub(part))
-    return await work(opened[opened.length - 1] as Folder, name)
+    return await work(folder, name)
   } finally {
-    opened.forEach((f) => f.close())
+    folder.close()
   }
 }
 
@@ -178,13 +70,8 @@ export async function openRegular(
   name: string,
   options: { singleLink?: boolean } = {}
 ): Promise<OpenedFile | undefined> {
-  let seen: fs.Stats
-  try {
-    seen = fs.lstatSync(folder.path(name))
-  } catch {
-    return undefined
-  }
-  if (!seen.isFile()) return undefined
+  const seen = regularIn(folder, name)
+  if (typeof seen === 'string') return undefined
   let handle: fs.promises.FileHandle
   try {
     handle = await fs.promises.open(folder.path(name), READ_FLAGS)
@@ -192,11 +79,7 @@ export async function openRegular(
     return undefined
   }
   const stat = await handle.stat()
-  if (
-    !stat.isFile() ||
-    !sameFile(stat, seen) ||
-    (options.singleLink && stat.nlink > 1)
-  ) {
+  if (!isSameRegular(stat, seen) || (options.singleLink && stat.nlink > 1)) {
     await handle.close()
     return undefined
   }

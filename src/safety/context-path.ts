@@ -15,7 +15,7 @@ import * as path from 'node:path'
 import { Inputs } from '../core/constants.js'
 import { isInside } from '../core/paths.js'
 import { showValue } from '../core/text.js'
-import { Folder } from './agent-files.js'
+import { openFolderPath, WalkStopped } from './no-follow.js'
 
 /** The context path leaves the workspace, or cannot be confined: nothing runs. */
 export class ContextPathError extends Error {}
@@ -35,23 +35,13 @@ export function confineToWorkspace(
 ): string {
   const root = fs.realpathSync(workspace)
   const parts = partsBelow(workspace, root, candidate)
-  let folder = Folder.openRoot(root)
   try {
-    for (const [index, part] of parts.entries()) {
-      const shown = parts.slice(0, index + 1).join('/')
-      const last = index === parts.length - 1
-      const kind = kindOf(folder, part, shown, candidate)
-      if (last && kind === 'file') break
-      if (kind === 'file')
-        throw new ContextPathError(
-          `${RULE}: '${showValue(shown)}' is a file, not a folder. Nothing was run.`
-        )
-      const sub = openFolder(folder, part, shown)
-      folder.close()
-      folder = sub
-    }
-  } finally {
-    folder.close()
+    openFolderPath(root, parts).close()
+  } catch (error) {
+    if (!(error instanceof WalkStopped)) throw error
+    const last = error.index === parts.length - 1
+    if (!(last && error.kind === 'file'))
+      throw refusal(error, parts.slice(0, error.index + 1).join('/'), candidate)
   }
   return path.join(root, ...parts)
 }
@@ -81,50 +71,36 @@ function partsBelow(
   return path.relative(base, lexical).split(path.sep).filter(Boolean)
 }
 
-/** What `part` is in `folder`: a folder or a regular file; anything else is refused. */
-function kindOf(
-  folder: Folder,
-  part: string,
+/** Why the walk to the context path stopped at `shown`, for the workflow's author. */
+function refusal(
+  stop: WalkStopped,
   shown: string,
   candidate: string
-): 'dir' | 'file' {
-  let stat: fs.Stats
-  try {
-    stat = fs.lstatSync(folder.path(part))
-  } catch {
-    throw new ContextPathError(
-      `Input '${Inputs.ContextPath}': '${showValue(candidate)}' does not exist ` +
-        `('${showValue(shown)}' is missing in the workspace). Nothing was run.`
-    )
-  }
-  if (stat.isSymbolicLink())
-    throw new ContextPathError(
-      `${RULE}: '${showValue(shown)}' is a symbolic link (to '${showValue(linkTarget(folder, part))}'). ` +
-        `Nothing was run. Name a real folder as '${Inputs.ContextPath}', or check out ` +
-        'a commit without the link.'
-    )
-  if (stat.isDirectory()) return 'dir'
-  if (stat.isFile()) return 'file'
-  throw new ContextPathError(
-    `${RULE}: '${showValue(shown)}' is neither a folder nor a regular file. Nothing was run.`
-  )
-}
-
-/** The sub-folder, opened without following a link (swapped in since the lstat). */
-function openFolder(folder: Folder, part: string, shown: string): Folder {
-  try {
-    return folder.sub(part)
-  } catch {
-    throw new ContextPathError(
-      `${RULE}: '${showValue(shown)}' changed while it was checked. Nothing was run.`
-    )
-  }
-}
-
-function linkTarget(folder: Folder, part: string): string {
-  try {
-    return fs.readlinkSync(folder.path(part))
-  } catch {
-    return '?'
+): ContextPathError {
+  const at = `'${showValue(shown)}'`
+  switch (stop.kind) {
+    case 'missing':
+      return new ContextPathError(
+        `Input '${Inputs.ContextPath}': '${showValue(candidate)}' does not exist ` +
+          `(${at} is missing in the workspace). Nothing was run.`
+      )
+    case 'link':
+      return new ContextPathError(
+        `${RULE}: ${at} is a symbolic link (to '${showValue(stop.linkTarget ?? '?')}'). ` +
+          `Nothing was run. Name a real folder as '${Inputs.ContextPath}', or check out ` +
+          'a commit without the link.'
+      )
+    case 'file':
+      return new ContextPathError(
+        `${RULE}: ${at} is a file, not a folder. Nothing was run.`
+      )
+    case 'other':
+      return new ContextPathError(
+        `${RULE}: ${at} is neither a folder nor a regular file. Nothing was run.`
+      )
+    case 'changed':
+      return new ContextPathError(
+        `${RULE}: ${at} changed while it was checked. Nothing was run.`
+      )
   }
 }

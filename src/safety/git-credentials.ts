@@ -25,12 +25,8 @@
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import {
-  folderId,
-  readAgentFile,
-  walkFiles,
-  writeAgentFile
-} from './agent-files.js'
+import { readAgentFile, walkFiles, writeAgentFile } from './agent-files.js'
+import { folderId } from './no-follow.js'
 import { errorText } from '../core/text.js'
 import type { StageLog } from '../core/log.js'
 

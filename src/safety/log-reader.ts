@@ -4,7 +4,7 @@
 // much or the wrong file, and no read blocks on a FIFO.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { READ_FLAGS } from './agent-files.js'
+import { READ_FLAGS } from './no-follow.js'
 import { isInside } from '../core/paths.js'
 import { decodeHead } from '../core/text.js'
 

@@ -1,8 +1,8 @@
-// A few lines of Python that MassGen loads at start-up, before any of its
-// own code (Python imports `sitecustomize` from the first folder of
-// PYTHONPATH that has one), to turn off what MassGen 0.1.97 reads by itself
-// from the folders it is given (docs/massgen-0.1.97.md, "Files MassGen loads
-// by itself"):
+// A few lines of Python (massgen-guard.py beside this file) that MassGen
+// loads at start-up, before any of its own code (Python imports
+// `sitecustomize` from the first folder of PYTHONPATH that has one), to turn
+// off what MassGen 0.1.97 reads by itself from the folders it is given
+// (docs/massgen-0.1.97.md, "Files MassGen loads by itself"):
 //
 // - ProjectInstructionsSection (massgen/system_prompt_sections.py) walks up
 //   from every context path through up to 10 parent folders and puts the
@@ -42,121 +42,21 @@ export const READ_GATE_ENV = 'MASSGEN_ACTION_READ_GATE'
 export const GUARD_ACTIVE_LINE =
   'massgen-action guard: project instruction files off, answer markers neutralised'
 
-function guardSource(): string {
-  return `# Written by massgen-action for one run (src/safety/massgen-guard.ts).
-import importlib.abc
-import inspect
-import os
-import re
-import sys
+/**
+ * The guard's Python, bundled beside the action's code (the bundler copies
+ * what this URL names into dist/ and rewrites the URL to that copy), and the
+ * settings it reads from massgen_guard.json beside it.
+ */
+const GUARD_SOURCE = new URL('./massgen-guard.py', import.meta.url)
 
-_MARKER = re.compile(${JSON.stringify(MARKER_PATTERN)}, re.IGNORECASE)
-_OPEN = ${JSON.stringify(MARKER_OPEN)}
-_CLOSE = ${JSON.stringify(MARKER_CLOSE)}
-
-
-def _neutral(text):
-    if not isinstance(text, str):
-        return text
-    return _MARKER.sub(lambda m: _OPEN + m.group(1) + (_CLOSE if m.group(2) else ""), text)
-
-
-def _no_instructions(module):
-    section = getattr(module, "ProjectInstructionsSection", None)
-    if section is None:
-        return
-    section.discover_instruction_file = lambda self, context_path: None
-    section.build_content = lambda self: ""
-    print(${JSON.stringify(GUARD_ACTIVE_LINE)}, file=sys.stderr, flush=True)
-
-
-# Arguments that carry the agents' text into MassGen's framing.
-_AGENT_TEXT = ("agent_summaries", "agent_answers", "all_answers", "agent_changedocs", "vote_summary")
-
-
-def _neutral_value(value):
-    if isinstance(value, dict):
-        return {k: _neutral(v) for k, v in value.items()}
-    return _neutral(value)
-
-
-def _neutral_arguments(method, names):
-    signature = inspect.signature(method)
-
-    def framed(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs)
-        for name in names:
-            if name in bound.arguments:
-                bound.arguments[name] = _neutral_value(bound.arguments[name])
-        return method(*bound.args, **bound.kwargs)
-
-    return framed
-
-
-def _neutral_answers(module):
-    templates = getattr(module, "MessageTemplates", None)
-    if templates is None:
-        return
-    for attr, method in list(vars(templates).items()):
-        if not inspect.isfunction(method):
-            continue
-        names = [n for n in inspect.signature(method).parameters if n in _AGENT_TEXT]
-        if names:
-            setattr(templates, attr, _neutral_arguments(method, names))
-
-
-def _after_read_gate(module):
-    client = getattr(module, "MCPClient", None)
-    gate = os.environ.get(${JSON.stringify(READ_GATE_ENV)})
-    if client is None or not gate:
-        return
-    connect = client.connect
-
-    async def connect_when_open(self):
-        import asyncio
-
-        while not os.path.exists(gate):
-            await asyncio.sleep(0.02)
-        return await connect(self)
-
-    client.connect = connect_when_open
-
-
-_PATCHES = {
-    "massgen.system_prompt_sections": _no_instructions,
-    "massgen.message_templates": _neutral_answers,
-    "massgen.mcp_tools.client": _after_read_gate,
-}
-
-
-class _PatchAfterImport(importlib.abc.MetaPathFinder):
-    """Runs a module's patch right after the module's own code, before any use."""
-
-    def find_spec(self, name, path=None, target=None):
-        patch = _PATCHES.get(name)
-        if patch is None:
-            return None
-        for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
-                continue
-            spec = finder.find_spec(name, path, target)
-            if spec is not None:
-                break
-        else:
-            return None
-        loader = spec.loader
-        run_module = loader.exec_module
-
-        def exec_module(module):
-            run_module(module)
-            patch(module)
-
-        loader.exec_module = exec_module
-        return spec
-
-
-sys.meta_path.insert(0, _PatchAfterImport())
-`
+function guardSettings(): string {
+  return JSON.stringify({
+    marker_pattern: MARKER_PATTERN,
+    marker_open: MARKER_OPEN,
+    marker_close: MARKER_CLOSE,
+    active_line: GUARD_ACTIVE_LINE,
+    read_gate_env: READ_GATE_ENV
+  })
 }
 
 /**
@@ -167,10 +67,17 @@ sys.meta_path.insert(0, _PatchAfterImport())
 export function writeMassgenGuard(workDir: string): string {
   const dir = `${workDir}-guard`
   fs.mkdirSync(dir, { mode: 0o755 })
-  fs.writeFileSync(path.join(dir, 'sitecustomize.py'), guardSource(), {
-    flag: 'wx',
-    mode: 0o444
-  })
+  const written = { flag: 'wx', mode: 0o444 } as const
+  fs.writeFileSync(
+    path.join(dir, 'massgen_guard.json'),
+    guardSettings(),
+    written
+  )
+  fs.writeFileSync(
+    path.join(dir, 'sitecustomize.py'),
+    fs.readFileSync(GUARD_SOURCE, 'utf8'),
+    written
+  )
   return dir
 }
 

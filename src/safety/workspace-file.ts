@@ -1,17 +1,22 @@
 // A file an input names in the workspace (`config`, `instructions-file`,
 // `query-file`), read on events whose checkout is the repository's own code
-// (push, schedule, dispatch): every folder on the way is opened without
-// following a link, the file itself only when it is a regular file (O_NOFOLLOW,
-// O_NONBLOCK: a FIFO cannot hang the step), and never past maxBytes.
+// (push, schedule, dispatch): the path is walked as no-follow.ts does (no
+// link followed, the file opened only when it is a regular file, O_NONBLOCK:
+// a FIFO cannot hang the step), and never read past maxBytes.
 import * as fs from 'node:fs'
-import { Folder, READ_FLAGS } from './agent-files.js'
+import {
+  type Folder,
+  isSameRegular,
+  type Kind,
+  openFolderPath,
+  READ_FLAGS,
+  regularIn,
+  WalkStopped
+} from './no-follow.js'
 
-type WorkspaceRead =
-  | { ok: true; text: string }
-  | {
-      ok: false
-      why: 'missing' | 'link' | 'not-file' | 'too-big' | 'unreadable'
-    }
+type Why = 'missing' | 'link' | 'not-file' | 'too-big' | 'unreadable'
+
+type WorkspaceRead = { ok: true; text: string } | { ok: false; why: Why }
 
 /** `rel` is a workspace-relative path already checked not to leave it (no `..`). */
 export function readWorkspaceFileSync(
@@ -23,50 +28,35 @@ export function readWorkspaceFileSync(
   const name = parts.pop()
   if (!name || parts.includes('..') || name === '..')
     return { ok: false, why: 'unreadable' }
-  const opened: Folder[] = []
+  let folder: Folder
   try {
-    opened.push(Folder.openRoot(workspace))
-    for (const part of parts) {
-      const step = lstatIn(opened[opened.length - 1] as Folder, part)
-      if (step !== 'dir') return { ok: false, why: step }
-      opened.push((opened[opened.length - 1] as Folder).sub(part))
+    folder = openFolderPath(workspace, parts)
+  } catch (error) {
+    return {
+      ok: false,
+      why: error instanceof WalkStopped ? whyOf(error.kind) : 'unreadable'
     }
-    return readIn(opened[opened.length - 1] as Folder, name, maxBytes)
-  } catch {
-    return { ok: false, why: 'unreadable' }
+  }
+  try {
+    return readIn(folder, name, maxBytes)
   } finally {
-    opened.forEach((f) => f.close())
+    folder.close()
   }
 }
 
-function lstatIn(
-  folder: Folder,
-  name: string
-): 'dir' | 'missing' | 'link' | 'not-file' {
-  try {
-    const stat = fs.lstatSync(folder.path(name))
-    if (stat.isSymbolicLink()) return 'link'
-    return stat.isDirectory() ? 'dir' : 'not-file'
-  } catch {
-    return 'missing'
-  }
+function whyOf(kind: Kind | 'changed'): Why {
+  if (kind === 'missing' || kind === 'link') return kind
+  return kind === 'changed' ? 'unreadable' : 'not-file'
 }
 
 function readIn(folder: Folder, name: string, maxBytes: number): WorkspaceRead {
-  let seen: fs.Stats
-  try {
-    seen = fs.lstatSync(folder.path(name))
-  } catch {
-    return { ok: false, why: 'missing' }
-  }
-  if (seen.isSymbolicLink()) return { ok: false, why: 'link' }
-  if (!seen.isFile()) return { ok: false, why: 'not-file' }
+  const seen = regularIn(folder, name)
+  if (typeof seen === 'string') return { ok: false, why: whyOf(seen) }
   let fd: number | undefined
   try {
     fd = fs.openSync(folder.path(name), READ_FLAGS)
     const stat = fs.fstatSync(fd)
-    if (!stat.isFile() || stat.ino !== seen.ino || stat.dev !== seen.dev)
-      return { ok: false, why: 'not-file' }
+    if (!isSameRegular(stat, seen)) return { ok: false, why: 'not-file' }
     if (stat.size > maxBytes) return { ok: false, why: 'too-big' }
     const buffer = Buffer.alloc(maxBytes + 1)
     const length = fs.readSync(fd, buffer, 0, maxBytes + 1, 0)

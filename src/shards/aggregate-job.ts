@@ -17,10 +17,8 @@ import { runUrl } from '../github/run-url.js'
 import { cutDiff } from '../github/pull.js'
 import { pullFactsOf } from '../context/pull-facts.js'
 import { coverageOf, filterContext, pathFilter } from '../context/pr-filter.js'
-import {
-  readBaseAttributes,
-  type GitAttributes
-} from '../context/gitattributes.js'
+import type { GitAttributes } from '../context/gitattributes.js'
+import { baseAttributes } from '../context/run-context.js'
 import { runReview } from '../review/post.js'
 import { gateFailure, setReviewOutputs } from '../review/review.js'
 import { publishVerdict } from '../review/publish.js'
@@ -53,7 +51,7 @@ import {
   votedFiles,
   votedGroups
 } from './shard-votes.js'
-import type { BaseFile } from '../github/contents.js'
+import type { FileAtCommit } from '../github/contents.js'
 import {
   renderAggregate,
   totalsOf,
@@ -96,7 +94,7 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   const diff = cutDiff(pull.diff, PLAN_DIFF_MAX_BYTES)
   const prTexts = [pull.title, pull.body].filter(Boolean)
   const outcomes = await withVotes(taken, diff.diff, prTexts, (file) =>
-    github.getBaseFile(file, pull.headSha, MAX_UNSHOWN_FILE_BYTES)
+    github.getFileAtCommit(file, pull.headSha, MAX_UNSHOWN_FILE_BYTES)
   )
   const bases = [
     ...plan.shards.map((s) => `${inputs.resultsPrefix}${s.id}`),
@@ -257,13 +255,13 @@ const MAX_UNSHOWN_FILE_BYTES = 1_000_000
  * aggregate has no checkout: a file voted on that the diff shows nothing of
  * (a name git quotes, past the diff's budget, a patch GitHub leaves out) is
  * read at the head commit through the API, a regular file at exactly that
- * path and size-bounded (getBaseFile), so an exact quote of it is checkable.
+ * path and size-bounded (getFileAtCommit), so an exact quote of it is checkable.
  */
 async function withVotes(
   taken: ShardOutcome[],
   diff: string,
   prTexts: string[],
-  readAtHead: (file: string) => Promise<BaseFile>
+  readAtHead: (file: string) => Promise<FileAtCommit>
 ): Promise<ShardOutcome[]> {
   const voted = taken.some(
     (o) => o.state === 'ok' && o.accepted.record.vote?.ran === true
@@ -279,11 +277,10 @@ async function withVotes(
     ...new Set([...groupsOf.values()].flatMap((groups) => votedFiles(groups)))
   ].filter((file) => !diffLines.get(file)?.size)
   for (const file of unshown.slice(0, MAX_UNSHOWN_FILES)) {
-    const read = await readAtHead(file).catch((): BaseFile => ({
-      ok: false,
-      why: 'unreadable'
+    const read = await readAtHead(file).catch((): FileAtCommit => ({
+      kind: 'unreadable'
     }))
-    if (read.ok)
+    if (read.kind === 'file')
       diffLines.set(
         file,
         new Map(read.text.split('\n').map((text, i) => [i + 1, text]))
@@ -335,7 +332,7 @@ async function reviewOfShards(
         of.pull,
         reviewed,
         settings,
-        await readBaseAttributes(github, of.pull.baseSha)
+        await baseAttributes(github, of.pull.baseSha)
       ),
       pullNumber: of.pull.number,
       headSha: of.pull.headSha,

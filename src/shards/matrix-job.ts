@@ -8,7 +8,7 @@ import * as path from 'node:path'
 import { Inputs, Outputs, ShardDefaults } from '../core/constants.js'
 import type { GitHubApi } from '../github/api.js'
 import type { PullRequestContext } from '../github/pull.js'
-import type { RepoFile } from '../github/repo-file.js'
+import type { FileAtCommit } from '../github/contents.js'
 import { INSTRUCTION_FILES } from '../context/project-instructions.js'
 import { errorText } from '../core/text.js'
 import type { ShardEntry } from '../inputs/shard-inputs.js'
@@ -30,28 +30,30 @@ export interface PlanFile {
    * shards, which have none: the base's .gitattributes and the repository's
    * instructions (AGENTS.md, CLAUDE.md), as the GitHub door gave them.
    */
-  base: { gitattributes?: string; files: Record<string, RepoFile> }
+  base: { files: Record<string, FileAtCommit> }
 }
 
-/** The instruction files' largest read (context/project-instructions.ts reads 1 MB at most). */
+/** The base files' largest read (1 MB: the contents API sends no more). */
 const BASE_FILE_MAX_BYTES = 1_000_000
 
-async function readBase(
+/** What the shards get of the base commit: each file read as the GitHub door gave it. */
+export async function readBase(
   github: GitHubApi,
   baseSha: string,
   settings: Settings
 ): Promise<PlanFile['base']> {
   const base: PlanFile['base'] = { files: {} }
+  const files = [
+    '.gitattributes',
+    ...(settings.projectInstructions === 'base' ? INSTRUCTION_FILES : [])
+  ]
   try {
-    const attributes = await github.getFileAtRef('.gitattributes', baseSha)
-    if (attributes !== undefined) base.gitattributes = attributes
-    if (settings.projectInstructions === 'base')
-      for (const file of INSTRUCTION_FILES)
-        base.files[file] = await github.getRegularFileAtRef(
-          file,
-          baseSha,
-          BASE_FILE_MAX_BYTES
-        )
+    for (const file of files)
+      base.files[file] = await github.getFileAtCommit(
+        file,
+        baseSha,
+        BASE_FILE_MAX_BYTES
+      )
   } catch (error) {
     core.warning(
       `Could not read the base commit's .gitattributes and instructions for the shards (${errorText(error)}); they run without them.`

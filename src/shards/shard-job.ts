@@ -127,7 +127,6 @@ const planSchema = z.object({
     .passthrough(),
   shards: z.array(shardEntrySchema),
   base: z.object({
-    gitattributes: z.string().optional(),
     files: z.record(z.string(), z.object({ kind: z.string() }).passthrough())
   })
 })
@@ -144,13 +143,7 @@ function planDoor(pull: PullRequestContext, base: PlanFile['base']): GitHubApi {
     owner: '',
     repo: '',
     getPullRequestContext: () => Promise.resolve(pull),
-    getFileAtRef: (file, ref) =>
-      Promise.resolve(
-        file === '.gitattributes' && atBase(ref)
-          ? base.gitattributes
-          : undefined
-      ),
-    getRegularFileAtRef: (file, ref, maxBytes) => {
+    getFileAtCommit: (file, ref, maxBytes) => {
       const got = atBase(ref) ? base.files[file] : undefined
       if (got?.kind === 'file' && got.bytes > maxBytes)
         return Promise.resolve({ kind: 'too-large', bytes: got.bytes })
