@@ -9,12 +9,17 @@
 // (AFTER_DIST defaults to this checkout's dist/).
 import { execFileSync } from 'node:child_process'
 import * as path from 'node:path'
-import { closeLocalReview, localReview } from '../../test-support/local-review.ts'
+import {
+  closeLocalReview,
+  localReview
+} from '../../test-support/local-review.ts'
 import { ROOT } from '../../test-support/run-action.ts'
 
 const [before, after = path.join(ROOT, 'dist')] = process.argv.slice(2)
 if (!before) {
-  console.error('usage: scripts/bench/local-model-price.ts BEFORE_DIST [AFTER_DIST]')
+  console.error(
+    'usage: scripts/bench/local-model-price.ts BEFORE_DIST [AFTER_DIST]'
+  )
   process.exit(2)
 }
 const massgen = execFileSync(
