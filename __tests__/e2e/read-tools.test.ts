@@ -10,7 +10,7 @@ import { openTempDir, runAction } from '../../test-support/run-action.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { commentsOn, loopbackServers } from '../../test-support/loopback.js'
 import { event, KEYS } from '../../test-support/fixtures.js'
-import { READ_TOOL_DESCRIPTIONS } from '../../src/read-server/descriptions.js'
+import { READ_TOOL_DESCRIPTIONS } from '../../src/plan/read-tools.js'
 
 jest.setTimeout(240_000)
 
@@ -127,7 +127,7 @@ describe('agents read the repository through their tools (local mode, default co
         'search_files'
       ].map((t) => `mcp__filesystem__${t}`)
     )
-    // Described in a line each (src/read-server/descriptions.ts): the
+    // Described in a line each (src/plan/read-tools.ts READ_TOOL_DESCRIPTIONS): the
     // schemas go with every request.
     for (const r of server.requests) {
       const tools = (
