@@ -403,6 +403,9 @@ function bundleRows(results: PriceRun[], runs: number, label: string): Row[] {
   const rows: Row[] = []
   for (const pull of PULLS) {
     if (!results.some((r) => r.pull === pull.name)) continue
+    // BENCH_PRICE_ONLY leaves the other reviews out: no rows for them.
+    const ran = (review: Review) =>
+      results.some((r) => r.pull === pull.name && r.review === review)
     const of = (review: Review) =>
       medians(
         results.filter((r) => r.pull === pull.name && r.review === review)
@@ -414,7 +417,7 @@ function bundleRows(results: PriceRun[], runs: number, label: string): Row[] {
     const aloneBody = alone.reduce((n, a) => n + a.body, 0)
     const bareRequests = alone.reduce((n, a) => n + a.requests - a.vote, 0)
     const bareBody = alone.reduce((n, a) => n + a.body - a.voteBody, 0)
-    for (const review of REVIEWS) {
+    for (const review of REVIEWS.filter(ran)) {
       const r = of(review)
       const verdicts = results
         .filter((x) => x.pull === pull.name && x.review === review)
@@ -427,7 +430,8 @@ function bundleRows(results: PriceRun[], runs: number, label: string): Row[] {
         ''
       ])
     }
-    for (const review of ['consensus + vote', 'consensus'] as const) {
+    const compared = aloneRequests > 0 ? REVIEWS.slice(0, 2).filter(ran) : []
+    for (const review of compared) {
       const r = of(review)
       rows.push([
         `price, ${label}${pull.name}, ${review} / the models alone: requests, body bytes`,
