@@ -33,6 +33,9 @@
 //                              the price of consensus: two agents with and without
 //                              the vote against each model alone, small and large
 //                              pull request: requests, bytes, calls in turn, wall
+//                              (BENCH_BASELINE_DIST=<dist/> runs another bundle
+//                              side by side; local-model prompt tokens before/after:
+//                              scripts/bench/local-model-price.ts)
 //   --only real|configs|setup|scale|docker|vote|pushes|shards|runner|price|consensus runs those parts, a
 //                              comma list (a development aid; pushes: prompt bytes per
 //                              push, incremental vs full review);

@@ -14,6 +14,8 @@ import { NODE24, ROOT } from './run-action.ts'
 export interface LocalRequest extends RecordedRequest {
   /** read (no model call), answer, review, ballot or vote */
   turn: string
+  /** The whole request body MassGen sent, in bytes. */
+  bodyBytes?: number
   ms?: number
   promptTokens?: number
   completionTokens?: number

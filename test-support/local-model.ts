@@ -11,7 +11,7 @@
 // prints `LLM_SERVER_URL=http://127.0.0.1:PORT/v1` once the model is
 // loaded, then serves on the loopback until SIGTERM/SIGINT. Each request is
 // appended to --log as one JSON line (RecordedRequest plus `turn`, the
-// tokens and the model's milliseconds). Only one generation runs at a time.
+// request's bytes, the tokens and the model's milliseconds). Only one generation runs at a time.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { appendFileSync } from 'node:fs'
@@ -198,7 +198,9 @@ async function main(o: Options): Promise<void> {
     let args: Record<string, string>
     let tokens = { prompt: 0, completion: 0 }
     const log: Record<string, unknown> = {
-      turn: turn.kind === 'forced' ? 'read' : turn.role
+      turn: turn.kind === 'forced' ? 'read' : turn.role,
+      // What MassGen sent: the model's own prompt is rebuilt short (local-model-turn.ts).
+      bodyBytes: Buffer.byteLength(raw, 'utf8')
     }
     if (turn.kind === 'forced') {
       name = turn.tool

@@ -10,6 +10,7 @@ import { openTempDir, runAction } from '../../test-support/run-action.js'
 import { massgenBinary } from '../../test-support/massgen-binary.js'
 import { commentsOn, loopbackServers } from '../../test-support/loopback.js'
 import { event, KEYS } from '../../test-support/fixtures.js'
+import { READ_TOOL_DESCRIPTIONS } from '../../src/plan/read-tools.js'
 
 jest.setTimeout(240_000)
 
@@ -48,6 +49,10 @@ function watchEnvironments(marker: string) {
   }
 }
 
+interface ToolSchema {
+  function: { name: string; description?: string }
+}
+
 const QUOTE = 'The parser keeps a 4 KiB window; see docs/parser.md.'
 const SECRET = 'outside-the-repository-7f3a9c'
 
@@ -64,22 +69,25 @@ describe('agents read the repository through their tools (local mode, default co
       path.join(outside, 'secret.txt'),
       path.join(workspace, 'leak.md')
     )
-    const server = await loopback.llm({
-      agentIds: ['agent_a', 'agent_b'],
-      agents: {
-        'model-a': {
-          answer: 'A read the notes.',
-          reads: [
-            path.join(workspace, 'NOTES.md'),
-            path.join(workspace, 'leak.md')
-          ],
-          voteFor: 'agent_a',
-          // Its read server is up while it waits: time to look at it.
-          delayMs: 1_000
-        },
-        'model-b': { answer: 'B read nothing.', voteFor: 'agent_a' }
-      }
-    })
+    const server = await loopback.llm(
+      {
+        agentIds: ['agent_a', 'agent_b'],
+        agents: {
+          'model-a': {
+            answer: 'A read the notes.',
+            reads: [
+              path.join(workspace, 'NOTES.md'),
+              path.join(workspace, 'leak.md')
+            ],
+            voteFor: 'agent_a',
+            // Its read server is up while it waits: time to look at it.
+            delayMs: 1_000
+          },
+          'model-b': { answer: 'B read nothing.', voteFor: 'agent_a' }
+        }
+      },
+      { keepBodies: true }
+    )
     const readServers = watchEnvironments(path.join('fs-server', 'index.js'))
     const run = await runAction({
       eventName: 'pull_request',
@@ -119,6 +127,21 @@ describe('agents read the repository through their tools (local mode, default co
         'search_files'
       ].map((t) => `mcp__filesystem__${t}`)
     )
+    // Described in a line each (src/plan/read-tools.ts READ_TOOL_DESCRIPTIONS): the
+    // schemas go with every request.
+    for (const r of server.requests) {
+      const tools = (
+        (r.body as { tools?: ToolSchema[] } | undefined)?.tools ?? []
+      ).filter((t) => t.function.name.startsWith('mcp__'))
+      expect(
+        Object.fromEntries(
+          tools.map((t) => [
+            t.function.name.replace('mcp__filesystem__', ''),
+            t.function.description
+          ])
+        )
+      ).toEqual(READ_TOOL_DESCRIPTIONS)
+    }
     expect(run.outputs.status).toBe('success')
     expect(run.outputs.winner).toBe('agent_a')
 

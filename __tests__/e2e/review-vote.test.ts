@@ -98,6 +98,15 @@ describe('review: inline with the vote on every finding (real MassGen twice)', (
     )
   })
 
+  it("the answers' run ends on the agents' votes: no final presentation (MassGen reuses the winning answer), and the winner is the one they voted for", () => {
+    const completions = llm.requests.filter((r) =>
+      r.path.endsWith('/completions')
+    )
+    expect(completions.filter((r) => r.reply === 'final')).toEqual([])
+    expect(run.outputs.winner).toBe('agent_b')
+    expect(run.outputs.answer).toContain('Review by agent b.')
+  })
+
   it('two raise the same problem and the third confirms it in the vote: confirmed by 3/3, posted inline', () => {
     const findings = JSON.parse(run.outputs.findings ?? '[]') as FindingOut[]
     const recursionOut = findings.find((f) => f.file === 'src/parser.ts')

@@ -314,6 +314,16 @@ describe('buildConfig', () => {
     expect(answers).not.toHaveProperty('skip_voting')
     expect(answers).not.toHaveProperty('skip_final_presentation')
   })
+  it('without a presentation: skip_final_presentation alone, MassGen still votes', () => {
+    const orchestrator = buildConfig({
+      ...base,
+      docker: false,
+      noPresentation: true
+    }).orchestrator
+    expect(orchestrator.skip_final_presentation).toBe(true)
+    expect(orchestrator).not.toHaveProperty('skip_voting')
+    expect(orchestrator).not.toHaveProperty('max_new_answers_per_agent')
+  })
   it('rejects a relative context path', () => {
     expect(() =>
       buildConfig({

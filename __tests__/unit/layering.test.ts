@@ -10,7 +10,7 @@ import ts from 'typescript'
 
 const SRC = path.resolve('src')
 
-/** Ground first. '.' is src/ itself: index.ts, main.ts, post.ts. */
+/** Ground first. '.' is src/ itself: index.ts, main.ts, post.ts, read-server.ts. */
 const STAGE_ORDER: string[][] = [
   ['core'], // values and door interfaces: types of every stage, constants, the log, process and GitHub contracts
   ['safety'], // guards on hostile text and files

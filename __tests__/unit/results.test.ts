@@ -313,6 +313,160 @@ describe('judgeRun on recorded runs', () => {
   })
 })
 
+/**
+ * A review's answers' run without MassGen's final presentation (plan/config.ts
+ * IDLE_PRESENTATION), recorded by the price bench: status.json left
+ * `in_progress` with no winner, every agent voted, MassGen printed
+ * `WINNER: agent_a`. `edit` changes the copy before it is read.
+ */
+function judgeWithoutPresentation(
+  extra: Partial<RunFacts> = {},
+  edit: (attemptDir: string) => void = () => {}
+) {
+  const logDir = logDirOf('no-presentation-2-agents')
+  const attemptDir = path.join(logDir, 'turn_1', 'attempt_1')
+  edit(attemptDir)
+  const plan = agents(2)
+  return judgeRun({
+    question: 'Review this pull request.',
+    agents: plan,
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    maxDurationSeconds: 600,
+    logDir,
+    files: readRunFiles(
+      logDir,
+      plan.map((a) => a.id)
+    ),
+    configErrors: [],
+    wallSeconds: 20,
+    withoutPresentation: true,
+    ...extra
+  })
+}
+
+/** The parts of the recorded status.json the tests change. */
+interface RecordedStatus {
+  finish_reason?: string
+  is_complete?: boolean
+  results: { votes: Record<string, number> }
+  agents: Record<
+    string,
+    {
+      status?: string
+      error?: { type: string; message: string }
+      vote_cast?: { voted_for_agent: string; voted_for_label: string }
+    }
+  >
+}
+
+/** Rewrites the recorded status.json. */
+function editStatus(
+  attemptDir: string,
+  change: (status: RecordedStatus) => void
+) {
+  const file = path.join(attemptDir, 'status.json')
+  const status = JSON.parse(fs.readFileSync(file, 'utf8')) as RecordedStatus
+  change(status)
+  fs.writeFileSync(file, JSON.stringify(status))
+}
+
+/** One recorded agent's status (both are in the recording). */
+const agentOf = (status: RecordedStatus, id: string) => {
+  const agent = status.agents[id]
+  if (!agent) throw new Error(`no ${id} in the recorded status.json`)
+  return agent
+}
+
+describe('judgeRun without a final presentation', () => {
+  it("names the winner from the votes, by MassGen's rule, and shows its own answer", () => {
+    const r = judgeWithoutPresentation()
+    expect(r.outcome).toBe('success')
+    expect(r.winner).toBe('agent_a')
+    expect(r.decision).toEqual({ kind: 'consensus' })
+    expect(r.winnerAnswer).toBe(r.agents[0]?.answer)
+    expect(r.winnerAnswer).toMatch(/massgen-findings/)
+    expect(r.agents.map((a) => [a.id, a.votesReceived, a.votedFor])).toEqual([
+      ['agent_a', 2, 'agent_a'],
+      ['agent_b', 0, 'agent_a']
+    ])
+  })
+  it('a run not told to skip it keeps its judgement: no winner, failed', () => {
+    const r = judgeWithoutPresentation({ withoutPresentation: false })
+    expect(r.outcome).toBe('failed')
+    expect(r.reason).toMatch(/chose no winner/)
+  })
+  it('a 1-1 tie goes to the first agent of the config, as MassGen breaks it, and is named a tie', () => {
+    const r = judgeWithoutPresentation({}, (dir) =>
+      editStatus(dir, (status) => {
+        status.results.votes = { 'agent1.1': 1, 'agent2.1': 1 }
+        agentOf(status, 'agent_b').vote_cast = {
+          voted_for_agent: 'agent_b',
+          voted_for_label: 'agent2.1'
+        }
+      })
+    )
+    expect(r.outcome).toBe('success')
+    expect(r.winner).toBe('agent_a')
+    expect(r.decision).toEqual({
+      kind: 'tie',
+      agents: ['agent_a', 'agent_b'],
+      votes: 1
+    })
+  })
+  it('the most votes win, whichever agent comes first', () => {
+    const r = judgeWithoutPresentation({}, (dir) =>
+      editStatus(dir, (status) => {
+        status.results.votes = { 'agent2.1': 2 }
+        for (const id of ['agent_a', 'agent_b'])
+          agentOf(status, id).vote_cast = {
+            voted_for_agent: 'agent_b',
+            voted_for_label: 'agent2.1'
+          }
+      })
+    )
+    expect(r.outcome).toBe('success')
+    expect(r.winner).toBe('agent_b')
+    expect(r.winnerAnswer).toBe(r.agents[1]?.answer)
+  })
+  it('an agent that has not voted: MassGen did not end its coordination, so no winner (failed)', () => {
+    const r = judgeWithoutPresentation({}, (dir) =>
+      editStatus(dir, (status) => {
+        agentOf(status, 'agent_b').status = 'answered'
+        delete agentOf(status, 'agent_b').vote_cast
+        fs.rmSync(path.join(dir, 'agent_b', '20261207_035730_318671'), {
+          recursive: true
+        })
+      })
+    )
+    expect(r.outcome).toBe('failed')
+    expect(r.winner).toBeUndefined()
+  })
+  it('an agent in error: failed, no winner named', () => {
+    const r = judgeWithoutPresentation({}, (dir) =>
+      editStatus(dir, (status) => {
+        agentOf(status, 'agent_b').error = {
+          type: 'api_error',
+          message: 'HTTP 500'
+        }
+      })
+    )
+    expect(r.outcome).toBe('failed')
+    expect(r.winner).toBeUndefined()
+  })
+  it("MassGen's own timeout still ends it as a timeout", () => {
+    const r = judgeWithoutPresentation({}, (dir) =>
+      editStatus(dir, (status) => {
+        status.finish_reason = 'timeout'
+        status.is_complete = true
+      })
+    )
+    expect(r.outcome).toBe('timeout')
+  })
+})
+
 describe('readRunFiles', () => {
   it('never follows a link out of LOG_DIR', () => {
     const logDir = logDirOf('success-2-agents')

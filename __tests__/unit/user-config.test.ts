@@ -606,6 +606,30 @@ describe('planRun with a user config', () => {
       disable_injection: true
     })
   })
+  it("a read-only review's answers run has no final presentation (config.ts IDLE_PRESENTATION); a review that writes, or a run that is no review, keeps it", () => {
+    const answers = (inputs: Record<string, string>) =>
+      planRun({
+        settings: read({
+          'openai-api-key': 'sk-userconfig-0123456789',
+          models: 'openai/m',
+          docker: 'false',
+          ...inputs
+        }),
+        question: 'q',
+        configFile: '/c.yaml',
+        extraContextPaths: [],
+        baseEnv: {},
+        readServer: READ_SERVER
+      }).config.orchestrator as Record<string, unknown>
+    const review = answers({ review: 'inline' })
+    expect(review.skip_final_presentation).toBe(true)
+    // MassGen's vote stays: it names the winner and the decision.
+    expect(review).not.toHaveProperty('skip_voting')
+    expect(
+      answers({ review: 'inline', 'context-permission': 'write' })
+    ).not.toHaveProperty('skip_final_presentation')
+    expect(answers({})).not.toHaveProperty('skip_final_presentation')
+  })
   it('refuses instructions that would carry a key into the config', () => {
     const settings = read({
       'openai-api-key': 'sk-userconfig-0123456789',

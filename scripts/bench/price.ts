@@ -9,7 +9,10 @@
 // requests no other request overlaps) and the action's wall time; then
 // where the bytes went (system prompt, tool schemas, question, diff and
 // files read, answers shown). `BENCH_PRICE_DUMP=<folder>` also writes every
-// request body there.
+// request body there. `BENCH_BASELINE_DIST=<a dist/ folder>` (say, main's
+// bundle before a change) runs every review with that bundle too, right
+// before this checkout's, and prints both side by side; `BENCH_PRICE_ONLY`
+// (a review's name, e.g. `consensus + vote`) runs that review alone.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { startGitHubServer } from '../../test-support/github-server.ts'
@@ -91,9 +94,13 @@ interface Parts {
   other: number
 }
 
+/** Which bundle ran: this checkout's dist/ or BENCH_BASELINE_DIST. */
+type Bundle = 'before' | 'after'
+
 export interface PriceRun {
   pull: string
   review: Review
+  bundle: Bundle
   status?: string
   verdict?: string
   requests: number
@@ -240,6 +247,7 @@ function modelsOf(review: Review): string {
 async function oneReview(
   pull: Pull,
   review: Review,
+  bundle: { name: Bundle; dir: string },
   dump: string | undefined
 ): Promise<PriceRun> {
   const github = await startGitHubServer({ issues: [42] })
@@ -269,14 +277,15 @@ async function oneReview(
         review: 'inline',
         'finding-vote': String(review !== 'consensus')
       },
-      pathExtra: virtualenvFolders(massgen)
+      pathExtra: virtualenvFolders(massgen),
+      actionDir: bundle.dir
     })
     const wallMs = Date.now() - started
     const requests = llm.requests.filter((r) => r.path.endsWith('/completions'))
     if (dump) {
       const dir = path.join(
         dump,
-        `${pull.file.replace(/\W/g, '_')}-${review.replace(/\W+/g, '_')}`
+        `${pull.file.replace(/\W/g, '_')}-${review.replace(/\W+/g, '_')}-${bundle.name}`
       )
       fs.mkdirSync(dir, { recursive: true })
       requests.forEach((r, i) =>
@@ -293,6 +302,7 @@ async function oneReview(
     return {
       pull: pull.name,
       review,
+      bundle: bundle.name,
       ...(run.outputs.status ? { status: run.outputs.status } : {}),
       ...(run.outputs.verdict ? { verdict: run.outputs.verdict } : {}),
       requests: requests.length,
@@ -329,13 +339,24 @@ export async function priceRuns(
   say: (line: string) => void
 ): Promise<PriceRun[]> {
   const dump = process.env.BENCH_PRICE_DUMP
+  const only = process.env.BENCH_PRICE_ONLY
+  const baseline = process.env.BENCH_BASELINE_DIST
+  const bundles: { name: Bundle; dir: string }[] = [
+    ...(baseline
+      ? [{ name: 'before' as const, dir: path.resolve(baseline) }]
+      : []),
+    { name: 'after', dir: path.join(ROOT, 'dist') }
+  ]
   const out: PriceRun[] = []
   for (let i = 0; i < runs; i++)
     for (const pull of PULLS)
-      for (const review of REVIEWS) {
-        say(`price: ${pull.name}, ${review}, run ${i + 1}/${runs}`)
-        out.push(await oneReview(pull, review, dump))
-      }
+      for (const review of REVIEWS.filter((r) => !only || r === only))
+        for (const bundle of bundles) {
+          say(
+            `price: ${pull.name}, ${review}, ${bundle.name}, run ${i + 1}/${runs}`
+          )
+          out.push(await oneReview(pull, review, bundle, dump))
+        }
   return out
 }
 
@@ -362,9 +383,29 @@ function medians(rs: PriceRun[]) {
   }
 }
 
-export function priceRows(results: PriceRun[], runs: number): Row[] {
+export function priceRows(all: PriceRun[], runs: number): Row[] {
+  const rows: Row[] = []
+  const bundles = (['before', 'after'] as const).filter((b) =>
+    all.some((r) => r.bundle === b)
+  )
+  for (const bundle of bundles)
+    rows.push(
+      ...bundleRows(
+        all.filter((r) => r.bundle === bundle),
+        runs,
+        bundles.length > 1 ? `${bundle}, ` : ''
+      )
+    )
+  return rows
+}
+
+function bundleRows(results: PriceRun[], runs: number, label: string): Row[] {
   const rows: Row[] = []
   for (const pull of PULLS) {
+    if (!results.some((r) => r.pull === pull.name)) continue
+    // BENCH_PRICE_ONLY leaves the other reviews out: no rows for them.
+    const ran = (review: Review) =>
+      results.some((r) => r.pull === pull.name && r.review === review)
     const of = (review: Review) =>
       medians(
         results.filter((r) => r.pull === pull.name && r.review === review)
@@ -376,23 +417,24 @@ export function priceRows(results: PriceRun[], runs: number): Row[] {
     const aloneBody = alone.reduce((n, a) => n + a.body, 0)
     const bareRequests = alone.reduce((n, a) => n + a.requests - a.vote, 0)
     const bareBody = alone.reduce((n, a) => n + a.body - a.voteBody, 0)
-    for (const review of REVIEWS) {
+    for (const review of REVIEWS.filter(ran)) {
       const r = of(review)
       const verdicts = results
         .filter((x) => x.pull === pull.name && x.review === review)
         .map((x) => `${x.status ?? '?'}/${x.verdict ?? '-'}`)
         .join(',')
       rows.push([
-        `price, ${pull.name}, ${review}: requests (vote round) / body / prompt / calls in turn / wall (median of ${runs})`,
+        `price, ${label}${pull.name}, ${review}: requests (vote round) / body / prompt / calls in turn / wall (median of ${runs})`,
         `${r.requests} (${r.vote}) / ${kib(r.body)} / ${kib(r.prompt)} / ${r.turns} / ${s(r.wall)}`,
         `${kib(r.requests ? r.body / r.requests : undefined)} a request; status/verdict ${verdicts}`,
         ''
       ])
     }
-    for (const review of ['consensus + vote', 'consensus'] as const) {
+    const compared = aloneRequests > 0 ? REVIEWS.slice(0, 2).filter(ran) : []
+    for (const review of compared) {
       const r = of(review)
       rows.push([
-        `price, ${pull.name}, ${review} / the models alone: requests, body bytes`,
+        `price, ${label}${pull.name}, ${review} / the models alone: requests, body bytes`,
         `${ratio(r.requests, aloneRequests)}x, ${ratio(r.body, aloneBody)}x`,
         `alone: ${aloneRequests} requests, ${kib(aloneBody)}; without their own vote rounds ` +
           `(${bareRequests} requests, ${kib(bareBody)}): ${ratio(r.requests, bareRequests)}x, ${ratio(r.body, bareBody)}x`,
@@ -405,7 +447,7 @@ export function priceRows(results: PriceRun[], runs: number): Row[] {
         ? undefined
         : voted.wall - (of('consensus').wall ?? 0)
     rows.push([
-      `price, ${pull.name}: the vote round's MassGen time / action wall added (with - without the vote)`,
+      `price, ${label}${pull.name}: the vote round's MassGen time / action wall added (with - without the vote)`,
       `${s(voted.voteMassgen)} / ${s(added)}`,
       `answers' last request to the ballots' first: ${s(voted.gap)} (MassGen's second start-up)`,
       'added <= MassGen time + 4 s'
@@ -414,7 +456,7 @@ export function priceRows(results: PriceRun[], runs: number): Row[] {
     const whole =
       p.system + p.tools + p.question + p.reads + p.answers + p.other
     rows.push([
-      `price, ${pull.name}, consensus + vote: where the bytes go (first run)`,
+      `price, ${label}${pull.name}, consensus + vote: where the bytes go (first run)`,
       `system ${pct(p.system, whole)}, tool schemas ${pct(p.tools, whole)}, question ${pct(p.question, whole)}, ` +
         `diff and files read ${pct(p.reads, whole)}, answers shown ${pct(p.answers, whole)}, agent's own calls ${pct(p.other, whole)}`,
       `of ${kib(whole)}`,

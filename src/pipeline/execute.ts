@@ -105,7 +105,7 @@ export async function execute(
   // A read container that did not start stopped MassGen: its error is the run's.
   await reading?.up
   const first: RunResult = {
-    ...judgeOutcome(settings, decision.question, plan.agents, watched.outcome, {
+    ...judgeOutcome(settings, decision.question, plan, watched.outcome, {
       logBase,
       costAtStop: watched.costAtStop
     }),

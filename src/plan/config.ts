@@ -140,6 +140,8 @@ interface ConfigOptions {
   readContainer?: ReadContainer
   /** The vote round's run: one ballot per agent and nothing more (BALLOT_RUN). */
   ballot?: boolean
+  /** No final presentation: nothing the report uses comes from it (IDLE_PRESENTATION). */
+  noPresentation?: boolean
 }
 
 /**
@@ -157,6 +159,19 @@ export const BALLOT_RUN = {
   max_new_answers_per_agent: 1,
   disable_injection: true
 } as const
+
+/**
+ * The answers' run of a read-only review: no final presentation. The
+ * review counts each agent's own answer, never the presenter's rewrite
+ * (review/post.ts answerFor), and the report shows the winner's answer:
+ * the presentation is one request (the whole review's context again) whose
+ * text nothing reads. MassGen then reuses the winner's answer as the final
+ * one (final_presentation_runner.py: `winner_reuse`, the strategy
+ * skip_final_presentation implies, with no writable context path) and
+ * leaves status.json's winner unset: results/results.ts names it by
+ * MassGen's own rule.
+ */
+export const IDLE_PRESENTATION = { skip_final_presentation: true } as const
 
 /** Folder (relative to MassGen's cwd) each agent works in. */
 function agentWorkspace(agentId: string): string {
@@ -218,7 +233,11 @@ export function buildConfig(options: ConfigOptions): MassgenConfig {
         // report reads (docs/benchmarks.md, the price of consensus).
         enable_changedoc: false
       },
-      ...(options.ballot ? BALLOT_RUN : {})
+      ...(options.ballot
+        ? BALLOT_RUN
+        : options.noPresentation
+          ? IDLE_PRESENTATION
+          : {})
     },
     timeout_settings: {
       orchestrator_timeout_seconds: options.maxDurationSeconds

@@ -105,6 +105,7 @@ export function planRun(input: PlanInput): RunPlan {
     readServer: input.readServer,
     ...(input.readContainer ? { readContainer: input.readContainer } : {}),
     ...(input.ballot ? { ballot: true } : {}),
+    ...(idlePresentation(settings) ? { noPresentation: true } : {}),
     contextPaths: [
       { path: settings.contextPath, permission: settings.contextPermission },
       ...input.extraContextPaths.map((path) => ({
@@ -129,6 +130,18 @@ export function planRun(input: PlanInput): RunPlan {
     args: massgenArgs(input.configFile, input.question, settings),
     env: childEnv(input.baseEnv, settings.keys, agents, settings.passEnv)
   }
+}
+
+/**
+ * Whether the final presentation is idle (config.ts IDLE_PRESENTATION): in
+ * a read-only review. A writable context path is written at the
+ * presentation (MassGen keeps it then anyway), and any other run's report
+ * shows the presenter's text as the answer.
+ */
+function idlePresentation(
+  settings: Pick<Settings, 'review' | 'contextPermission'>
+): boolean {
+  return settings.review === 'inline' && settings.contextPermission === 'read'
 }
 
 /** The ballot run's keys over whatever the user's config set there. */

@@ -32,6 +32,26 @@ export const READ_TOOLS = [
   'search_files'
 ] as const
 
+/**
+ * Those tools' descriptions, one line each (the read server, src/read-server.ts,
+ * registers them with these). MassGen sends every tool's schema with every
+ * request (docs/benchmarks.md, the price of consensus); the server's own
+ * descriptions of these four are ~1.6 KB of every request, mostly advice a
+ * reviewer does not need ("Great for finding files ...", "Only works within
+ * allowed directories", said four times). The parameters and their own
+ * descriptions stay the server's.
+ */
+export const READ_TOOL_DESCRIPTIONS: Readonly<
+  Record<(typeof READ_TOOLS)[number], string>
+> = {
+  read_text_file:
+    'Read a text file; head or tail: only its first or last N lines.',
+  read_multiple_files: 'Read several text files at once.',
+  list_directory: 'List a folder: [FILE] and [DIR] entries.',
+  search_files:
+    "Find files and folders under path whose path matches a glob pattern ('**/*.ts')."
+}
+
 /** Where the bundled server is and the Node that runs it. */
 export interface ReadServerLaunch {
   node: string

@@ -1,7 +1,8 @@
 // What MassGen left behind, judged (results.ts): its log folder found and
 // read, its config errors picked out of stderr.
 import { saveStepState } from '../core/step-state.js'
-import type { AgentPlan, RunResult, Settings } from '../core/types.js'
+import type { RunResult, Settings } from '../core/types.js'
+import type { RunPlan } from '../plan/plan.js'
 import type { MassgenRunOutcome } from '../run/run-massgen.js'
 import { GUARD_ACTIVE_LINE } from '../safety/massgen-guard.js'
 import { discoverLogDir, readRunFiles } from './log-files.js'
@@ -11,10 +12,11 @@ import { judgeRun } from './results.js'
 export function judgeOutcome(
   settings: Settings,
   question: string,
-  agents: AgentPlan[],
+  plan: Pick<RunPlan, 'agents' | 'config'>,
   outcome: MassgenRunOutcome,
   seen: { logBase: string; costAtStop: number | undefined }
 ): RunResult {
+  const { agents } = plan
   const logDir = outcome.hints.logDir ?? discoverLogDir(seen.logBase)
   const files = logDir
     ? readRunFiles(
@@ -40,11 +42,19 @@ export function judgeOutcome(
       ? { costLimit: { maxCost: settings.maxCost, seenCost: seen.costAtStop } }
       : {}),
     maxDurationSeconds: settings.maxDurationSeconds,
+    ...(withoutPresentation(plan.config) ? { withoutPresentation: true } : {}),
     logDir,
     files,
     configErrors: configErrorLines(outcome.stderrTail),
     wallSeconds: outcome.wallSeconds
   })
+}
+
+/** The config MassGen ran told it to skip its final presentation (plan/config.ts IDLE_PRESENTATION, or the user's). */
+function withoutPresentation(config: Record<string, unknown>): boolean {
+  const orchestrator = config.orchestrator as
+    Record<string, unknown> | undefined
+  return orchestrator?.skip_final_presentation === true
 }
 
 /**

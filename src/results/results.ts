@@ -27,6 +27,11 @@ export interface RunFacts {
   files: RunFiles
   /** Error lines MassGen printed when it rejected the config (exit 1). */
   configErrors: string[]
+  /**
+   * MassGen was told to skip its final presentation (its config's
+   * skip_final_presentation): it then names no winner in status.json.
+   */
+  withoutPresentation?: boolean
   /** Our own wall-clock measure, used when status.json has none. */
   wallSeconds: number
 }
@@ -39,8 +44,13 @@ interface CostLimitStop {
 
 export function judgeRun(facts: RunFacts): RunResult {
   const status = facts.files.status
-  const winner = status?.results?.winner ?? undefined
   const agents = facts.agents.map((plan) => agentResult(plan, facts.files))
+  const named = status?.results?.winner ?? undefined
+  const reused =
+    named || !facts.withoutPresentation ? undefined : reusedWinner(agents)
+  const winner = named ?? reused?.id
+  // Without a presentation the final answer is the winner's own.
+  const finalAnswer = reused ? reused.answer : facts.files.finalAnswer
   const base: RunResult = {
     outcome: 'failed',
     question: facts.question,
@@ -57,10 +67,10 @@ export function judgeRun(facts: RunFacts): RunResult {
     phase: status?.coordination?.phase,
     ...(facts.files.reads ? { filesRead: facts.files.reads } : {}),
     ...(winner ? { winner, decision: decisionOf(agents) } : {}),
-    ...(winner && facts.files.finalAnswer !== undefined
+    ...(winner && finalAnswer !== undefined
       ? {
-          winnerAnswer: facts.files.finalAnswer,
-          answerFile: facts.files.finalAnswerFile
+          winnerAnswer: finalAnswer,
+          ...(reused ? {} : { answerFile: facts.files.finalAnswerFile })
         }
       : {})
   }
@@ -147,7 +157,13 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
       `MassGen exited 0 but chose no winner${errorSummary(result)}.`
     ]
   }
-  if (status.is_complete !== true || status.finish_reason !== 'completed') {
+  // A winner MassGen named only on stdout (reusedWinner) comes with a
+  // status.json left `in_progress`: its votes said who.
+  const named = !!status.results?.winner
+  if (
+    named &&
+    (status.is_complete !== true || status.finish_reason !== 'completed')
+  ) {
     return [
       'failed',
       `MassGen exited 0 but the run is not complete (finish_reason: ` +
@@ -169,6 +185,26 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
     return ['failed', `The winner ${result.winner}'s answer file is missing.`]
   }
   return ['success']
+}
+
+/**
+ * The winner of a run MassGen finished without a final presentation
+ * (plan/config.ts IDLE_PRESENTATION): it reuses the winner's answer, names
+ * the winner only on stdout and leaves status.json `in_progress` with no
+ * winner. Its coordination ends once every agent has voted; the winner is
+ * then chosen by MassGen's own rule (final_presentation_runner.py
+ * determine_final_agent_from_votes): the most votes, a tie to the first of
+ * them in the config's order, among the agents whose answer was read. A
+ * run where an agent has not voted ended some other way and keeps its
+ * judgement (no winner: failed, or its timeout).
+ */
+function reusedWinner(agents: AgentResult[]): AgentResult | undefined {
+  if (agents.length === 0) return undefined
+  if (agents.some((a) => a.status !== 'voted' || !a.votedFor || a.error))
+    return undefined
+  const answered = agents.filter((a) => a.answer !== undefined)
+  const top = Math.max(0, ...answered.map((a) => a.votesReceived))
+  return answered.find((a) => a.votesReceived === top)
 }
 
 /**

@@ -55,7 +55,7 @@ export async function ballotRun(
   })
   tracker.close()
   return judgedByBallots(
-    judgeOutcome(settings, question, round.plan.agents, watched.outcome, {
+    judgeOutcome(settings, question, round.plan, watched.outcome, {
       logBase,
       costAtStop: watched.costAtStop
     })
