@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
@@ -6132,6 +6131,131 @@ function _traverse(opts, pre, post, schema, jsonPtr, rootSchema, parentJsonPtr, 
 function escapeJsonPtr(str) {
   return str.replace(/~/g, '~0').replace(/\//g, '~1');
 }
+
+
+/***/ }),
+
+/***/ 1851:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _read_tool_descriptions_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5940);
+/* harmony import */ var _modelcontextprotocol_server_filesystem_dist_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2384);
+var __webpack_async_dependencies__ = __webpack_handle_async_dependencies__([_modelcontextprotocol_server_filesystem_dist_index_js__WEBPACK_IMPORTED_MODULE_1__]);
+_modelcontextprotocol_server_filesystem_dist_index_js__WEBPACK_IMPORTED_MODULE_1__ = (__webpack_async_dependencies__.then ? (await __webpack_async_dependencies__)() : __webpack_async_dependencies__)[0];
+// The agents' read server, bundled into dist/fs-server/ (plan/read-tools.ts):
+// the filesystem MCP server (npm @modelcontextprotocol/server-filesystem)
+// as published, with its read tools described in a line each. The order is
+// the point: read-tool-descriptions.ts changes the registration before the server's
+// module registers its tools and starts serving on stdio.
+
+
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } });
+
+/***/ }),
+
+/***/ 5940:
+/***/ ((__unused_webpack_module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+
+// EXTERNAL MODULE: ./node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js + 57 modules
+var mcp = __nccwpck_require__(2371);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/plan/read-tools.ts
+// How the agents read the repository and the pull request's context: the
+// filesystem MCP server (npm @modelcontextprotocol/server-filesystem), bundled
+// into dist/fs-server/ and run by the action's own Node, read tools only.
+//
+// Why not MassGen's own choice (docs/massgen-time.md): MassGen 0.1.97 starts
+// every MCP server anew for every agent turn and stops it after. Its own
+// filesystem server goes through `npx -y` (a registry download on a fresh
+// HOME, ~1 s warm, 12 s cold, and no proxy settings reach it), and its Python
+// servers (workspace_tools, command_line) import all of MassGen: 9-14 s per
+// start, with a 30 s connect limit a busy runner misses. A backend entry named
+// `filesystem` stops MassGen from adding its own; with
+// `exclude_file_operation_mcps` it adds no workspace_tools either. This server
+// is up in ~0.3 s and exits as soon as MassGen closes its stdin.
+
+
+/**
+ * The server's reading tools a review uses: read a file or several, list a
+ * folder, find files by name. Writing (write_file, edit_file, move_file,
+ * create_directory) is left out: MassGen's own permission checks are for the
+ * servers it configures itself, so this one offers nothing that changes
+ * files. Left out too, as every schema is sent again with every request
+ * (docs/benchmarks.md, the price of consensus): list_directory_with_sizes
+ * and get_file_info (sizes and dates a review does not weigh),
+ * directory_tree (a whole tree in one answer; list_directory walks it) and
+ * list_allowed_directories (the prompt names the folders).
+ */
+const READ_TOOLS = (/* unused pure expression or super */ null && ([
+    'read_text_file',
+    'read_multiple_files',
+    'list_directory',
+    'search_files'
+]));
+/**
+ * Those tools' descriptions, one line each (the read server, src/read-server.ts,
+ * registers them with these). MassGen sends every tool's schema with every
+ * request (docs/benchmarks.md, the price of consensus); the server's own
+ * descriptions of these four are ~1.6 KB of every request, mostly advice a
+ * reviewer does not need ("Great for finding files ...", "Only works within
+ * allowed directories", said four times). The parameters and their own
+ * descriptions stay the server's.
+ */
+const READ_TOOL_DESCRIPTIONS = {
+    read_text_file: 'Read a text file; head or tail: only its first or last N lines.',
+    read_multiple_files: 'Read several text files at once.',
+    list_directory: 'List a folder: [FILE] and [DIR] entries.',
+    search_files: "Find files and folders under path whose path matches a glob pattern ('**/*.ts')."
+};
+/** The bundled server beside the running bundle (dist/fs-server/index.js). */
+function bundledReadServer(bundleFile = process.argv[1] ?? '', node = process.execPath) {
+    const dist = path.dirname(fs.realpathSync(bundleFile));
+    const script = path.join(dist, 'fs-server', 'index.js');
+    if (!fs.existsSync(script))
+        throw new Error(`The agents' read tools are missing: ${script} (the action's dist/ folder is incomplete).`);
+    return { node, script };
+}
+/** The backend's MCP server entry: read tools on exactly these folders. */
+function readServerEntry(launch, folders) {
+    return {
+        name: 'filesystem',
+        type: 'stdio',
+        command: launch.node,
+        // Folders only: the server refuses to start on a missing one, and MassGen
+        // would then run the turn without it.
+        args: [launch.script, ...folders],
+        allowed_tools: [...READ_TOOLS]
+    };
+}
+/** Folders the local-mode sandbox must show (read-only) for the server to run. */
+function readServerFolders(launch) {
+    return [path.dirname(launch.node), path.dirname(launch.script)];
+}
+
+;// CONCATENATED MODULE: ./src/read-tool-descriptions.ts
+// Imported by read-server.ts before the filesystem server's module: its
+// read tools are registered with the lines of plan/read-tools.ts
+// READ_TOOL_DESCRIPTIONS.
+
+
+/**
+ * Before the server registers its tools (read-server.ts imports this first):
+ * each read tool registered with its line of READ_TOOL_DESCRIPTIONS, the others as
+ * they were.
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called with its server as `this`
+const register = mcp/* McpServer */._.prototype.registerTool;
+mcp/* McpServer */._.prototype.registerTool = function (name, config, cb) {
+    const description = READ_TOOL_DESCRIPTIONS[name];
+    return register.call(this, name, description === undefined ? config : { ...config, description }, cb);
+};
 
 
 /***/ }),
@@ -35243,6 +35367,6 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(2384);
+/******/ var __webpack_exports__ = __nccwpck_require__(1851);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

@@ -15,7 +15,7 @@ const MAX_LINE_CHARS = 300
 /** Characters of a path read: no changed file's name is longer. */
 const MAX_PATH_CHARS = 1000
 
-/** `- \`src/a.ts\`: text`, `src/a.ts: text`, `**src/a.ts** — text`. */
+/** `- \`path\`: text`, `path: text`, `**path** — text`. */
 function splitLine(line: string): { path: string; text: string } | undefined {
   const bare = line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
   const at = bare.search(/:\s|\s[—–-]\s/)
