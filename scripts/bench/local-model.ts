@@ -133,7 +133,7 @@ async function oneReview(
     })
     const wallMs = Date.now() - started
     const requests =
-      'logFile' in model ? (model.requests() as LocalRequest[]) : []
+      'logFile' in model ? model.requests() : []
     const sum = (f: (r: LocalRequest) => number | undefined) =>
       requests.reduce((n, r) => n + (f(r) ?? 0), 0)
     const round = voteLine(run.stdout)
