@@ -48,6 +48,9 @@ export interface LocalModelRun {
   answersS?: number
   votesS?: number
   findingVoteS?: number
+  /** Why the vote on findings did not run, as the report says. */
+  voteSkipped?: string
+  /** The answers' MassGen exit to the end: the vote's run, with its start-up, and the report. */
   reportS?: number
   tokens?: number
   /** The local model's own figures (its request log). */
@@ -132,8 +135,7 @@ async function oneReview(
       inputs: localReviewInputs(model.url, massgen)
     })
     const wallMs = Date.now() - started
-    const requests =
-      'logFile' in model ? model.requests() : []
+    const requests = 'logFile' in model ? model.requests() : []
     const sum = (f: (r: LocalRequest) => number | undefined) =>
       requests.reduce((n, r) => n + (f(r) ?? 0), 0)
     const round = voteLine(run.stdout)
@@ -151,6 +153,7 @@ async function oneReview(
         'findingVoteS',
         round.ms === undefined ? undefined : round.ms / 1000
       ),
+      ...(noVote(run.summary) ? { voteSkipped: noVote(run.summary) } : {}),
       ...optional('reportS', timing(run.summary, /^report$/)),
       ...optional('tokens', tokens),
       ...(requests.length
@@ -170,6 +173,13 @@ async function oneReview(
     await model.close()
     await github.close()
   }
+}
+
+/** The report's `No vote on the findings: <why>; the raisers alone count.` */
+function noVote(summary: string): string | undefined {
+  return /No vote on the findings: (.*?); the raisers alone count/.exec(
+    summary
+  )?.[1]
 }
 
 function optional<K extends string>(key: K, value: number | undefined) {
@@ -231,8 +241,19 @@ export function localModelRows(runs: LocalModelRun[]): Row[] {
       (r) => sec(r.votesS),
       "MassGen's events.jsonl"
     ),
-    pair('the vote on findings (its MassGen run)', (r) => sec(r.findingVoteS)),
-    pair('report (clean-up, review)', (r) => sec(r.reportS)),
+    pair(
+      "the vote on findings (its MassGen run's own time)",
+      (r) => sec(r.findingVoteS),
+      runs
+        .filter((r) => r.voteSkipped)
+        .map((r) => `${r.server}: no vote, ${r.voteSkipped}`)
+        .join('; ')
+    ),
+    pair(
+      "after the answers' MassGen: the vote's run with its start-up, and the report",
+      (r) => sec(r.reportS),
+      'the summary\'s "report" part'
+    ),
     pair(
       "tokens in all / per second of MassGen's time",
       (r) => `${r.tokens ?? 'n/a'} / ${reviewRate(r)}`,
