@@ -189,7 +189,7 @@ function activityOf(facts: RunFacts): string {
 }
 
 /** The models' activity over the run, when MassGen left its events and the end is known. */
-export function timeoutActivity(facts: RunFacts): ModelActivity | undefined {
+function timeoutActivity(facts: RunFacts): ModelActivity | undefined {
   const times = facts.files.replies
   if (!times || facts.endedAtMs === undefined) return undefined
   return modelActivity(
