@@ -331,7 +331,7 @@ describe('a run out of time: a hang told from a slow model (issue 44)', () => {
     expect(r.outcome).toBe('timeout')
     expect(r.reason).toMatch(/orchestrator timeout \(60 s\)/)
     expect(r.reason).toMatch(
-      /No model activity for the last (5\d(\.\d)?) s of the run \(60(\.\d)? s\): after 2 model replies/
+      /No model activity for the last (5\d(\.\d)?) s of the run \(60(\.\d)? s\): the last of 2 model replies, agent_a's, came 5\d(\.\d)? s before the end, and nothing after/
     )
     expect(r.reason).toMatch(/A hang, not a slow model/)
   })
@@ -342,7 +342,7 @@ describe('a run out of time: a hang told from a slow model (issue 44)', () => {
     })
     expect(r.outcome).toBe('timeout')
     expect(r.reason).toMatch(
-      /The agents were still working: their models answered until \d(\.\d)? s before the end/
+      /The agents were still working: the last of 4 model replies, agent_a's, came \d(\.\d)? s before the end of the run \(60(\.\d)? s\)/
     )
     expect(r.reason).toMatch(/A slow model, not a hang/)
   })

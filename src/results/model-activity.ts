@@ -140,7 +140,11 @@ export function modelActivity(
 /** What the activity says, for a run that ran out of time. */
 export function activityText(activity: ModelActivity): string {
   const run = `${activity.runSeconds} s`
-  const whose = activity.lastAgent ? ` (${activity.lastAgent}'s)` : ''
+  const quiet = `${activity.quietSeconds ?? 0} s`
+  const replies = `${activity.replies} model repl${activity.replies === 1 ? 'y' : 'ies'}`
+  const last =
+    `the last of ${replies}${activity.lastAgent ? `, ${activity.lastAgent}'s,` : ''} ` +
+    `came ${quiet} before the end`
   switch (activity.kind) {
     case 'never-answered':
       return (
@@ -149,16 +153,13 @@ export function activityText(activity: ModelActivity): string {
       )
     case 'stopped-answering':
       return (
-        `No model activity for the last ${activity.quietSeconds ?? 0} s of the run (${run}): ` +
-        `after ${activity.replies} model repl${activity.replies === 1 ? 'y' : 'ies'}, the last${whose} ` +
-        `${activity.quietSeconds ?? 0} s before the end, nothing. A hang, not a slow model: ` +
-        `the model server or provider stopped answering, or MassGen stalled.`
+        `No model activity for the last ${quiet} of the run (${run}): ${last}, and nothing after. ` +
+        `A hang, not a slow model: the model server or provider stopped answering, or MassGen stalled.`
       )
     case 'still-working':
       return (
-        `The agents were still working: their models answered until ${activity.quietSeconds ?? 0} s ` +
-        `before the end (${activity.replies} model repl${activity.replies === 1 ? 'y' : 'ies'} in ${run}, ` +
-        `the last${whose}). A slow model, not a hang: raise max-duration or use a faster model.`
+        `The agents were still working: ${last} of the run (${run}). ` +
+        `A slow model, not a hang: raise max-duration or use a faster model.`
       )
   }
 }
