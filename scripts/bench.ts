@@ -36,7 +36,11 @@
 //                              (BENCH_BASELINE_DIST=<dist/> runs another bundle
 //                              side by side; local-model prompt tokens before/after:
 //                              scripts/bench/local-model-price.ts)
-//   --only real|configs|setup|scale|docker|vote|pushes|shards|runner|price|consensus runs those parts, a
+//   npm run bench -- --only local-model
+//                              a review by two agents on the local model (SmolLM2-135M
+//                              on the CPU) and the same review by the scripted server,
+//                              side by side: wall time and its parts, tokens per second
+//   --only real|configs|setup|scale|docker|vote|pushes|shards|runner|price|consensus|local-model runs those parts, a
 //                              comma list (a development aid; pushes: prompt bytes per
 //                              push, incremental vs full review);
 //   BENCH_NODE_ARGS adds Node flags to the action (e.g. --cpu-prof).
@@ -74,6 +78,7 @@ import { consensusCost, consensusCostRows } from './bench/consensus.ts'
 import { pushesRows } from './bench/pushes.ts'
 import { shardsRows } from './bench/shards.ts'
 import { setupOnRunner } from './bench/setup-runner.ts'
+import { localModelBench, localModelRows } from './bench/local-model.ts'
 
 type Part =
   | 'real'
@@ -87,6 +92,7 @@ type Part =
   | 'shards'
   | 'runner'
   | 'price'
+  | 'local-model'
 
 interface Flags {
   cold: boolean
@@ -153,6 +159,10 @@ async function measureAll(
   const consensus = want('consensus')
     ? await consensusCost(flags.runs, say)
     : undefined
+  // Only when asked: minutes of the model on the CPU.
+  const localModel = only?.includes('local-model')
+    ? await localModelBench(say)
+    : undefined
   const cold = flags.cold ? coldInstalls(work, say) : undefined
   const pushes = want('pushes') ? await pushesRows(say) : []
   const shards = want('shards') ? await shardsRows(say) : []
@@ -169,6 +179,7 @@ async function measureAll(
     ...(vote ? voteCostRows(vote, flags.runs) : []),
     ...(price ? priceRows(price, flags.runs) : []),
     ...(consensus ? consensusCostRows(consensus, flags.runs) : []),
+    ...(localModel ? localModelRows(localModel) : []),
     ...coldRows(cold),
     ...pushes,
     ...shards

@@ -96,6 +96,8 @@ run_massgen() {
   local rc=$?
   set -e
   echo "$rc" >"$dir/exit-code.txt"
+  # when it ended, in the local time MassGen's events.jsonl is written in
+  date +%Y-%m-%dT%H:%M:%S.%6N >"$dir/ended-at.txt"
   # placeholders for machine-specific absolute paths
   local esc_logs esc_cwd esc_work esc_url esc_root
   esc_logs=$(printf '%s' "$logs" | sed 's/[.[\*^$/]/\\&/g')
@@ -114,14 +116,17 @@ run_massgen() {
   if [ -n "$logdir" ]; then
     local name
     name=$(basename "$logdir")
+    # KEEP_EVENTS=1: events.jsonl too (the agents' activity, timed)
+    local extra=()
+    if [ -n "${KEEP_EVENTS:-}" ]; then extra=(-o -name events.jsonl); fi
     (cd "$logs" && find "$name" -type f \( -name status.json -o -name answer.txt \
       -o -name vote.json -o -name metrics_summary.json \
-      -o -name execution_metadata.yaml \) -print0 |
+      -o -name execution_metadata.yaml "${extra[@]}" \) -print0 |
       xargs -0 -r cp --parents -t "$dir/logs/" 2>/dev/null) || {
       mkdir -p "$dir/logs"
       (cd "$logs" && find "$name" -type f \( -name status.json -o -name answer.txt \
         -o -name vote.json -o -name metrics_summary.json \
-        -o -name execution_metadata.yaml \) -print0 |
+        -o -name execution_metadata.yaml "${extra[@]}" \) -print0 |
         xargs -0 -r cp --parents -t "$dir/logs/")
     }
     # listing of the full, untrimmed tree
@@ -205,5 +210,21 @@ selected timeout && record timeout \
 selected timeout-sigint && record timeout-sigint \
   '{"agentIds":["agent_a","agent_b"],"default":{"delayMs":60000}}' \
   600 15 agent_a agent_b
+
+# A model server that answers each agent's first request, then never again.
+selected stalled-model && KEEP_EVENTS=1 record stalled-model \
+  '{"agentIds":["agent_a","agent_b"],"default":{"fail":"hang","failAfter":1}}' \
+  60 '' agent_a agent_b
+
+# A slow model: every reply 25 s late, until MassGen's timeout.
+selected slow-model && KEEP_EVENTS=1 record slow-model \
+  '{"agentIds":["agent_a","agent_b"],"default":{"delayMs":25000}}' \
+  60 '' agent_a agent_b
+
+# agent_b's model answers every request with vLLM's HTTP 400 for a prompt
+# over its context.
+selected context-overflow && KEEP_EVENTS=1 record context-overflow \
+  '{"agentIds":["agent_a","agent_b"],"agents":{"model-b":{"fail":"context-overflow"}}}' \
+  120 '' agent_a agent_b
 
 du -sh "$OUT"

@@ -25,6 +25,7 @@ const LONGEST_FIRST = [
   // Single real runs (two for review-vote): before the short files, not
   // after them.
   'e2e/review-vote.test.ts',
+  'e2e/review-vote-missing-ballot.test.ts',
   'security/project-instructions.test.ts',
   'e2e/read-tools.test.ts',
   'e2e/cost-and-context.test.ts',

@@ -20,7 +20,8 @@ import { answerWithQuotes, readToolName, type ReadResult } from './llm-reads.ts'
 
 export type { ChatMessage } from './llm-commands.ts'
 
-export type FailureMode = 'http500' | 'refuse' | 'hang' | 'plaintext'
+export type FailureMode =
+  'http500' | 'refuse' | 'hang' | 'plaintext' | 'context-overflow'
 
 export interface AgentScript {
   /** Text of this agent's `new_answer`; default `Answer from <model>.`. */
@@ -49,6 +50,11 @@ export interface AgentScript {
   fail?: FailureMode
   /** Fail only the first N requests of this model, then behave. */
   failTimes?: number
+  /**
+   * Behave for the first N requests of this model, then fail (a model
+   * server that stops answering mid-run: `fail: 'hang'`).
+   */
+  failAfter?: number
   /** Plain text used by `plaintext` failures. */
   text?: string
   /**

@@ -25,6 +25,7 @@ export type ReplyKind =
   | 'refuse'
   | 'hang'
   | 'plaintext'
+  | 'context-overflow'
   | 'not_found'
 
 export interface RecordedRequest {

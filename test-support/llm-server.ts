@@ -56,6 +56,18 @@ export {
   type ReplyKind
 } from './llm-requests.ts'
 
+/** vLLM's body for a prompt over the model's context (its HTTP 400). */
+export const CONTEXT_OVERFLOW = {
+  object: 'error',
+  message:
+    "This model's maximum context length is 2048 tokens. However, you requested " +
+    '6335 tokens (6235 in the messages, 100 in the completion). Please reduce the ' +
+    'length of the messages or completion.',
+  type: 'BadRequestError',
+  param: null,
+  code: 400
+}
+
 export interface LlmServer {
   url: string
   port: number
@@ -108,6 +120,8 @@ export async function startLlmServer(
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()
   const failures = new Map<string, number>()
+  // model -> chat requests it was sent
+  const answeredBy = new Map<string, number>()
   // model -> the answer it gave once its commands had run
   const answered = new Map<string, string>()
   let closing = false
@@ -167,13 +181,20 @@ export async function startLlmServer(
       return
     }
 
-    if (agent.fail) {
+    const served = (answeredBy.get(model) ?? 0) + 1
+    answeredBy.set(model, served)
+    if (agent.fail && served > (agent.failAfter ?? 0)) {
       const count = failures.get(model) ?? 0
       const limit = agent.failTimes ?? Infinity
       if (count < limit) {
         failures.set(model, count + 1)
         record.reply = agent.fail
         switch (agent.fail) {
+          case 'context-overflow':
+            // vLLM's reply to a prompt over the model's context (HTTP 400)
+            res.writeHead(400, { 'content-type': 'application/json' })
+            res.end(JSON.stringify(CONTEXT_OVERFLOW))
+            return
           case 'http500':
             res.writeHead(500, { 'content-type': 'application/json' })
             res.end(

@@ -41,6 +41,37 @@ function localise(text) {
   )
 }
 
+/**
+ * How far the recording's clock is moved: its end (ended-at.txt, in the
+ * local time events.jsonl is written in) becomes now, so the events keep
+ * their distance from the end, as in a live run.
+ */
+const endedAt = fs.existsSync(path.join(fixture, 'ended-at.txt'))
+  ? new Date(fs.readFileSync(path.join(fixture, 'ended-at.txt'), 'utf8').trim())
+  : undefined
+const shiftMs = endedAt ? Date.now() - endedAt.getTime() : 0
+
+/** A local date-time with no zone, as MassGen writes it (microseconds). */
+function localStamp(ms, micros) {
+  const d = new Date(ms)
+  const two = (n) => String(n).padStart(2, '0')
+  return (
+    `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T` +
+    `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.` +
+    `${String(d.getMilliseconds()).padStart(3, '0')}${micros}`
+  )
+}
+
+/** events.jsonl's timestamps moved by shiftMs. */
+function retimed(text) {
+  if (!shiftMs) return text
+  return text.replace(
+    /"timestamp": "(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{3})(\d{0,3}))?"/g,
+    (_, stamp, ms = '000', micros = '') =>
+      `"timestamp": "${localStamp(new Date(`${stamp}.${ms}`).getTime() + shiftMs, micros)}"`
+  )
+}
+
 /** Copies the recorded log tree, placeholders filled in, file by file. */
 function copyLogs(from, to) {
   fs.mkdirSync(to, { recursive: true })
@@ -48,7 +79,13 @@ function copyLogs(from, to) {
     const source = path.join(from, entry.name)
     const target = path.join(to, entry.name)
     if (entry.isDirectory()) copyLogs(source, target)
-    else fs.writeFileSync(target, localise(fs.readFileSync(source, 'utf8')))
+    else {
+      const text = localise(fs.readFileSync(source, 'utf8'))
+      fs.writeFileSync(
+        target,
+        entry.name === 'events.jsonl' ? retimed(text) : text
+      )
+    }
   }
 }
 

@@ -22,7 +22,7 @@ const MODELS = {
   3: 'vllm/model-a vllm/model-b vllm/model-c'
 }
 
-function replay(fixture: string, agents: 2 | 3) {
+function replay(fixture: string, agents: 2 | 3, maxDuration = 120) {
   return runAction({
     eventName: 'pull_request',
     payload: event('pull_request.opened'),
@@ -34,7 +34,7 @@ function replay(fixture: string, agents: 2 | 3) {
       'openai-api-key': KEYS.openai,
       'massgen-command': `node ${REPLAY}`,
       'comment-tag': `recorded-${fixture}`,
-      'max-duration': '120'
+      'max-duration': String(maxDuration)
     },
     env: { REPLAY_MASSGEN_FIXTURE: fixture }
   })
@@ -91,5 +91,34 @@ describe('recorded MassGen runs through the bundled action', () => {
     expect(run.summary).toMatch(/Error code: 500/)
     expect(commentOf('total-failure')).toMatch(/Error code: 500/)
     expectNoKeyLeak(run, github())
+  })
+
+  // Recorded against the scripted server (__fixtures__/massgen/README.md):
+  // the replay moves the events' times so the recording's end is its own.
+  it("MassGen's timeout after the model server stopped answering (stalled-model): the report names a hang, not a slow model", async () => {
+    const run = await replay('stalled-model', 2, 60)
+    expect(run.outputs.status).toBe('timeout')
+    expect(run.summary).toMatch(
+      /No model activity for the last 5\d(\.\d)? s of the run/
+    )
+    expect(run.summary).toMatch(/A hang, not a slow model/)
+    expect(commentOf('stalled-model')).toMatch(/A hang, not a slow model/)
+  })
+
+  it("MassGen's timeout with every reply 25 s late (slow-model): the report names a slow model, not a hang", async () => {
+    const run = await replay('slow-model', 2, 60)
+    expect(run.outputs.status).toBe('timeout')
+    expect(run.summary).toMatch(/The agents were still working/)
+    expect(run.summary).toMatch(/A slow model, not a hang/)
+    expect(commentOf('slow-model')).toMatch(/A slow model, not a hang/)
+  })
+
+  it("an agent's model answering HTTP 400 'maximum context length' (context-overflow): the agent named with the cause", async () => {
+    const run = await replay('context-overflow', 2)
+    expect(run.outputs.status).toBe('success')
+    const named =
+      /⚠️ \*\*agent_b failed: its request was over its model's context\.\*\* The provider said: .*maximum context length is 2048 tokens/
+    expect(run.summary).toMatch(named)
+    expect(commentOf('context-overflow')).toMatch(named)
   })
 })

@@ -244,6 +244,28 @@ describe('llm server', () => {
     ])
   })
 
+  it("fails as scripted: vLLM's HTTP 400 for a prompt over the context; failAfter serves first", async () => {
+    server = await startLlmServer({
+      agents: {
+        c: { fail: 'context-overflow' },
+        s: { fail: 'context-overflow', failAfter: 1 }
+      }
+    })
+    const c = await post(server.url, body('c', answers([])))
+    expect(c.status).toBe(400)
+    expect(JSON.parse(c.text)).toMatchObject({
+      message: expect.stringMatching(/maximum context length/) as unknown
+    })
+    const s1 = await post(server.url, body('s', answers([])))
+    expect(toolCall(s1.text).name).toBe('new_answer')
+    expect((await post(server.url, body('s', answers([])))).status).toBe(400)
+    expect(server.requests.map((r) => r.reply)).toEqual([
+      'context-overflow',
+      'new_answer',
+      'context-overflow'
+    ])
+  })
+
   it('delays replies and streams slowly', async () => {
     const waits: number[] = []
     server = await startLlmServer(

@@ -365,6 +365,33 @@ describe('renderReport', () => {
   })
 })
 
+describe("an agent's request over its model's context", () => {
+  it("names the agent; the provider's text (hostile) escaped, redacted and inert", () => {
+    const hostile =
+      'Error code: 400 - maximum context length is 2048 tokens <img src=x onerror=alert(1)> @octocat ``` | col | [x](javascript:alert(1)) sk-secret-value-123'
+    const md = renderReport(
+      success({
+        agents: [
+          agent('agent_a', { votesReceived: 1, votedFor: 'agent_a' }),
+          agent('agent_b', {
+            status: 'error',
+            error: 'error: Agent failed to use workflow tools after 3 attempts',
+            contextOverflow: hostile
+          })
+        ],
+        winner: 'agent_a'
+      }),
+      ctx
+    )
+    expect(md).toContain(
+      "⚠️ **agent_b failed: its request was over its model's context.** The provider said: "
+    )
+    expect(md).not.toContain('<img')
+    expect(md).not.toContain('sk-secret-value-123')
+    expectWellFormed(md)
+  })
+})
+
 describe('renderSkipped and renderCancelled', () => {
   it('says why the run was skipped', () => {
     const md = renderSkipped('No API key is set for any model', ctx)

@@ -467,6 +467,159 @@ describe('judgeRun without a final presentation', () => {
   })
 })
 
+/** When the recorded run's MassGen ended, in its local time (ended-at.txt). */
+function endedAt(scenario: string): number {
+  return new Date(
+    fs
+      .readFileSync(path.join(FIXTURES, scenario, 'ended-at.txt'), 'utf8')
+      .trim()
+  ).getTime()
+}
+
+describe('a run out of time: a hang told from a slow model (issue 44)', () => {
+  it('the model server answered each agent once, then never again (stalled-model): no model activity for the last ~58 s', () => {
+    const r = judge('stalled-model', 2, {
+      maxDurationSeconds: 60,
+      endedAtMs: endedAt('stalled-model')
+    })
+    expect(r.outcome).toBe('timeout')
+    expect(r.reason).toMatch(/orchestrator timeout \(60 s\)/)
+    expect(r.reason).toMatch(
+      /No model activity for the last (5\d(\.\d)?) s of the run \(60(\.\d)? s\): the last of 2 model replies, agent_a's, came 5\d(\.\d)? s before the end, and nothing after/
+    )
+    expect(r.reason).toMatch(/A hang, not a slow model/)
+  })
+  it('every reply 25 s late (slow-model): the models answered until the end, a slow model', () => {
+    const r = judge('slow-model', 2, {
+      maxDurationSeconds: 60,
+      endedAtMs: endedAt('slow-model')
+    })
+    expect(r.outcome).toBe('timeout')
+    expect(r.reason).toMatch(
+      /The agents were still working: the last of 4 model replies, agent_a's, came \d(\.\d)? s before the end of the run \(60(\.\d)? s\)/
+    )
+    expect(r.reason).toMatch(/A slow model, not a hang/)
+  })
+  it('the recording with no events.jsonl (timeout) claims neither', () => {
+    const r = judge('timeout', 2, { endedAtMs: Date.now() })
+    expect(r.outcome).toBe('timeout')
+    expect(r.reason).not.toMatch(/model activity|still working/)
+  })
+  it('our own deadline on the stalled run, its timeout event left out: the quiet to our end', () => {
+    const logDir = logDirOf('stalled-model')
+    const events = path.join(logDir, 'turn_1', 'attempt_1', 'events.jsonl')
+    const lines = fs.readFileSync(events, 'utf8').split('\n')
+    const cut = lines.findIndex((l) => l.includes('"orchestrator_timeout"'))
+    fs.writeFileSync(events, lines.slice(0, cut).join('\n'))
+    const plan = agents(2)
+    const r = judgeRun({
+      question: 'q',
+      agents: plan,
+      exitCode: null,
+      signal: 'SIGKILL',
+      timedOut: true,
+      cancelled: false,
+      maxDurationSeconds: 60,
+      logDir,
+      files: readRunFiles(
+        logDir,
+        plan.map((a) => a.id)
+      ),
+      configErrors: [],
+      wallSeconds: 120,
+      endedAtMs: endedAt('stalled-model')
+    })
+    expect(r.outcome).toBe('timeout')
+    expect(r.reason).toMatch(/did not finish within max-duration/)
+    expect(r.reason).toMatch(/No model activity for the last 6\d(\.\d)? s/)
+  })
+})
+
+describe("a request over the model's context (issue 44)", () => {
+  it("agent_b's model answered HTTP 400 'maximum context length' (context-overflow): agent_b named with the cause", () => {
+    const r = judge('context-overflow', 2)
+    expect(r.outcome).toBe('success')
+    const b = r.agents.find((a) => a.id === 'agent_b')
+    expect(b?.status).toBe('error')
+    expect(b?.contextOverflow).toMatch(/maximum context length is 2048 tokens/)
+    expect(r.agents.find((a) => a.id === 'agent_a')?.contextOverflow).toBe(
+      undefined
+    )
+    const report = renderReport(r, {
+      target: 'comment',
+      tag: 'massgen',
+      secrets: [],
+      maxChars: 60_000
+    })
+    expect(report).toContain(
+      "⚠️ **agent_b failed: its request was over its model's context.**"
+    )
+  })
+  it('the cause read from events.jsonl when status.json kept no API error', () => {
+    const logDir = logDirOf('context-overflow')
+    const status = path.join(logDir, 'turn_1', 'attempt_1', 'status.json')
+    const s = JSON.parse(fs.readFileSync(status, 'utf8')) as {
+      agents: Record<string, Record<string, unknown>>
+    }
+    for (const agent of Object.values(s.agents)) delete agent.reliability
+    fs.writeFileSync(status, JSON.stringify(s))
+    const plan = agents(2)
+    const files = readRunFiles(
+      logDir,
+      plan.map((a) => a.id)
+    )
+    const r = judgeRun({
+      question: 'q',
+      agents: plan,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      maxDurationSeconds: 120,
+      logDir,
+      files,
+      configErrors: [],
+      wallSeconds: 9
+    })
+    expect(r.agents.find((a) => a.id === 'agent_b')?.contextOverflow).toMatch(
+      /maximum context length/
+    )
+  })
+  it('every agent over its context: the failure says so, agent by agent', () => {
+    const logDir = logDirOf('context-overflow')
+    const status = path.join(logDir, 'turn_1', 'attempt_1', 'status.json')
+    const s = JSON.parse(fs.readFileSync(status, 'utf8')) as {
+      agents: Record<string, Record<string, unknown>>
+      results?: unknown
+    }
+    const b = s.agents.agent_b ?? {}
+    s.agents.agent_a = { ...b }
+    s.results = { winner: null, votes: {} }
+    fs.writeFileSync(status, JSON.stringify(s))
+    const plan = agents(2)
+    const r = judgeRun({
+      question: 'q',
+      agents: plan,
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      maxDurationSeconds: 120,
+      logDir,
+      files: readRunFiles(
+        logDir,
+        plan.map((a) => a.id)
+      ),
+      configErrors: [],
+      wallSeconds: 9
+    })
+    expect(r.outcome).toBe('failed')
+    expect(r.reason).toMatch(
+      /every agent failed \(agent_a: its request was over its model's context; .*agent_b: its request was over its model's context/
+    )
+  })
+})
+
 describe('readRunFiles', () => {
   it('never follows a link out of LOG_DIR', () => {
     const logDir = logDirOf('success-2-agents')

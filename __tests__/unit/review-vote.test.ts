@@ -165,7 +165,7 @@ describe('the tally and its evidence', () => {
   )
   const excerpts = excerptsFor(groups, REVIEW_DIFF, undefined)
 
-  it('a raiser without a vote confirms by its finding; a non-raiser without one abstains', () => {
+  it("a ballot never cast is never a confirmation: a raiser's own answer does not confirm itself, nor is an agent without a vote on it counted as abstaining (issue 44)", () => {
     const ballots = [
       parseVotes('agent_a', 'no votes', new Set(['F1', 'F2'])),
       parseVotes(
@@ -188,21 +188,24 @@ describe('the tally and its evidence', () => {
     ]
     const tally = tallyVotes(groups, ballots, excerpts, [])
     const f1 = tally.get(groups[0] as FindingGroup) as FindingVote
+    // agent_a and agent_b raised F1 and gave no vote on it: no confirmation
     expect(
       f1.votes.map((v) => [v.agent, v.ballot, v.implicit ?? false, v.evidence])
-    ).toEqual([
-      ['agent_a', 'confirm', true, 'none'],
-      ['agent_b', 'confirm', true, 'none'],
-      ['agent_c', 'confirm', false, 'code']
-    ])
+    ).toEqual([['agent_c', 'confirm', false, 'code']])
+    expect([f1.confirmed, f1.rejected, f1.abstained]).toEqual([1, 0, 0])
     const f2 = tally.get(groups[1] as FindingGroup) as FindingVote
-    expect([f2.confirmed, f2.rejected, f2.abstained]).toEqual([1, 1, 1])
+    expect([f2.confirmed, f2.rejected, f2.abstained]).toEqual([0, 1, 0])
     expect(agreement({ ...(groups[0] as FindingGroup), vote: f1 }, 3)).toBe(
-      'confirmed by 3/3'
+      'confirmed by 1/3 (raised by 2), 1 of 3 ballots came back with a vote on it'
     )
     expect(agreement({ ...(groups[1] as FindingGroup), vote: f2 }, 3)).toBe(
-      'confirmed by 1/3 (raised by 1), rejected by 1 (line 4 sets it), 1 abstained'
+      'confirmed by 0/3 (raised by 1), rejected by 1 (line 4 sets it), 1 of 3 ballots came back with a vote on it'
     )
+    // Only the ballots that came back: agent_c's alone confirms nothing of F2.
+    const missing = tallyVotes(groups, ballots.slice(2), excerpts, [])
+    expect(
+      (missing.get(groups[1] as FindingGroup) as FindingVote).votes
+    ).toEqual([])
   })
 })
 

@@ -33,7 +33,7 @@ export interface ReviewRun {
 }
 
 /** `🔤 1,234 in / 56 out tokens` of the report's footer. */
-function footerTokens(summary: string): number | undefined {
+export function footerTokens(summary: string): number | undefined {
   const m = /🔤 ([\d,]+) in \/ ([\d,]+) out tokens/.exec(summary)
   return m
     ? Number((m[1] ?? '').replace(/,/g, '')) +
@@ -42,7 +42,7 @@ function footerTokens(summary: string): number | undefined {
 }
 
 /** The vote round's line: `Finding vote: MassGen success in 12.3 s, 100 input + 20 output tokens`. */
-function voteLine(stdout: string): { ms?: number; tokens?: number } {
+export function voteLine(stdout: string): { ms?: number; tokens?: number } {
   const m =
     /Finding vote: MassGen \S+ in ([\d.]+) s, (\d+) input \+ (\d+) output tokens/.exec(
       stdout

@@ -310,6 +310,11 @@ export interface AgentResult {
   votedFor?: string
   voteReason?: string
   error?: string
+  /**
+   * The provider's error when a request of this agent was over its model's
+   * context (HTTP 400, results/context-overflow.ts): hostile text.
+   */
+  contextOverflow?: string
   /** Latest answer text from its answer files. */
   answer?: string
   answerCount: number

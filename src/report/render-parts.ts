@@ -109,6 +109,27 @@ export function voteTable(
   ].join('\n')
 }
 
+/**
+ * Each agent a request of which was over its model's context, named: the
+ * cause MassGen's own error ("failed to use workflow tools") hides.
+ */
+export function contextOverflowLines(
+  result: RunResult,
+  secrets: readonly string[]
+): string {
+  return result.agents
+    .filter((a) => a.contextOverflow !== undefined)
+    .map((a) => {
+      const failed = a.status === 'error' || a.error !== undefined
+      return (
+        `⚠️ **${cell(a.id, secrets, 60)} ${failed ? 'failed: its request was' : 'sent a request'} ` +
+        `over its model's context.** The provider said: ${cell(a.contextOverflow ?? '', secrets, 400)} ` +
+        `Give it a model with a longer context, or a shorter question or diff.`
+      )
+    })
+    .join('\n\n')
+}
+
 /** `label 2 · label 1`, most votes first. */
 export function votesLine(
   votes: Record<string, number>,

@@ -17,6 +17,7 @@ import {
   formatDuration,
   questionBlock,
   reasonBlock,
+  contextOverflowLines,
   voteTable,
   votesLine
 } from './render-parts.js'
@@ -317,6 +318,7 @@ function header(result: RunResult, ctx: ReportContext, hint: string): string {
   else if (result.outcome === 'success' && result.winner)
     parts.push(decisionLine(result, secrets))
   parts.push(reasonBlock(result, secrets))
+  parts.push(contextOverflowLines(result, secrets))
   if (ctx.modelsFromKeys?.length)
     parts.push(
       `<sub>🔑 The models came from the API keys this step was given (${ctx.modelsFromKeys.map((b) => cell(b, secrets, 20)).join(', ')}): every key passed to it adds its default model. Set \`models\` to choose them.</sub>`

@@ -46,7 +46,8 @@ export function judgeOutcome(
     logDir,
     files,
     configErrors: configErrorLines(outcome.stderrTail),
-    wallSeconds: outcome.wallSeconds
+    wallSeconds: outcome.wallSeconds,
+    ...(outcome.endedAtMs !== undefined ? { endedAtMs: outcome.endedAtMs } : {})
   })
 }
 

@@ -4,6 +4,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { LogReader } from '../safety/log-reader.js'
+import { apiErrorsFromEvents } from './context-overflow.js'
+import { replyTimes, type ReplyTimes } from './model-activity.js'
 import {
   MAX_JSON_BYTES,
   parseStatus,
@@ -53,6 +55,10 @@ export interface RunFiles {
    * undefined when the attempt left no events.jsonl.
    */
   reads?: Record<string, string[]>
+  /** When the models answered (events.jsonl); undefined without one. */
+  replies?: ReplyTimes
+  /** Each agent's API errors as events.jsonl shows them. */
+  apiErrors?: Record<string, string[]>
 }
 
 /** Most of events.jsonl read for the agents' reads: a long run's log is cut there. */
@@ -131,7 +137,12 @@ export function readRunFiles(
     path.join(attemptDir, 'events.jsonl'),
     MAX_EVENTS_BYTES
   )
-  if (events) files.reads = readsFromEvents(events.text)
+  if (events) {
+    files.reads = readsFromEvents(events.text)
+    const replies = replyTimes(events.text)
+    if (replies) files.replies = replies
+    files.apiErrors = apiErrorsFromEvents(events.text)
+  }
 
   const winnerId = files.status?.results?.winner ?? undefined
   const ids = agentIds ?? Object.keys(files.status?.agents ?? {})

@@ -2,6 +2,12 @@
 // MassGen exits 0 when every agent failed and on its own timeout
 // (docs/massgen-0.1.97.md).
 import type { RunFiles } from './log-files.js'
+import { contextOverflowOf } from './context-overflow.js'
+import {
+  activityText,
+  modelActivity,
+  type ModelActivity
+} from './model-activity.js'
 import type { AgentStatus } from '../run/status-file.js'
 import type {
   AgentPlan,
@@ -34,6 +40,8 @@ export interface RunFacts {
   withoutPresentation?: boolean
   /** Our own wall-clock measure, used when status.json has none. */
   wallSeconds: number
+  /** When MassGen ended (ms since the epoch), for its models' activity. */
+  endedAtMs?: number
 }
 
 interface CostLimitStop {
@@ -105,14 +113,14 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
     return [
       'timeout',
       `MassGen did not finish within max-duration (${facts.maxDurationSeconds} s) ` +
-        `and was stopped; partial results are shown.`
+        `and was stopped; partial results are shown.${activityOf(facts)}`
     ]
   }
   if (status?.finish_reason === 'timeout') {
     return [
       'timeout',
       `MassGen's orchestrator timeout (${facts.maxDurationSeconds} s) ended the run` +
-        `${status.finish_reason_details ? `: ${status.finish_reason_details}` : ''}.`
+        `${status.finish_reason_details ? `: ${status.finish_reason_details}` : ''}.${activityOf(facts)}`
     ]
   }
   if (facts.exitCode === 1 && !facts.logDir) {
@@ -148,7 +156,7 @@ function outcomeOf(facts: RunFacts, result: RunResult): [Outcome, string?] {
     return [
       'timeout',
       `MassGen's own timeout (${facts.maxDurationSeconds} s) ended the run with no answer from any agent ` +
-        `(its status.json was left ${status.finish_reason ?? 'unfinished'})${errorSummary(result)}.`
+        `(its status.json was left ${status.finish_reason ?? 'unfinished'})${errorSummary(result)}.${activityOf(facts)}`
     ]
   }
   if (!result.winner) {
@@ -208,6 +216,26 @@ function reusedWinner(agents: AgentResult[]): AgentResult | undefined {
 }
 
 /**
+ * A run that ran out of time: whether its models still answered near the
+ * end (a slow model) or not (a hang), as a sentence after the reason.
+ */
+function activityOf(facts: RunFacts): string {
+  const activity = timeoutActivity(facts)
+  return activity ? ` ${activityText(activity)}` : ''
+}
+
+/** The models' activity over the run, when MassGen left its events and the end is known. */
+function timeoutActivity(facts: RunFacts): ModelActivity | undefined {
+  const times = facts.files.replies
+  if (!times || facts.endedAtMs === undefined) return undefined
+  return modelActivity(
+    times,
+    facts.endedAtMs,
+    facts.agents.map((a) => a.id)
+  )
+}
+
+/**
  * What the votes decided: a tie or no vote at all is not a consensus, even
  * when MassGen names a winner (its tie-break, or its fallback).
  */
@@ -229,7 +257,14 @@ function errorSummary(result: RunResult): string {
     failed.length === result.agents.length
       ? 'every agent failed'
       : 'agents failed'
-  return `: ${all} (${failed.map((a) => `${a.id}: ${a.error}`).join('; ')})`
+  return `: ${all} (${failed.map((a) => `${a.id}: ${failureOf(a)}`).join('; ')})`
+}
+
+/** An agent's error, its cause first when that is a request over its model's context. */
+function failureOf(agent: AgentResult): string {
+  return agent.contextOverflow !== undefined
+    ? `its request was over its model's context; ${agent.error ?? ''}`
+    : (agent.error ?? '')
 }
 
 /**
@@ -266,6 +301,7 @@ function agentResult(
       ? { voteReason: reason ?? status?.vote_cast?.reason_preview }
       : {}),
     ...(agentError(status) ? { error: agentError(status) } : {}),
+    ...overflowOf(status, files.apiErrors?.[plan.id]),
     ...(answer !== undefined ? { answer } : {}),
     answerCount: status?.answer_count ?? 0
   }
@@ -307,6 +343,19 @@ function agentError(status: AgentStatus | undefined): string | undefined {
   if (status?.error)
     return [massgenErrorText(status.error), api].filter(Boolean).join('; ')
   return api
+}
+
+/** The context overflow among the agent's API errors (status.json's, then events.jsonl's). */
+function overflowOf(
+  status: AgentStatus | undefined,
+  fromEvents: readonly string[] = []
+): { contextOverflow?: string } {
+  const attempts = status?.reliability?.enforcement_attempts ?? []
+  const recorded = attempts
+    .filter((a) => a.reason === 'api_error')
+    .map((a) => a.error_message ?? '')
+  const found = contextOverflowOf([...recorded, ...fromEvents])
+  return found === undefined ? {} : { contextOverflow: found }
 }
 
 function massgenErrorText(error: { type?: string; message?: string }): string {

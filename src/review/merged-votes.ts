@@ -8,8 +8,9 @@
 // rounds' confirmations, so a hostile shard that raises a look-alike of
 // another shard's finding and rejects it in its own ballots takes no support
 // from the real one (its agents never saw it); it can only add some. A finding no round voted on (its shard's
-// round was skipped, or it was past the round's cap) stands as its raiser's
-// confirmation, as a raiser that gave no vote does in one run; a group none
+// round was skipped, or it was past the round's cap: never put to a vote,
+// unlike a ballot that was asked for and did not come back, which confirms
+// nothing, vote.ts tallyVotes) stands as its raiser's confirmation; a group none
 // of whose findings was voted on has no vote, and its raisers alone count
 // (counted.ts). Pure.
 import type {

@@ -111,7 +111,10 @@ export function agreement(
         (rejection ? ` (${cell(rejection.reason, secrets, REASON_CHARS)})` : '')
       : '',
     vote.abstained ? `${vote.abstained} abstained` : '',
-    silent ? `${silent} gave no vote` : ''
+    // A ballot never cast is not a vote either way (vote.ts tallyVotes).
+    silent
+      ? `${agentCount - silent} of ${agentCount} ballot${agentCount === 1 ? '' : 's'} came back with a vote on it`
+      : ''
   ]
   return parts.filter(Boolean).join(', ')
 }
@@ -255,12 +258,17 @@ function bodyLine(group: ReviewedGroup, ctx: ReviewTextContext): string {
   )
 }
 
-function voteLine(vote: ReviewReport['vote']): string {
+function voteLine(vote: ReviewReport['vote'], agentCount: number): string {
   if (!vote?.ran) return '. Each finding says how many agents raised it.'
   const voters = vote.byShard
     ? "its own shard's agents (a shard's agents vote on that shard's findings only)"
     : 'all agents'
-  return `. Every finding was put to ${voters}: each says who raised it and who confirmed or rejected it.`
+  // A ballot that never came back confirms nothing (vote.ts tallyVotes).
+  const back =
+    !vote.byShard && vote.agentsWithBlock < agentCount
+      ? `; ${vote.agentsWithBlock} of ${agentCount} ballots came back`
+      : ''
+  return `. Every finding was put to ${voters}${back}: each says who raised it and who confirmed or rejected it.`
 }
 
 export function reviewBody(
@@ -301,7 +309,7 @@ export function reviewBody(
         ? `, ${held} held back by max-inline-comments (${report.maxInlineComments}; the weaker ones, listed in the run's report)`
         : '') +
       (kept.length ? `; in the job summary only: ${kept.join(', ')}` : '') +
-      voteLine(report.vote),
+      voteLine(report.vote, report.agentCount),
     outside.length
       ? [
           '#### Findings outside the diff',
@@ -599,7 +607,7 @@ function voteNote(report: ReviewReport): string {
     `_Vote on the findings: ${vote.findings} put to ${report.agentCount} agent${report.agentCount === 1 ? '' : 's'} ` +
     `in a second MassGen run (one ballot each${time}${tokens})` +
     (missing > 0
-      ? `; ${missing} agent${missing === 1 ? '' : 's'} gave no readable vote (a raiser's finding stands as its confirmation)`
+      ? `; ${vote.agentsWithBlock} of ${report.agentCount} ballots came back (one that did not confirms nothing, not even its raiser's own finding)`
       : '') +
     (vote.dropped
       ? `; ${vote.dropped} vote${vote.dropped === 1 ? '' : 's'} dropped (not valid)`

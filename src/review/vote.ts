@@ -240,9 +240,12 @@ export function evidenceOf(
 }
 
 /**
- * The vote on each group put to it (index i is voteId(i)). A raiser that
- * gave no vote confirms by its finding; an agent that gave none and did
- * not raise it abstains.
+ * The vote on each group put to it (index i is voteId(i)): only the votes
+ * a ballot that came back gave on that id. An agent whose ballot did not
+ * come back, or gave no vote on it, has none there: neither a confirmation
+ * (a raiser's own answer never confirms itself: seen with a real model,
+ * issue 44, as "raised by 2, confirmed by 1" with no ballot cast) nor an
+ * abstention it never chose.
  */
 export function tallyVotes(
   groups: FindingGroup[],
@@ -272,15 +275,7 @@ export function tallyVotes(
             ? { evidence }
             : {})
         })
-      } else if (group.agents.includes(agent.agent)) {
-        votes.push({
-          agent: agent.agent,
-          ballot: 'confirm',
-          reason: '',
-          evidence: 'none',
-          implicit: true
-        })
-      } else votes.push({ agent: agent.agent, ballot: 'abstain', reason: '' })
+      }
     }
     out.set(group, voteOf(votes))
   })

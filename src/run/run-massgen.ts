@@ -43,6 +43,8 @@ export interface MassgenRunOutcome extends Exit {
   /** The last stderr lines (bounded), for MassGen's validation errors. */
   stderrTail: string[]
   wallSeconds: number
+  /** When MassGen's process group was gone (ms since the epoch). */
+  endedAtMs?: number
   /** True when a process of MassGen's group outlived SIGKILL (should never be). */
   survivors: boolean
 }
@@ -166,6 +168,7 @@ export async function runMassgen(
     hints,
     stderrTail,
     wallSeconds: (Date.now() - started) / 1000,
+    endedAtMs: Date.now(),
     survivors
   }
 }
