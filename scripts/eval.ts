@@ -267,6 +267,7 @@ async function runEval(args: Args): Promise<void> {
       process.env[name] === undefined ? [] : [[name, process.env[name]]]
     )
   )
+  const keep = one(args, '--keep')
   try {
     const started = Date.now()
     const report = await evaluate({
@@ -276,7 +277,7 @@ async function runEval(args: Args): Promise<void> {
       ...(pathExtra ? { pathExtra } : {}),
       jobs: wholeFlag(args, '--jobs', 1, 1),
       tolerance: wholeFlag(args, '--tolerance', DEFAULT_TOLERANCE, 0),
-      ...(one(args, '--keep') ? { keep: one(args, '--keep') as string } : {}),
+      ...(keep ? { keep } : {}),
       say
     })
     fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true })

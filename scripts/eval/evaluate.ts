@@ -388,16 +388,18 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     const outcomes: RunOutcome[] = []
     let left = runsOfCase.length
     return runsOfCase.map((_, i) => async () => {
-      outcomes[i] = await run(c, kept(c, i)).catch((error: unknown): RunOutcome => ({
-        ok: false,
-        reason: `the run could not be made: ${String(error)}`,
-        answers: {
-          cost_usd: null,
-          tokens_in: null,
-          tokens_out: null,
-          seconds: 0
-        }
-      }))
+      outcomes[i] = await run(c, kept(c, i)).catch(
+        (error: unknown): RunOutcome => ({
+          ok: false,
+          reason: `the run could not be made: ${String(error)}`,
+          answers: {
+            cost_usd: null,
+            tokens_in: null,
+            tokens_out: null,
+            seconds: 0
+          }
+        })
+      )
       if (--left === 0) finish(c, outcomes)
     })
   })
