@@ -8,6 +8,7 @@
 //   npm run eval -- --corpus <dir> --out <file.json> [--input name=value ...]
 //        [--cases a,b] [--jobs N] [--tolerance 3]
 //        [--model-server '<command>'] [--model-server-wait 600] [--env NAME ...]
+//        [--keep <dir>]
 //   npm run eval -- corpus-from-git --repo <path> --out <dir> [--max-cases N]
 //   npm run eval -- corpus-inject --out <dir>
 //
@@ -16,6 +17,8 @@
 // starts a local model server command first and stops it after: ready when
 // it prints an `http://127.0.0.1:N` URL (the base-url, unless one is given)
 // or when the given base-url's port accepts connections.
+// `--keep <dir>` keeps each run's job summary and outputs (why a run
+// failed) under <dir>/<case>/<configuration>/.
 // `--env NAME` hands that variable of this environment to the action's
 // (name it in `--input pass-env=NAME` too when MassGen needs it).
 // Run by Node 24 directly (it strips the types).
@@ -264,6 +267,7 @@ async function runEval(args: Args): Promise<void> {
       process.env[name] === undefined ? [] : [[name, process.env[name]]]
     )
   )
+  const keep = one(args, '--keep')
   try {
     const started = Date.now()
     const report = await evaluate({
@@ -273,6 +277,7 @@ async function runEval(args: Args): Promise<void> {
       ...(pathExtra ? { pathExtra } : {}),
       jobs: wholeFlag(args, '--jobs', 1, 1),
       tolerance: wholeFlag(args, '--tolerance', DEFAULT_TOLERANCE, 0),
+      ...(keep ? { keep } : {}),
       say
     })
     fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true })

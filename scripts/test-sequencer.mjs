@@ -13,6 +13,8 @@ const LONGEST_FIRST = [
   // The real-model lane: one review each on the local model, minutes of CPU.
   'docker/local-model-docker.test.ts',
   'e2e/local-model.test.ts',
+  // npm run eval on one injected case: three reviews on the local model.
+  'e2e/eval-local-model.test.ts',
   'reliability/properties.test.ts',
   'e2e/user-config.test.ts',
   // Its runs take the live slot after docker-mode's: started at once, it

@@ -265,4 +265,25 @@ describe('evaluate, with the runs given', () => {
     })
     expect(lines).toHaveLength(2)
   })
+
+  it('with --keep, gives each run a folder of its own: <keep>/<case>/<configuration>', async () => {
+    const folders: string[] = []
+    await evaluate({
+      cases: [aCase('bug-01', [])],
+      inputs: { models: 'vllm/local-a vllm/local-b' },
+      jobs: 1,
+      tolerance: 3,
+      keep: '/kept',
+      say: () => undefined,
+      run: async (_c, settings) => {
+        folders.push(settings.keep ?? '')
+        return { ok: true, findings: [], answers: measured, unreadable: 0 }
+      }
+    })
+    expect(folders).toEqual([
+      '/kept/bug-01/consensus',
+      '/kept/bug-01/single_vllm_local-a',
+      '/kept/bug-01/single_vllm_local-b'
+    ])
+  })
 })

@@ -132,6 +132,35 @@ describe('parsing findings', () => {
     expect(parseFindings('a', block([own]), CHANGED).findings).toHaveLength(1)
   })
 
+  it('lines a real 135M model wrote (negative, ten digits) drop that finding, counted, never the block (docs/local-model.md, the study)', () => {
+    // from `npm run eval` on the injected corpus, temperature 0.2: the
+    // local server's schema leaves the line a free integer
+    const real = (line: number) => ({
+      file: 'src/parser.ts',
+      line,
+      severity: 'concern',
+      title: 'The code is not designed to be edited.',
+      explanation:
+        'The code is not designed to be edited and does contain bugs.'
+    })
+    const parsed = parseFindings(
+      'agent_b',
+      'The code is not designed to be edited.\n\n' +
+        block([
+          real(-1079482365),
+          real(1039462857),
+          real(-1),
+          real(0),
+          real(10387695),
+          real(13)
+        ]),
+      CHANGED
+    )
+    expect(parsed.block).toBe('found')
+    expect(parsed.dropped).toBe(5)
+    expect(parsed.findings.map((f) => f.line)).toEqual([13])
+  })
+
   it('missing, invalid and oversized blocks give no findings', () => {
     expect(parseFindings('a', 'no block here', CHANGED).block).toBe('missing')
     expect(

@@ -1,6 +1,7 @@
 // The evaluation: every case reviewed by the consensus (the inputs as
 // given) and by each of its models alone, each run scored against the
 // case's known problems, and the totals side by side (docs/evaluation.md).
+import * as path from 'node:path'
 import type { EvalCase } from './corpus.ts'
 import {
   runCase,
@@ -70,6 +71,8 @@ export interface EvalOptions {
   jobs: number
   tolerance: number
   say: (line: string) => void
+  /** Keep each run's job summary and outputs under <keep>/<case>/<configuration>/. */
+  keep?: string
   /** Runs one review: the bundled action (runCase), or a unit test's own. */
   run?: (c: EvalCase, settings: RunSettings) => Promise<RunOutcome>
 }
@@ -367,20 +370,36 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
       settings({ models: m, 'min-agreement': '1', 'finding-vote': 'false' })
     )
   ]
+  const runNames = ['consensus', ...models.map((m) => `single:${m}`)]
+  const kept = (c: EvalCase, i: number): RunSettings => {
+    const s = runsOfCase[i] as RunSettings
+    return options.keep
+      ? {
+          ...s,
+          keep: path.join(
+            options.keep,
+            c.name,
+            (runNames[i] as string).replace(/[^\w.-]+/g, '_')
+          )
+        }
+      : s
+  }
   const tasks = cases.flatMap((c) => {
     const outcomes: RunOutcome[] = []
     let left = runsOfCase.length
-    return runsOfCase.map((s, i) => async () => {
-      outcomes[i] = await run(c, s).catch((error: unknown): RunOutcome => ({
-        ok: false,
-        reason: `the run could not be made: ${String(error)}`,
-        answers: {
-          cost_usd: null,
-          tokens_in: null,
-          tokens_out: null,
-          seconds: 0
-        }
-      }))
+    return runsOfCase.map((_, i) => async () => {
+      outcomes[i] = await run(c, kept(c, i)).catch(
+        (error: unknown): RunOutcome => ({
+          ok: false,
+          reason: `the run could not be made: ${String(error)}`,
+          answers: {
+            cost_usd: null,
+            tokens_in: null,
+            tokens_out: null,
+            seconds: 0
+          }
+        })
+      )
       if (--left === 0) finish(c, outcomes)
     })
   })

@@ -41,6 +41,8 @@ export interface RunSettings {
   inputs: Record<string, string>
   env?: Record<string, string>
   pathExtra?: string[]
+  /** A folder to keep the run's job summary and outputs in (`--keep`). */
+  keep?: string
 }
 
 const number = (text: string | undefined): number | null => {
@@ -199,6 +201,26 @@ function less(total: number | null, part: number | null): number | null {
   return total === null ? null : Math.max(0, total - (part ?? 0))
 }
 
+/**
+ * The run's job summary and outputs, written to `settings.keep` so a failed
+ * run's reason can be read after; the values of key inputs never reach disk
+ * (the action's log, which a runner would mask, is not kept).
+ */
+export function keepRun(run: ActionRun, settings: RunSettings): void {
+  if (!settings.keep) return
+  const secrets = Object.entries(settings.inputs)
+    .filter(([name, value]) => /-(api-key|token)$/.test(name) && value)
+    .map(([, value]) => value)
+  const scrub = (text: string): string =>
+    secrets.reduce((t, secret) => t.split(secret).join('***'), text)
+  fs.mkdirSync(settings.keep, { recursive: true })
+  fs.writeFileSync(path.join(settings.keep, 'summary.md'), scrub(run.summary))
+  fs.writeFileSync(
+    path.join(settings.keep, 'outputs.json'),
+    scrub(JSON.stringify(run.outputs, null, 2)) + '\n'
+  )
+}
+
 /** Runs the action once on the case with these inputs. */
 export async function runCase(
   c: EvalCase,
@@ -234,6 +256,7 @@ export async function runCase(
     })
     return outcomeOf(run, (Date.now() - started) / 1000, clock.seconds())
   } finally {
+    if (run && settings.keep) keepRun(run, settings)
     await github.close()
     fs.rmSync(workspace, { recursive: true, force: true })
     if (run) fs.rmSync(run.dir, { recursive: true, force: true })
