@@ -8,7 +8,8 @@ import { findingsBlock } from './review-pull.ts'
 
 export const PUSH_SHAS = ['1'.repeat(40), '2'.repeat(40), '3'.repeat(40)]
 
-const limitsV1 = [
+/** src/limits.ts as the first push adds it (8 lines). */
+export const LIMITS_V1 = [
   'export function clamp(n: number, max: number): number {',
   '  if (n > max) return max',
   '  return n',
@@ -19,7 +20,7 @@ const limitsV1 = [
   '}'
 ]
 const limitsV2 = [
-  ...limitsV1.slice(0, 6),
+  ...LIMITS_V1.slice(0, 6),
   '  const port = Number.parseInt(text, 10)',
   '  if (!(port > 0 && port < 65536)) throw new Error(`bad port: ${text}`)',
   '  return port',
@@ -66,13 +67,13 @@ function diffAt(push: number, bulk: number): string {
     ? added('src/table.ts', ['export const TABLE = [', ...table, ']'])
     : ''
   return push === 0
-    ? added('src/limits.ts', limitsV1) + extra
+    ? added('src/limits.ts', LIMITS_V1) + extra
     : added('src/limits.ts', limitsV2) + added('src/retry.ts', retry) + extra
 }
 function filesAt(push: number, bulk: number): ServerFile[] {
   const extra = bulk ? [fileOf('src/table.ts', bulk + 2)] : []
   return push === 0
-    ? [fileOf('src/limits.ts', limitsV1.length), ...extra]
+    ? [fileOf('src/limits.ts', LIMITS_V1.length), ...extra]
     : [
         fileOf('src/limits.ts', limitsV2.length),
         fileOf('src/retry.ts', 5),
@@ -195,9 +196,9 @@ export function retryFixPush(bulk = 0): Push {
 export function retryOnlyPush(sha = '5'.repeat(40)): Push {
   return {
     sha,
-    diff: added('src/limits.ts', limitsV1) + added('src/retry.ts', retry),
+    diff: added('src/limits.ts', LIMITS_V1) + added('src/retry.ts', retry),
     files: [
-      fileOf('src/limits.ts', limitsV1.length),
+      fileOf('src/limits.ts', LIMITS_V1.length),
       fileOf('src/retry.ts', retry.length)
     ],
     change: added('src/retry.ts', retry)

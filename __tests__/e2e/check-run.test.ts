@@ -81,6 +81,9 @@ async function review(
     env: scriptedAgents(script),
     inputs: {
       ...threeAgentReview(NO_LLM_URL, FAKE_MASSGEN),
+      // Each finding counts on its raiser's word (min-agreement 1): the
+      // check run is under test here, not the vote (review-vote.test.ts).
+      'finding-vote': 'false',
       ...inputs
     }
   })

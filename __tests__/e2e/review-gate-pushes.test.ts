@@ -12,6 +12,8 @@
 // left open.
 import { afterEach, describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
 import {
   pushToPull,
   startGitHubServer,
@@ -24,6 +26,7 @@ import {
   type ActionRun
 } from '../../test-support/run-action.js'
 import {
+  LIMITS_V1,
   PORT,
   PUSH_SHAS,
   RETRY,
@@ -80,7 +83,12 @@ function review(
 async function reviewBy(
   github: GitHubServer,
   findingsOf: Record<string, unknown[]>,
-  how: { first?: boolean; failOn?: string; voteForSelf?: boolean } = {}
+  how: {
+    first?: boolean
+    failOn?: string
+    voteForSelf?: boolean
+    workspace?: string
+  } = {}
 ): Promise<ActionRun> {
   const sha = github.state.pulls['42']?.head.sha ?? ''
   const answer = (id: string) =>
@@ -89,6 +97,7 @@ async function reviewBy(
     eventName: 'pull_request',
     payload: payloadAt(sha, how.first ?? false),
     githubApiUrl: github.url,
+    ...(how.workspace ? { workspace: how.workspace } : {}),
     env: scriptedAgents(
       Object.fromEntries(
         AGENTS.map((id) => [
@@ -432,5 +441,38 @@ describe('the gate across pushes counts what still stands', () => {
       'Full review: the last review left 1 counted finding(s) outside review threads'
     )
     expectGateHeld(run, github, retryOnlyPush().sha)
+  })
+})
+
+describe('a finding on a line its file does not have', () => {
+  /** A checkout of the first push: src/limits.ts, 8 lines. */
+  function checkout(): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'past-end-'))
+    fs.mkdirSync(path.join(dir, 'src'))
+    fs.writeFileSync(
+      path.join(dir, 'src/limits.ts'),
+      `${LIMITS_V1.join('\n')}\n`
+    )
+    return dir
+  }
+
+  it('attack: both agents raise a blocker on line 1,472 of the 8-line src/limits.ts (a real 135M model did, issue 44): it does not count, and the report says why; control: the same blocker on line 7 counts', async () => {
+    const pastEnd = await reviewBy(
+      await pull(),
+      Object.fromEntries(AGENTS.map((id) => [id, [{ ...PORT, line: 1472 }]])),
+      { first: true, workspace: checkout() }
+    )
+    expect(pastEnd.outputs.verdict).toBe('pass')
+    expect(pastEnd.exitCode).toBe(0)
+    expect(pastEnd.summary).toContain(
+      'summary only (its line is past the end of the file)'
+    )
+    const control = await reviewBy(
+      await pull(),
+      Object.fromEntries(AGENTS.map((id) => [id, [PORT]])),
+      { first: true, workspace: checkout() }
+    )
+    expect(control.outputs.verdict).toBe('blockers')
+    expect(control.exitCode).toBe(1)
   })
 })

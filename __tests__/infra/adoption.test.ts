@@ -25,8 +25,10 @@ function userFacingFiles(): string[] {
   const examples = fs
     .readdirSync(path.join(ROOT, 'examples'))
     .map((f) => path.join('examples', f))
+  // Markdown pages only: docs/ also holds the screenshots' folder.
   const docs = fs
     .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
     .map((f) => path.join('docs', f))
   return ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', ...examples, ...docs]
 }

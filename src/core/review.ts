@@ -42,6 +42,11 @@ export interface FindingGroup {
   suggestion?: GroupSuggestion
   /** The agents' vote on it (review/vote.ts), when it was put to one. */
   vote?: FindingVote
+  /**
+   * Its line is past the end of its file at the reviewed commit, which holds
+   * this many lines (review/excerpt.ts pastTheEnd): it never counts.
+   */
+  pastEnd?: number
 }
 
 /** A member's replacement, attributed; offered for one click unless notOffered says why not. */
@@ -154,6 +159,7 @@ export type FailOn = 'blocker' | 'concern' | 'never'
  * hidden: fewer agents than `min-agreement` raised it (summary only);
  * unconfirmed: the vote did not confirm it (summary only);
  * pr-text-only: only the pull request's own text supports it (summary only);
+ * past-end: its line is past the end of its file (summary only);
  * below-severity: under `min-severity` (summary only);
  * held: over `max-inline-comments`, weaker than those posted (summary only);
  * duplicate: an earlier run already posted it.
@@ -165,6 +171,7 @@ export type Posted =
   | 'hidden'
   | 'unconfirmed'
   | 'pr-text-only'
+  | 'past-end'
   | 'below-severity'
   | 'held'
   | 'duplicate'

@@ -55,16 +55,16 @@ function agreesWithDiff(
   return true
 }
 
-/** The excerpt of each group, read once per file. */
-export function excerptsFor(
-  groups: FindingGroup[],
-  /** The diff, or its lines, read once by a caller that asks for excerpts many times. */
-  diff: string | DiffLines,
+/**
+ * A reader of the checkout's files, each read once: a file's lines when it
+ * is the reviewed one where the diff shows it, else undefined.
+ */
+function checkoutReader(
+  fromDiff: DiffLines,
   checkout: string | undefined
-): Map<FindingGroup, Excerpt> {
-  const fromDiff = typeof diff === 'string' ? newSideLines(diff) : diff
+): (file: string) => string[] | undefined {
   const checkoutFiles = new Map<string, string[] | undefined>()
-  const fileLines = (file: string): string[] | undefined => {
+  return (file) => {
     if (!checkout) return undefined
     if (!checkoutFiles.has(file)) {
       const read = readWorkspaceFileSync(checkout, file, MAX_EXCERPT_FILE_BYTES)
@@ -76,6 +76,42 @@ export function excerptsFor(
     }
     return checkoutFiles.get(file)
   }
+}
+
+/**
+ * The groups whose first line is past the end of their file, with the
+ * file's length: only where the checkout holds the reviewed file whole (a
+ * real model raised a blocker on line 1,472 of a 226-line file, issue 44).
+ * A file the diff alone shows gives no length, so nothing is marked there.
+ */
+export function pastTheEnd(
+  groups: readonly FindingGroup[],
+  diff: string,
+  checkout: string | undefined
+): Map<FindingGroup, number> {
+  const out = new Map<FindingGroup, number>()
+  if (!checkout) return out
+  const fileLines = checkoutReader(newSideLines(diff), checkout)
+  for (const group of groups) {
+    const whole = fileLines(group.anchor.file)
+    if (!whole) continue
+    // A final newline leaves an empty last element: not a line of the file.
+    const length = whole.at(-1) === '' ? whole.length - 1 : whole.length
+    const first = group.anchor.startLine ?? group.anchor.line
+    if (first > length) out.set(group, length)
+  }
+  return out
+}
+
+/** The excerpt of each group, read once per file. */
+export function excerptsFor(
+  groups: FindingGroup[],
+  /** The diff, or its lines, read once by a caller that asks for excerpts many times. */
+  diff: string | DiffLines,
+  checkout: string | undefined
+): Map<FindingGroup, Excerpt> {
+  const fromDiff = typeof diff === 'string' ? newSideLines(diff) : diff
+  const fileLines = checkoutReader(fromDiff, checkout)
   const out = new Map<FindingGroup, Excerpt>()
   for (const group of groups) {
     const { file, line, startLine } = group.anchor

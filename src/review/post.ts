@@ -17,7 +17,7 @@ import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
 import { groupFindings } from './group.js'
 import { atLeast, byStrength, isCounted } from './counted.js'
 import { tallied, verdictOver } from './tally.js'
-import { excerptsFor } from './excerpt.js'
+import { excerptsFor, pastTheEnd } from './excerpt.js'
 import {
   MAX_VOTED_FINDINGS,
   parseVotes,
@@ -200,6 +200,7 @@ function heldOut(
   alreadyPosted: ReadonlySet<string>
 ): Posted | undefined {
   if (!isCounted(group, input.minAgreement)) {
+    if (group.pastEnd !== undefined) return 'past-end'
     if (!group.vote) return 'hidden'
     return group.vote.prTextOnly ? 'pr-text-only' : 'unconfirmed'
   }
@@ -297,7 +298,14 @@ export async function runReview(
       `Review: ${grouped.ungrouped} finding(s) stood alone, not compared with the others on their file: ` +
         "their raisers' findings on a file took more comparisons than the grouping makes for one agent there (answers flooding one file)."
     )
-  const withBallots = withVotes(input, grouped.groups)
+  // Marked, not dropped: the vote round numbered the groups as they are.
+  const past = pastTheEnd(grouped.groups, input.diff, input.checkout)
+  const withBallots = withVotes(
+    input,
+    grouped.groups.map((g) =>
+      past.has(g) ? { ...g, pastEnd: past.get(g) } : g
+    )
+  )
   const voted = {
     ...withBallots,
     groups: withBallots.groups.map((g) => tallied(g, input.minAgreement))

@@ -55,6 +55,7 @@ const POSTED_LABEL: Record<Posted, string> = {
   hidden: `summary only (below min-agreement)`,
   unconfirmed: 'summary only (not confirmed in the vote)',
   'pr-text-only': "summary only (only the pull request's own text supports it)",
+  'past-end': 'summary only (its line is past the end of the file)',
   'below-severity': 'summary only (below min-severity)',
   held: 'held back (over max-inline-comments)',
   duplicate: 'already posted'
@@ -291,6 +292,9 @@ export function reviewBody(
       : '',
     count('pr-text-only')
       ? `${count('pr-text-only')} backed only by the pull request's own text`
+      : '',
+    count('past-end')
+      ? `${count('past-end')} on a line past the end of its file`
       : '',
     count('below-severity')
       ? `${count('below-severity')} below min-severity (${report.minSeverity})`

@@ -100,6 +100,8 @@ export function groupCounts(
   group: FindingGroup,
   minAgreement: number
 ): boolean {
+  // A line the file does not have points at no code: no agreement makes it one.
+  if (group.pastEnd !== undefined) return false
   const vote = group.vote
   if (!vote) return group.agents.length >= minAgreement
   return (vote.byRound ?? [vote]).some((v) => votesCount(v.votes, minAgreement))
