@@ -7,6 +7,8 @@
 // read here. The texts are the provider's (and may quote the prompt):
 // hostile, shown only through the report's escaping.
 
+import { eventsOf } from './events.js'
+
 /** What OpenAI, vLLM, Anthropic, Mistral, OpenRouter, Groq and Cohere say (MassGen's _context_errors.py lists them). */
 const OVER_CONTEXT =
   /context[ _]length|maximum context|context[ _]window|too many tokens|prompt is too long|request_too_large|context is too long/i
@@ -42,19 +44,7 @@ const ERROR_TEXT = '❌ Error:'
 export function apiErrorsFromEvents(text: string): Record<string, string[]> {
   // No prototype: an agent id is text from a file MassGen writes.
   const errors = Object.create(null) as Record<string, string[]>
-  for (const line of text.split('\n')) {
-    if (!line.includes(ERROR_TEXT)) continue
-    let event: unknown
-    try {
-      event = JSON.parse(line)
-    } catch {
-      continue
-    }
-    const e = event as {
-      event_type?: unknown
-      agent_id?: unknown
-      data?: { content?: unknown }
-    }
+  for (const e of eventsOf(text, ERROR_TEXT)) {
     const content = e.data?.content
     if (
       e.event_type !== 'text' ||

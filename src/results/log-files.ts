@@ -4,6 +4,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { LogReader } from '../safety/log-reader.js'
+import { eventsOf } from './events.js'
 import { apiErrorsFromEvents } from './context-overflow.js'
 import { replyTimes, type ReplyTimes } from './model-activity.js'
 import {
@@ -75,19 +76,7 @@ export function readsFromEvents(text: string): Record<string, string[]> {
     string,
     string[]
   >
-  for (const line of text.split('\n')) {
-    if (!line.includes('"tool_start"')) continue
-    let event: unknown
-    try {
-      event = JSON.parse(line)
-    } catch {
-      continue
-    }
-    const e = event as {
-      event_type?: unknown
-      agent_id?: unknown
-      data?: { tool_name?: unknown; args?: { path?: unknown; paths?: unknown } }
-    }
+  for (const e of eventsOf(text, '"tool_start"')) {
     const tool = e.data?.tool_name
     if (
       e.event_type !== 'tool_start' ||

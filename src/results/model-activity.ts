@@ -4,6 +4,8 @@
 // Seen with a real model (issue 44): a run waited 23 minutes with no model
 // request and its report could not tell that from a slow model.
 
+import { eventsOf } from './events.js'
+
 /**
  * Events only a model's reply makes: a tool call, an answer, a vote, its
  * text or thinking, the final presentation. Not the orchestrator's own
@@ -50,19 +52,7 @@ function timeOf(stamp: unknown): number | undefined {
 export function replyTimes(text: string): ReplyTimes | undefined {
   let startMs: number | undefined
   const replies: { atMs: number; agent: string }[] = []
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('{')) continue
-    let event: unknown
-    try {
-      event = JSON.parse(line)
-    } catch {
-      continue
-    }
-    const e = event as {
-      timestamp?: unknown
-      event_type?: unknown
-      agent_id?: unknown
-    }
+  for (const e of eventsOf(text)) {
     const atMs = timeOf(e.timestamp)
     if (atMs === undefined) continue
     startMs = Math.min(startMs ?? atMs, atMs)
