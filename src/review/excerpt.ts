@@ -24,6 +24,8 @@ const MAX_EXCERPT_LINE_CHARS = 240
 export interface Excerpt {
   source: 'checkout' | 'diff'
   lines: Array<{ number: number; text: string }>
+  /** The file's lines, when it was read whole from the checkout. */
+  fileLength?: number
 }
 
 /** New-side line number -> text, per file, of a unified diff (newSideLines). */
@@ -79,28 +81,24 @@ function checkoutReader(
 }
 
 /**
- * The groups whose first line is past the end of their file, with the
- * file's length: only where the checkout holds the reviewed file whole (a
- * real model raised a blocker on line 1,472 of a 226-line file, issue 44).
- * A file the diff alone shows gives no length, so nothing is marked there.
+ * The length of a group's file when its first line is past the end of it,
+ * else undefined: known only where the excerpt came from the checkout's
+ * whole file (a real model raised a blocker on line 1,472 of a 226-line
+ * file, issue 44); a file the diff alone shows gives no length.
  */
 export function pastTheEnd(
-  groups: readonly FindingGroup[],
-  diff: string,
-  checkout: string | undefined
-): Map<FindingGroup, number> {
-  const out = new Map<FindingGroup, number>()
-  if (!checkout) return out
-  const fileLines = checkoutReader(newSideLines(diff), checkout)
-  for (const group of groups) {
-    const whole = fileLines(group.anchor.file)
-    if (!whole) continue
-    // A final newline leaves an empty last element: not a line of the file.
-    const length = whole.at(-1) === '' ? whole.length - 1 : whole.length
-    const first = group.anchor.startLine ?? group.anchor.line
-    if (first > length) out.set(group, length)
-  }
-  return out
+  group: FindingGroup,
+  excerpt: Excerpt | undefined
+): number | undefined {
+  const length = excerpt?.fileLength
+  if (length === undefined) return undefined
+  return (group.anchor.startLine ?? group.anchor.line) > length
+    ? length
+    : undefined
+}
+
+function lengthOf(lines: string[]): number {
+  return lines.at(-1) === '' ? lines.length - 1 : lines.length
 }
 
 /** The excerpt of each group, read once per file. */
@@ -123,7 +121,13 @@ export function excerptsFor(
       const text = whole ? whole[n - 1] : fromDiff.get(file)?.get(n)
       if (text !== undefined) lines.push({ number: n, text: clipCode(text) })
     }
-    out.set(group, { source: whole ? 'checkout' : 'diff', lines })
+    out.set(
+      group,
+      whole
+        ? // A final newline leaves an empty last element: not a line.
+          { source: 'checkout', lines, fileLength: lengthOf(whole) }
+        : { source: 'diff', lines }
+    )
   }
   return out
 }

@@ -17,7 +17,7 @@ import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
 import { groupFindings } from './group.js'
 import { atLeast, byStrength, isCounted } from './counted.js'
 import { tallied, verdictOver } from './tally.js'
-import { excerptsFor, pastTheEnd } from './excerpt.js'
+import { excerptsFor, pastTheEnd, type Excerpt } from './excerpt.js'
 import {
   MAX_VOTED_FINDINGS,
   parseVotes,
@@ -164,7 +164,8 @@ export function groupedFindings(
 /** The vote round's ballots, tallied onto the groups (ids in grouped order). */
 function withVotes(
   input: ReviewInput,
-  groups: FindingGroup[]
+  groups: FindingGroup[],
+  excerpts: ReadonlyMap<FindingGroup, Excerpt>
 ): { groups: FindingGroup[]; ballots: AgentVotes[] } {
   if (input.roundVotes)
     return {
@@ -178,12 +179,7 @@ function withVotes(
   const ballots = Object.entries(round.answers)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([agent, text]) => parseVotes(agent, text, ids))
-  const tally = tallyVotes(
-    voted,
-    ballots,
-    excerptsFor(voted, input.diff, input.checkout),
-    input.prTexts
-  )
+  const tally = tallyVotes(voted, ballots, excerpts, input.prTexts)
   return {
     groups: groups.map((g) => {
       const vote = tally.get(g)
@@ -298,14 +294,19 @@ export async function runReview(
       `Review: ${grouped.ungrouped} finding(s) stood alone, not compared with the others on their file: ` +
         "their raisers' findings on a file took more comparisons than the grouping makes for one agent there (answers flooding one file)."
     )
-  // Marked, not dropped: the vote round numbered the groups as they are.
-  const past = pastTheEnd(grouped.groups, input.diff, input.checkout)
-  const withBallots = withVotes(
-    input,
-    grouped.groups.map((g) =>
-      past.has(g) ? { ...g, pastEnd: past.get(g) } : g
-    )
-  )
+  // The code each finding points at, read once: the vote's question shows
+  // it, and a line past the end of its file is marked (not dropped: the
+  // vote round numbered the groups as they are).
+  const code = excerptsFor(grouped.groups, input.diff, input.checkout)
+  const excerpts = new Map<FindingGroup, Excerpt>()
+  const marked = grouped.groups.map((g) => {
+    const excerpt = code.get(g)
+    const end = pastTheEnd(g, excerpt)
+    const group = end === undefined ? g : { ...g, pastEnd: end }
+    if (excerpt) excerpts.set(group, excerpt)
+    return group
+  })
+  const withBallots = withVotes(input, marked, excerpts)
   const voted = {
     ...withBallots,
     groups: withBallots.groups.map((g) => tallied(g, input.minAgreement))
