@@ -85,7 +85,7 @@ describe('what the logs artifact holds', () => {
     )
   }, 120_000)
 
-  it("upload-logs: true keeps them (the README says the artifact holds the agents' command output)", async () => {
+  it("upload-logs: true keeps them (the README and docs/security.md say the artifact holds the agents' command output)", async () => {
     const names = await upload('true')
     expect(names).toEqual(
       expect.arrayContaining([
@@ -93,7 +93,7 @@ describe('what the logs artifact holds', () => {
         'turn_1/attempt_1/agent_outputs/agent_a.txt'
       ])
     )
-    const readme = fs.readFileSync('README.md', 'utf8')
-    expect(readme).toMatch(/logs artifact holds the agents' command output/)
+    const security = fs.readFileSync('docs/security.md', 'utf8')
+    expect(security).toMatch(/logs artifact holds the agents' command output/)
   }, 120_000)
 })

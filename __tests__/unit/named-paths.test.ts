@@ -24,12 +24,12 @@ const NOT_OURS = new Set([
   'b/src/x.ts', // the same, as a diff names it
   'path/changed/in/the/pull/request.ts', // src/context/review-prompt.ts: the prompt's example
   '.github/workflows/massgen.yml', // README.md: the user's workflow
-  '.github/massgen.yaml', // README.md: the user's config
+  '.github/massgen.yaml', // docs/configuration.md: the user's config
   '.github/massgen-agents.yaml',
-  '.github/copilot-instructions.md', // README.md: a steering file of the user's
+  '.github/copilot-instructions.md', // docs/events.md: a steering file of the user's
   'src/cache.ts', // docs/review-example.md: the reviewed project's files
   'src/parser.ts',
-  'src/limits.ts', // README.md, docs/review-pushes.md: the reviewed project's files
+  'src/limits.ts', // docs/review.md, docs/review-pushes.md: the reviewed project's files
   'src/retry.ts',
   './x.js', // docs/setup-speed.md: a measured import
   './x.ts',

@@ -652,8 +652,9 @@ describe('planRun with a user config', () => {
   })
 })
 
-describe("the README's config examples", () => {
-  const readme = fs.readFileSync('README.md', 'utf8')
+// The README's config examples live in docs/configuration.md, which it links.
+describe("docs/configuration.md's config examples", () => {
+  const readme = fs.readFileSync('docs/configuration.md', 'utf8')
   const section =
     readme.split('## Your own MassGen config\n')[1]?.split('\n## ')[0] ?? ''
   const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map(
