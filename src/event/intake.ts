@@ -205,7 +205,7 @@ function forkTargetSkipReason(): string {
     'This pull_request_target run is for a pull request from a fork: it would run with ' +
     'your secrets and a write token on text written by whoever opened the pull request. ' +
     `Nothing was run. Set '${Inputs.AllowForkPullRequestTarget}: true' to allow it (read the ` +
-    "README's security notes first), or have a maintainer comment '/massgen <question>'."
+    "action's security notes first, docs/security.md), or have a maintainer comment '/massgen <question>'."
   )
 }
 

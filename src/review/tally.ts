@@ -1,6 +1,6 @@
 // The tally of the vote on the findings: the written rules, one module, the
 // same for a single run (vote.ts tallyVotes) and for the aggregate of a
-// matrix review (merged-votes.ts), numbered as the README's review section
+// matrix review (merged-votes.ts), numbered as docs/review.md's vote rules
 // lists them. Pure. Each rule holds whatever ONE agent votes, since one
 // prompt-injected model must not decide a finding:
 //

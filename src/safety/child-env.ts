@@ -8,7 +8,7 @@ import { holdsSecret, redactionNeedles } from './redact.js'
  * What MassGen, Python, Node (MCP servers), git and the docker CLI need to
  * run on a runner: where things are, language and time, proxies and
  * certificates, how to reach the Docker engine, and what actions/setup-python
- * exports so its Python starts. README "Environment" lists the same names.
+ * exports so its Python starts. docs/security.md "The environment" lists the same names.
  */
 const ALLOWED_NAMES: readonly string[] = [
   'PATH',

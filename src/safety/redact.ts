@@ -8,8 +8,8 @@
 // inside a longer encoded text such as `x-access-token:TOKEN`, padded or
 // not), hex (lower and upper case), URL encoding (of the reserved characters,
 // and of every byte) and the reversed string. Anything split, spaced,
-// encoded twice, encrypted or retold is beyond any redaction (README,
-// "Security").
+// encoded twice, encrypted or retold is beyond any redaction (docs/security.md,
+// "Encoded secrets").
 //
 // A shell wraps what it encodes (`base64` at 76 columns, `xxd -p` at 60)
 // and an agent can space a value out, so the long needles are also looked
