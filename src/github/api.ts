@@ -6,7 +6,7 @@
 import * as core from '@actions/core'
 import { createOctokit, type GitHubOptions, type Octokit } from './client.js'
 import { readFileAtCommit, type FileAtCommit } from './contents.js'
-import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
+import { callGitHub, WRITE_HINT } from './errors.js'
 import {
   readPullBase,
   readPullHead,
@@ -21,11 +21,7 @@ import {
   type OwnReport,
   type StickyComment
 } from './sticky.js'
-import {
-  readIssueComments,
-  readReviewThread,
-  replyInThread
-} from './threads.js'
+import { readComments, replyInThread } from './threads.js'
 import type { FollowUp, ThreadComment } from '../core/conversation.js'
 import { createIdentity, type Identity } from './identity.js'
 import { createReviews, type PostedText, type ReviewDraft } from './review.js'
@@ -206,7 +202,7 @@ function commentDoor(target: Target): CommentDoor {
         tag
       )
       if (!previous) return { previous: undefined, since: [] }
-      const comments = await readIssueComments(target, issueNumber, beforeId)
+      const comments = await readComments(target, { issueNumber }, beforeId)
       return {
         previous: { body: previous.body, updatedAt: previous.updatedAt },
         since: comments.filter((c) => c.id !== previous.id)
@@ -241,7 +237,7 @@ function reviewDoor(target: Target): ReviewDoor {
     deletePendingReview: (pullNumber, reviewId) =>
       reviews.deletePendingReview(pullNumber, reviewId),
     readReviewThread: (pullNumber, threadId, beforeId) =>
-      readReviewThread(target, pullNumber, threadId, beforeId),
+      readComments(target, { pullNumber, threadId }, beforeId),
     replyToReviewThread: (pullNumber, threadId, body) =>
       replyInThread(target, pullNumber, threadId, body),
     listReviewThreads: (pullNumber) => readReviewThreads(target, pullNumber),
@@ -274,17 +270,18 @@ async function addReaction(
   commentId: number,
   content: ReactionContent
 ): Promise<number> {
-  try {
-    const { data } = await octokit.rest.reactions.createForIssueComment({
-      owner,
-      repo,
-      comment_id: commentId,
-      content
-    })
-    return data.id
-  } catch (e) {
-    throw toGitHubError(e, `Reacting to comment ${commentId}`, WRITE_HINT)
-  }
+  const { data } = await callGitHub(
+    `Reacting to comment ${commentId}`,
+    () =>
+      octokit.rest.reactions.createForIssueComment({
+        owner,
+        repo,
+        comment_id: commentId,
+        content
+      }),
+    { hint: WRITE_HINT }
+  )
+  return data.id
 }
 
 async function removeReaction(
@@ -292,34 +289,35 @@ async function removeReaction(
   commentId: number,
   reactionId: number
 ): Promise<void> {
-  try {
-    await octokit.rest.reactions.deleteForIssueComment({
-      owner,
-      repo,
-      comment_id: commentId,
-      reaction_id: reactionId
-    })
-  } catch (e) {
-    // Already gone is what we wanted.
-    if (statusOf(e) === 404) return
-    throw toGitHubError(e, `Removing reaction ${reactionId}`, WRITE_HINT)
+  const request = {
+    owner,
+    repo,
+    comment_id: commentId,
+    reaction_id: reactionId
   }
+  await callGitHub(
+    `Removing reaction ${reactionId}`,
+    () => octokit.rest.reactions.deleteForIssueComment(request),
+    // Already gone is what we wanted.
+    { hint: WRITE_HINT, onNotFound: () => undefined }
+  )
 }
 
 async function readPermission(
   { octokit, owner, repo }: Target,
   username: string
 ): Promise<Permission> {
-  try {
-    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-      owner,
-      repo,
-      username
-    })
-    const role = (data as { role_name?: unknown }).role_name
-    return toPermission(role, data.permission)
-  } catch (e) {
-    if (statusOf(e) === 404) return 'none'
-    throw toGitHubError(e, `Checking the permission of ${username}`)
-  }
+  return callGitHub(
+    `Checking the permission of ${username}`,
+    async () => {
+      const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+        owner,
+        repo,
+        username
+      })
+      const role = (data as { role_name?: unknown }).role_name
+      return toPermission(role, data.permission)
+    },
+    { onNotFound: () => 'none' }
+  )
 }
