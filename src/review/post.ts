@@ -394,6 +394,7 @@ async function earlierPosted(
   }
 }
 
+/** What the review found and decided, before anything is posted. */
 function reviewReport(
   input: ReviewInput,
   parsed: AgentFindings[],
