@@ -1,4 +1,4 @@
-// An in-memory process door: the action's ProcessRunner (src/run/process.ts)
+// An in-memory process door: the action's ProcessRunner (src/core/process.ts)
 // with scripted answers, for unit tests that must not spawn. Typed as the
 // real interfaces in object literals, so a change there fails to compile
 // here. What a real child does (process groups, pipes, backpressure) stays

@@ -93,7 +93,7 @@ export interface AgentScript {
   voteRound?: Omit<AgentScript, 'voteRound'>
 }
 
-/** The fence the vote round's question asks for (src/shared/findings-fence.ts). */
+/** The fence the vote round's question asks for (src/core/findings-fence.ts). */
 export const VOTE_ROUND_MARK = 'massgen-finding-votes'
 
 /** The agent's script for a request: its vote-round part in the vote round. */

@@ -1,5 +1,5 @@
 // Files a scripted agent reads through the filesystem MCP server the action
-// gives it (src/read-tools.ts), offered by MassGen as
+// gives it (src/plan/read-tools.ts), offered by MassGen as
 // `mcp__filesystem__read_text_file` with parameters `{path, head?, tail?}`.
 // The tool's result is the file's text (MassGen passes the server's text
 // content on as the `tool` message).

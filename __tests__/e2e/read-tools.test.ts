@@ -1,5 +1,5 @@
 // The agents read the repository through the read tools the action gives
-// them (src/read-tools.ts: the bundled filesystem server, read tools only),
+// them (src/plan/read-tools.ts: the bundled filesystem server, read tools only),
 // with the REAL MassGen and the bundled action, in the default local mode
 // (`agent-commands: auto` leaves MassGen's command server out there).
 import * as fs from 'node:fs'

@@ -3,7 +3,7 @@
 // pushes before the job starts, and the agents would review code nobody
 // checked. The action finds the head itself (the comment payload names no
 // commit) and refuses, as `skipped`, when it moved after the comment or is
-// not the commit the workflow checked out (src/head-check.ts has the rule
+// not the commit the workflow checked out (src/event/head-check.ts has the rule
 // and its limits). Played through the bundle against the loopback GitHub.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import * as fs from 'node:fs'

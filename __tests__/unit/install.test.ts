@@ -338,7 +338,7 @@ describe('fresh install', () => {
     const uv = path.join(root, `uv-${UV_VERSION}`, 'bin', 'uv')
     const install = calls.find((c) => c.command === uv && c.args[0] === 'pip')
     expect(install?.args).toContain('massgen[docker]==0.1.97')
-    // Then what MassGen never uses in the action's runs goes (install-prune.ts).
+    // Then what MassGen never uses in the action's runs goes (prepare/install/prune.ts).
     const uninstall = calls.find(
       (c) => c.command === uv && c.args[1] === 'uninstall'
     )

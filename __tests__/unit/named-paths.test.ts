@@ -1,4 +1,5 @@
-// Every repository path named in src/'s comments, README.md, CONTRIBUTING.md
+// Every repository path named in the comments of src/, the test kit
+// (test-support/, __tests__/) and scripts/, in README.md, CONTRIBUTING.md
 // and docs/ exists: a file that moves takes the texts that name it along.
 // A path is a word with a slash and a file ending (src/core/text.ts,
 // docs/setup-speed.md, or github/sticky.ts, read from src/); a bare source
@@ -33,7 +34,17 @@ const NOT_OURS = new Set([
   'src/retry.ts',
   './x.js', // docs/setup-speed.md: a measured import
   './x.ts',
-  'HOME/.massgen/sessions.json' // docs/massgen-0.1.97.md: MassGen's own file
+  'HOME/.massgen/sessions.json', // docs/massgen-0.1.97.md: MassGen's own file
+  'src/a.ts', // test-support/eval-script.ts: the scripted eval cases' files
+  'src/c.ts',
+  'src/other.ts'
+])
+
+/** Bare names that are not this repository's files, as NOT_OURS. */
+const NOT_OURS_BARE = new Set([
+  'limits.ts', // test-support/pushes-pull.ts: the reviewed project's file
+  'x.mjs', // test-support/run-action.ts: an example Node flag's module
+  'ment.ts' // `pay ment.ts`, a file name with a space (unread-code tests)
 ])
 
 /** The bundle: built by `npm run package`, and CI checks it is committed. */
@@ -49,16 +60,31 @@ function files(dir: string, keep: (file: string) => boolean): string[] {
   })
 }
 
-/** The comments of a source file: what a reader takes as prose. */
-function comments(text: string): string {
-  return (text.match(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? []).join('\n')
+/**
+ * The comments of a source file: what a reader takes as prose. Strings are
+ * read past, so a glob (`'src/**' + '/*.ts'`) or a URL opens no comment.
+ */
+function comments(file: string, text: string): string {
+  if (file.endsWith('.sh'))
+    return (text.match(/(?<=^|\s)#(?!!)[^\n]*/g) ?? []).join('\n')
+  const tokens =
+    /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`|\/\/[^\n]*|\/\*[\s\S]*?\*\//g
+  return (text.match(tokens) ?? []).filter((t) => t.startsWith('/')).join('\n')
 }
 
+const SOURCE = /\.(ts|mts|mjs|cjs|js|sh)$/
+/** This file names paths that do not exist, as its examples. */
+const THIS_FILE = path.join(ROOT, '__tests__', 'unit', 'named-paths.test.ts')
+
 const texts: Array<{ file: string; text: string }> = [
-  ...files(path.join(ROOT, 'src'), (f) => f.endsWith('.ts')).map((file) => ({
-    file,
-    text: comments(fs.readFileSync(file, 'utf8'))
-  })),
+  ...['src', 'test-support', '__tests__', 'scripts']
+    .flatMap((dir) =>
+      files(path.join(ROOT, dir), (f) => SOURCE.test(f) && f !== THIS_FILE)
+    )
+    .map((file) => ({
+      file,
+      text: comments(file, fs.readFileSync(file, 'utf8'))
+    })),
   ...[
     'README.md',
     'CONTRIBUTING.md',
@@ -103,7 +129,7 @@ describe('paths named in comments and docs', () => {
     const missing = texts.flatMap(({ file, text }) =>
       [...text.matchAll(BARE_SOURCE)]
         .map((m) => m[1] ?? '')
-        .filter((named) => !allNames.has(named))
+        .filter((named) => !allNames.has(named) && !NOT_OURS_BARE.has(named))
         .map((named) => `${path.relative(ROOT, file)}: ${named}`)
     )
     expect([...new Set(missing)]).toEqual([])

@@ -22613,6 +22613,9 @@ function numeric(str) {
     return !isNaN(str) ? parseInt(str, 10) : str.charCodeAt(0);
 }
 function escapeBraces(str) {
+    if (str.indexOf('\\') === -1) {
+        return str;
+    }
     return str
         .replace(slashPattern, escSlash)
         .replace(openPattern, escOpen)
@@ -22621,6 +22624,9 @@ function escapeBraces(str) {
         .replace(periodPattern, escPeriod);
 }
 function unescapeBraces(str) {
+    if (str.indexOf('\0') === -1) {
+        return str;
+    }
     return str
         .replace(escSlashPattern, '\\')
         .replace(escOpenPattern, '{')
@@ -22857,7 +22863,8 @@ function expandSequence(body, isAlphaSequence, max, maxLength, budget) {
         incr *= -1;
         test = gte;
     }
-    const pad = n.some(isPadded);
+    // Like Bash, only the endpoints set the width: `{1..10..02}` is `1 3 5 7 9`.
+    const pad = isPadded(n[0]) || isPadded(n[1]);
     // A padded value is built a character at a time to `width`, which the input
     // sets, so it costs one step per character: 64KB of
     // `('{' + '0'.repeat(100) + '..99999}').repeat(n)` took 7 seconds charged

@@ -138,15 +138,7 @@ async function pullContext(
   }
   const facts = pullFactsOf(pr, settings)
   context.pullFacts = facts
-  if (facts.steering.state !== 'none')
-    core.warning(
-      facts.steering.state === 'unknown'
-        ? `Pull request #${pr.number}: GitHub named ${facts.listedFiles} of its ` +
-            `${facts.changedFiles} changed files; workflow, instructions and setup ` +
-            'files cannot be ruled out, so the report treats them as changed.'
-        : `Pull request #${pr.number} changes ${facts.steering.files.length} file(s) ` +
-            'that steer CI or reviews (named in the report).'
-    )
+  warnOfSteering(pr.number, facts)
   // The review's verdict needs what was left out even without the folder.
   const given = narrowPullRequest(
     pr,
@@ -174,68 +166,128 @@ async function pullContext(
     context.question += summaryOnlyNote(facts)
     // No review was asked of the agents: nothing of the change was read.
     if (review)
-      context.pullRequest = {
-        ...reviewedPull(pr, decision.context),
-        coverage: coverageOf(
-          changed,
-          [
-            {
-              file: `(all ${changed} changed files)`,
-              reason: `${changed} changed files is more than '${Inputs.MaxChangedFiles}' (${facts.summaryOnly.max}): the agents summarised, no review`,
-              unnamed: changed
-            }
-          ],
-          settings.allowUnread
-        )
-      }
+      context.pullRequest = summaryOnlyPull(
+        pr,
+        decision,
+        facts.summaryOnly.max,
+        changed,
+        settings
+      )
     return { context, baseSha: pr.baseSha }
   }
   if (review) {
-    // The review places findings on the diff the action read, cut like the
-    // agents' at pr-diff-max-bytes; lines past the cut are left to GitHub.
-    const cut = cutDiff(pr.diff, settings.prDiffMaxBytes)
-    // Across pushes: earlier findings, and the change since the last review.
-    const scoped = await scopeReview(
+    const reviewed = await reviewContext(
       github,
       settings,
-      {
-        question: decision.question,
-        fromComment: decision.commentId !== undefined
-      },
-      given,
-      core
+      decision,
+      { pr, given },
+      changed,
+      path.join(workDir, 'review-context')
     )
-    context.pullRequest = {
-      ...reviewedPull(
-        {
-          ...pr,
-          diff: cut.diff,
-          diffTruncated: pr.diffTruncated || cut.truncated
-        },
-        decision.context
-      ),
-      across: scoped.across,
-      coverage: coverageOf(
-        changed,
-        [
-          ...given.leftOut,
-          ...(scoped.delta?.cut ?? []).map((c) => ({
-            file: c.path,
-            reason: `its change since the last review (${c.bytes} bytes) is over pr-diff-max-bytes: left out of since-last-review.patch`
-          }))
-        ],
-        settings.allowUnread
-      )
-    }
-    const dir = path.join(workDir, 'review-context')
-    const note = writeReviewContext(dir, scoped)
-    if (note) {
-      context.extraContextPaths.push(dir)
-      context.question += note
+    context.pullRequest = reviewed.pullRequest
+    if (reviewed.note) {
+      context.extraContextPaths.push(reviewed.dir)
+      context.question += reviewed.note
     }
     context.question += reviewInstructions()
   }
   return { context, baseSha: pr.baseSha }
+}
+
+/** Says in the job log that the pull request changes files that steer CI or reviews. */
+function warnOfSteering(number: number, facts: PullFacts): void {
+  if (facts.steering.state === 'none') return
+  core.warning(
+    facts.steering.state === 'unknown'
+      ? `Pull request #${number}: GitHub named ${facts.listedFiles} of its ` +
+          `${facts.changedFiles} changed files; workflow, instructions and setup ` +
+          'files cannot be ruled out, so the report treats them as changed.'
+      : `Pull request #${number} changes ${facts.steering.files.length} file(s) ` +
+          'that steer CI or reviews (named in the report).'
+  )
+}
+
+/** A pull request too large to review: every changed file counts as unread. */
+function summaryOnlyPull(
+  pr: PullRequestContext,
+  decision: RunIntake,
+  max: number,
+  changed: number,
+  settings: Settings
+): ReviewedPull {
+  return {
+    ...reviewedPull(pr, decision.context),
+    coverage: coverageOf(
+      changed,
+      [
+        {
+          file: `(all ${changed} changed files)`,
+          reason: `${changed} changed files is more than '${Inputs.MaxChangedFiles}' (${max}): the agents summarised, no review`,
+          unnamed: changed
+        }
+      ],
+      settings.allowUnread
+    )
+  }
+}
+
+/**
+ * The pull request as `review: inline` reviews it, and the across-pushes
+ * folder (earlier findings, the change since the last review) written to dir.
+ */
+async function reviewContext(
+  github: GitHubApi,
+  settings: Settings,
+  decision: RunIntake,
+  {
+    pr,
+    given
+  }: {
+    /** As GitHub gave it. */
+    pr: PullRequestContext
+    /** Narrowed by include/exclude and pr-diff-max-bytes (pr-filter.ts). */
+    given: ReturnType<typeof narrowPullRequest>
+  },
+  changed: number,
+  dir: string
+): Promise<{ pullRequest: ReviewedPull; dir: string; note: string }> {
+  // The review places findings on the diff the action read, cut like the
+  // agents' at pr-diff-max-bytes; lines past the cut are left to GitHub.
+  const cut = cutDiff(pr.diff, settings.prDiffMaxBytes)
+  // Across pushes: earlier findings, and the change since the last review.
+  const scoped = await scopeReview(
+    github,
+    settings,
+    {
+      question: decision.question,
+      fromComment: decision.commentId !== undefined
+    },
+    given,
+    core
+  )
+  const pullRequest: ReviewedPull = {
+    ...reviewedPull(
+      {
+        ...pr,
+        diff: cut.diff,
+        diffTruncated: pr.diffTruncated || cut.truncated
+      },
+      decision.context
+    ),
+    across: scoped.across,
+    coverage: coverageOf(
+      changed,
+      [
+        ...given.leftOut,
+        ...(scoped.delta?.cut ?? []).map((c) => ({
+          file: c.path,
+          reason: `its change since the last review (${c.bytes} bytes) is over pr-diff-max-bytes: left out of since-last-review.patch`
+        }))
+      ],
+      settings.allowUnread
+    )
+  }
+  return { pullRequest, dir, note: writeReviewContext(dir, scoped) }
 }
 
 /**

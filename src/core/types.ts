@@ -35,7 +35,29 @@ export interface ModelSpec {
 
 export type ContextPermission = 'read' | 'write'
 
-export interface Settings {
+/**
+ * What the user's setup gives every agent: the MassGen config, presets and
+ * instructions, and the files they came from (inputs/user-inputs.ts).
+ */
+export interface UserSetup {
+  /** `config`: the user's MassGen config (user-config.ts), if given. */
+  userConfig: UserConfigSource | undefined
+  /** `mode`: MassGen's `--quick` / `--fast` presets, or neither. */
+  mode: RunMode
+  /** `personas`: MassGen's `--personas` diversity mode, if given. */
+  personas: PersonaMode | undefined
+  /** `instructions` or the file of `instructions-file`: for every agent, every run. */
+  instructions: string
+  /** Paths of the files the run's setup came from (config, instructions, query). */
+  setupFiles: string[]
+  /**
+   * Files the inputs name that are still to be read from the base commit
+   * (events that carry someone else's code; base-setup.ts). Empty once read.
+   */
+  baseSetup: SetupFileRef[]
+}
+
+export interface Settings extends UserSetup {
   /** The question, from `query` or the file named by `query-file` (empty when a comment supplies it). */
   query: string
   /** Parsed `models`; empty means the default models of the keys present. */
@@ -95,21 +117,6 @@ export interface Settings {
   acceptLocalModeRisk: boolean
   /** Network of the agents' containers in Docker mode. */
   dockerNetwork: DockerNetwork
-  /** `config`: the user's MassGen config (user-config.ts), if given. */
-  userConfig: UserConfigSource | undefined
-  /** `mode`: MassGen's `--quick` / `--fast` presets, or neither. */
-  mode: RunMode
-  /** `personas`: MassGen's `--personas` diversity mode, if given. */
-  personas: PersonaMode | undefined
-  /** `instructions` or the file of `instructions-file`: for every agent, every run. */
-  instructions: string
-  /** Paths of the files the run's setup came from (config, instructions, query). */
-  setupFiles: string[]
-  /**
-   * Files the inputs name that are still to be read from the base commit
-   * (events that carry someone else's code; base-setup.ts). Empty once read.
-   */
-  baseSetup: SetupFileRef[]
   /** `max-cost` in USD: MassGen is stopped once its estimate reaches it. */
   maxCost: number | undefined
   /** `include`: globs a changed file must match to reach the agents (empty: all). */

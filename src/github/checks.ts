@@ -2,7 +2,7 @@
 // verdict. The token needs `checks: write`; a refusal is a CheckRunRefused,
 // which the caller turns into one warning.
 import type { Octokit } from './client.js'
-import { statusOf, toGitHubError } from './errors.js'
+import { statusOf, toGitHubError, WriteRefused } from './errors.js'
 
 /** GitHub takes at most 50 annotations in one create or update request. */
 export const ANNOTATIONS_PER_REQUEST = 50
@@ -41,10 +41,9 @@ export interface CheckRunRef {
 }
 
 /** The token may not write check runs (403, or 404 without the permission). */
-export class CheckRunRefused extends Error {
-  constructor(readonly detail: string) {
-    super(detail)
-    this.name = 'CheckRunRefused'
+export class CheckRunRefused extends WriteRefused {
+  constructor(detail: string) {
+    super(detail, 'CheckRunRefused')
   }
 }
 

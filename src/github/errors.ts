@@ -17,6 +17,20 @@ export class GitHubError extends Error {
   }
 }
 
+/**
+ * GitHub refused a write the run can go on without (a check run, a review's
+ * lines); `detail` says why, the subclass which write.
+ */
+export class WriteRefused extends Error {
+  constructor(
+    readonly detail: string,
+    name: string
+  ) {
+    super(detail)
+    this.name = name
+  }
+}
+
 /** Added to a refused write: the usual cause is the workflow's permissions. */
 export const WRITE_HINT =
   ' The token needs `issues: write` and `pull-requests: write` in the' +
@@ -69,4 +83,22 @@ export function toGitHubError(
     return new GitHubError('body-too-long', `${said}. ${limit}`, status)
   }
   return new GitHubError('failed', said, status)
+}
+
+/**
+ * One call to GitHub: its failure becomes a GitHubError naming `what` (with
+ * `hint` for a refused write), but for a 404 when `onNotFound` is given: then
+ * its value is the answer (gone is what the caller wanted, or means none).
+ */
+export async function callGitHub<T>(
+  what: string,
+  call: () => Promise<T>,
+  { hint = '', onNotFound }: { hint?: string; onNotFound?: () => T } = {}
+): Promise<T> {
+  try {
+    return await call()
+  } catch (e) {
+    if (onNotFound && statusOf(e) === 404) return onNotFound()
+    throw toGitHubError(e, what, hint)
+  }
 }

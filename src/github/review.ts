@@ -2,7 +2,7 @@
 // reviews already there, a new review, and the deletion of a pending one
 // (how a refused batch is probed, see review/post.ts).
 import type { Octokit } from './client.js'
-import { statusOf, toGitHubError, WRITE_HINT } from './errors.js'
+import { statusOf, toGitHubError, WRITE_HINT, WriteRefused } from './errors.js'
 import type { Authored, Identity } from './identity.js'
 import type { Log } from '../core/log.js'
 
@@ -47,10 +47,10 @@ interface ReviewTarget {
   identity: Identity
 }
 
-export class ReviewRefused extends Error {
-  constructor(readonly detail: string) {
-    super(detail)
-    this.name = 'ReviewRefused'
+/** GitHub would not take some line of the review (422). */
+export class ReviewRefused extends WriteRefused {
+  constructor(detail: string) {
+    super(detail, 'ReviewRefused')
   }
 }
 

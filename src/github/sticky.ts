@@ -137,22 +137,43 @@ async function findSticky(
   return best
 }
 
+/** Where a comment is written: a new one on an issue, or over one. */
+type CommentPlace = { issueNumber: number } | { commentId: number }
+
+/** Writes the comment; GitHub's answer tells the identity who the token is. */
+async function writeComment(
+  session: Session,
+  place: CommentPlace,
+  body: string
+): Promise<{ id: number; url: string }> {
+  const { octokit, owner, repo } = session.target
+  const { data } =
+    'issueNumber' in place
+      ? await octokit.rest.issues.createComment({
+          owner,
+          repo,
+          body,
+          issue_number: place.issueNumber
+        })
+      : await octokit.rest.issues.updateComment({
+          owner,
+          repo,
+          body,
+          comment_id: place.commentId
+        })
+  session.target.identity.learn(data)
+  return { id: data.id, url: data.html_url }
+}
+
 async function createComment(
   session: Session,
   issueNumber: number,
   body: string
 ): Promise<{ id: number; url: string }> {
-  const { octokit, owner, repo } = session.target
   try {
-    const { data } = await octokit.rest.issues.createComment({
-      owner,
-      repo,
-      issue_number: issueNumber,
-      body
-    })
-    session.target.identity.learn(data)
-    return { id: data.id, url: data.html_url }
+    return await writeComment(session, { issueNumber }, body)
   } catch (e) {
+    const { owner, repo } = session.target
     const what = `Commenting on #${issueNumber} of ${owner}/${repo}`
     const err = toGitHubError(e, what, WRITE_HINT)
     if (err.kind === 'not-found') {
@@ -163,20 +184,12 @@ async function createComment(
   }
 }
 
-async function updateComment(
+function updateComment(
   session: Session,
-  id: number,
+  commentId: number,
   body: string
 ): Promise<{ id: number; url: string }> {
-  const { octokit, owner, repo } = session.target
-  const { data } = await octokit.rest.issues.updateComment({
-    owner,
-    repo,
-    comment_id: id,
-    body
-  })
-  session.target.identity.learn(data)
-  return { id: data.id, url: data.html_url }
+  return writeComment(session, { commentId }, body)
 }
 
 function stickyKey(issueNumber: number, tag: string): string {

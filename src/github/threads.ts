@@ -30,54 +30,63 @@ function toThreadComment(c: RawComment): ThreadComment {
   }
 }
 
-/** The comments of an issue or pull request written before `beforeId`. */
-export function readIssueComments(
-  { octokit, owner, repo }: ThreadTarget,
-  issueNumber: number,
+/**
+ * The comments written before `beforeId`, oldest first: an issue's or pull
+ * request's, or those of one review-comment thread (its first comment is
+ * `threadId`).
+ */
+export async function readComments(
+  target: ThreadTarget,
+  where: { issueNumber: number } | { pullNumber: number; threadId: number },
   beforeId: number
 ): Promise<ThreadComment[]> {
-  return collect(
-    octokit.paginate.iterator(octokit.rest.issues.listComments, {
-      owner,
-      repo,
-      issue_number: issueNumber,
-      per_page: 100
-    }),
-    (c) => c.id < beforeId,
-    `Listing the comments of #${issueNumber}`
+  const inThread = (c: RawComment) =>
+    !('threadId' in where) ||
+    c.id === where.threadId ||
+    c.in_reply_to_id === where.threadId
+  const what =
+    'issueNumber' in where
+      ? `Listing the comments of #${where.issueNumber}`
+      : `Listing the review comments of pull request #${where.pullNumber}`
+  const found = await collect(
+    target,
+    where,
+    (c) => c.id < beforeId && inThread(c),
+    what
   )
+  return found.sort((a, b) => a.id - b.id)
 }
 
-/** The comments of one review-comment thread written before `beforeId`. */
-export function readReviewThread(
+/** Whose comments are listed: an issue's, or a pull request's review comments. */
+type Listing = { issueNumber: number } | { pullNumber: number }
+
+function pagesOf(
   { octokit, owner, repo }: ThreadTarget,
-  pullNumber: number,
-  threadId: number,
-  beforeId: number
-): Promise<ThreadComment[]> {
-  return collect(
-    octokit.paginate.iterator(octokit.rest.pulls.listReviewComments, {
-      owner,
-      repo,
-      pull_number: pullNumber,
-      per_page: 100
-    }),
-    (c) =>
-      (c.id === threadId || c.in_reply_to_id === threadId) && c.id < beforeId,
-    `Listing the review comments of pull request #${pullNumber}`
-  ).then((thread) => thread.sort((a, b) => a.id - b.id))
+  listing: Listing
+): AsyncIterable<{ data: unknown }> {
+  const page = { owner, repo, per_page: 100 }
+  return 'issueNumber' in listing
+    ? octokit.paginate.iterator(octokit.rest.issues.listComments, {
+        ...page,
+        issue_number: listing.issueNumber
+      })
+    : octokit.paginate.iterator(octokit.rest.pulls.listReviewComments, {
+        ...page,
+        pull_number: listing.pullNumber
+      })
 }
 
 /** The comments `keep` accepts, from at most MAX_PAGES pages. */
 async function collect(
-  pages: AsyncIterable<{ data: unknown }>,
+  target: ThreadTarget,
+  listing: Listing,
   keep: (c: RawComment) => boolean,
   what: string
 ): Promise<ThreadComment[]> {
   const found: ThreadComment[] = []
   let count = 0
   try {
-    for await (const page of pages) {
+    for await (const page of pagesOf(target, listing)) {
       for (const c of page.data as RawComment[])
         if (keep(c)) found.push(toThreadComment(c))
       if (++count >= MAX_PAGES) break

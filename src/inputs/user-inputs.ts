@@ -15,10 +15,9 @@ import {
 import {
   PERSONA_MODES,
   RUN_MODES,
-  type PersonaMode,
-  type RunMode,
   type SetupFileRef,
-  type UserConfigSource
+  type UserConfigSource,
+  type UserSetup
 } from '../core/types.js'
 import { readWorkspaceFileSync } from '../safety/workspace-file.js'
 import { isInside } from '../core/paths.js'
@@ -26,17 +25,6 @@ import { showValue } from '../core/text.js'
 
 /** Instructions go into every agent's system prompt on every call. */
 const MAX_INSTRUCTIONS_BYTES = 64 * 1024
-
-interface UserInputs {
-  userConfig: UserConfigSource | undefined
-  mode: RunMode
-  personas: PersonaMode | undefined
-  instructions: string
-  /** Workspace-relative paths of the files read (config, instructions). */
-  setupFiles: string[]
-  /** Files still to read from the base commit (events with someone else's code). */
-  baseSetup: SetupFileRef[]
-}
 
 /** Where the setup files are read: the workspace, or later the base commit. */
 export interface SetupReader {
@@ -48,7 +36,7 @@ export function readUserInputs(
   getInput: (name: string) => string,
   reader: SetupReader,
   errors: string[]
-): UserInputs {
+): UserSetup {
   const setupFiles: string[] = []
   const baseSetup: SetupFileRef[] = []
   const files = { setupFiles, baseSetup }

@@ -1,8 +1,7 @@
 // Delivers a report: job summary, sticky comment, outputs. Never throws:
 // a GitHub failure is logged and the summary is still written.
 import * as core from '@actions/core'
-import * as path from 'node:path'
-import { writeAgentFile } from '../safety/agent-files.js'
+import { writeStepFile } from '../safety/agent-files.js'
 import { GitHubCommentLimit, Outputs } from '../core/constants.js'
 import { saveStepState } from '../core/step-state.js'
 import type { ReviewReport } from '../core/review.js'
@@ -198,20 +197,14 @@ async function setOutputs(
     result.winnerAnswer === undefined
       ? ''
       : redactSecrets(result.winnerAnswer, secrets)
-  let answerFile = ''
-  if (workDir && result.winnerAnswer !== undefined) {
-    // The redacted copy: MassGen's own file may hold a key an agent printed.
-    // The work folder is MassGen's cwd: an agent may have left a link at
-    // this name. writeAgentFile replaces the name, never what it points to.
-    try {
-      await writeAgentFile(workDir, 'answer.md', answer)
-      answerFile = path.join(workDir, 'answer.md')
-    } catch (error) {
-      core.warning(
-        `Could not write the answer file: ${redactSecrets(String(error), secrets)}`
-      )
-    }
-  }
+  // The redacted copy: MassGen's own file may hold a key an agent printed.
+  const answerFile =
+    workDir && result.winnerAnswer !== undefined
+      ? await writeStepFile(workDir, 'answer.md', answer, 'the answer file', {
+          log: core,
+          secrets
+        })
+      : ''
   const votes = result.agents.map((a) => ({
     agent: a.id,
     backend: a.backend,

@@ -35,8 +35,10 @@ import {
   type ReviewTextContext
 } from './render.js'
 import type {
+  EarlierOutcome,
   FindingGroup,
   Posted,
+  Verdict,
   ReviewedGroup,
   Coverage,
   ReviewReport,
@@ -294,39 +296,15 @@ export async function runReview(
       `Review: ${grouped.ungrouped} finding(s) stood alone, not compared with the others on their file: ` +
         "their raisers' findings on a file took more comparisons than the grouping makes for one agent there (answers flooding one file)."
     )
-  // The code each finding points at, read once: the vote's question shows
-  // it, and a line past the end of its file is marked (not dropped: the
-  // vote round numbered the groups as they are).
-  const code = excerptsFor(grouped.groups, input.diff, input.checkout)
-  const excerpts = new Map<FindingGroup, Excerpt>()
-  const marked = grouped.groups.map((g) => {
-    const excerpt = code.get(g)
-    const end = pastTheEnd(g, excerpt)
-    const group = end === undefined ? g : { ...g, pastEnd: end }
-    if (excerpt) excerpts.set(group, excerpt)
-    return group
-  })
+  const { marked, excerpts } = markedGroups(input, grouped.groups)
   const withBallots = withVotes(input, marked, excerpts)
   const voted = {
     ...withBallots,
     groups: withBallots.groups.map((g) => tallied(g, input.minAgreement))
   }
-  let posted = new Set<string>()
-  let listFailed: string | undefined
-  if (runner) {
-    try {
-      posted = postedFingerprints(
-        await runner.listReviewTexts(input.pullNumber),
-        input.tag
-      )
-    } catch (error) {
-      listFailed = redactSecrets(errorText(error), input.secrets)
-      log.warning(
-        `Could not list the earlier review comments (${listFailed}); ` +
-          'findings posted by an earlier run may be posted again.'
-      )
-    }
-  }
+  const posted = runner
+    ? await earlierPosted(input, runner, log)
+    : new Set<string>()
   const { planned } = planReview(input, parsed, posted, voted.groups)
   const groups = planned.map((p) => p.group)
   const earlier =
@@ -341,8 +319,93 @@ export async function runReview(
     }),
     votesSplit(parsed, input.votes ?? [])
   )
+  const report = reviewReport(
+    input,
+    parsed,
+    planned,
+    thisRun,
+    voted.ballots,
+    earlier
+  )
+  const fresh = planned.filter(
+    (p) => p.posted === 'inline' || p.posted === 'body'
+  )
+  if (!runner) {
+    report.notPosted = 'No review was posted: there is no GitHub token.'
+    return report
+  }
+  if (fresh.length === 0) {
+    report.notPosted =
+      planned.length === 0
+        ? 'No findings, so no review was posted.'
+        : 'No new findings to post: every one was posted by an earlier run, or is kept to the summary (not confirmed, below min-agreement or min-severity).'
+    return report
+  }
+  await postReview(
+    input,
+    runner,
+    log,
+    planned,
+    report,
+    textContext(input, parsed)
+  )
+  return report
+}
+
+/**
+ * The code each finding points at, read once: the vote's question shows it,
+ * and a line past the end of its file is marked (not dropped: the vote round
+ * numbered the groups as they are).
+ */
+function markedGroups(
+  input: ReviewInput,
+  groups: FindingGroup[]
+): { marked: FindingGroup[]; excerpts: Map<FindingGroup, Excerpt> } {
+  const code = excerptsFor(groups, input.diff, input.checkout)
+  const excerpts = new Map<FindingGroup, Excerpt>()
+  const marked = groups.map((g) => {
+    const excerpt = code.get(g)
+    const end = pastTheEnd(g, excerpt)
+    const group = end === undefined ? g : { ...g, pastEnd: end }
+    if (excerpt) excerpts.set(group, excerpt)
+    return group
+  })
+  return { marked, excerpts }
+}
+
+/** What an earlier run already posted; none (with a warning) when the list fails. */
+async function earlierPosted(
+  input: ReviewInput,
+  runner: ReviewPoster,
+  log: StageLog
+): Promise<Set<string>> {
+  try {
+    return postedFingerprints(
+      await runner.listReviewTexts(input.pullNumber),
+      input.tag
+    )
+  } catch (error) {
+    const listFailed = redactSecrets(errorText(error), input.secrets)
+    log.warning(
+      `Could not list the earlier review comments (${listFailed}); ` +
+        'findings posted by an earlier run may be posted again.'
+    )
+    return new Set<string>()
+  }
+}
+
+/** What the review found and decided, before anything is posted. */
+function reviewReport(
+  input: ReviewInput,
+  parsed: AgentFindings[],
+  planned: Planned[],
+  thisRun: Verdict,
+  ballots: AgentVotes[],
+  earlier: EarlierOutcome[] | undefined
+): ReviewReport {
+  const groups = planned.map((p) => p.group)
   const agentsWithBlock = parsed.filter((p) => p.block === 'found').length
-  const report: ReviewReport = {
+  return {
     // Every earlier finding that still stands counts too (standing.ts); a
     // review that left changed code unread is never a pass (coverage.ts).
     verdict: coveredVerdict(
@@ -374,9 +437,8 @@ export async function runReview(
       ? {
           vote: {
             ...input.vote,
-            agentsWithBlock: voted.ballots.filter((b) => b.block === 'found')
-              .length,
-            dropped: voted.ballots.reduce((n, b) => n + b.dropped, 0)
+            agentsWithBlock: ballots.filter((b) => b.block === 'found').length,
+            dropped: ballots.reduce((n, b) => n + b.dropped, 0)
           }
         }
       : {}),
@@ -384,29 +446,6 @@ export async function runReview(
     ...(earlier ? { earlier } : {}),
     ...walkthroughField(input)
   }
-  const fresh = planned.filter(
-    (p) => p.posted === 'inline' || p.posted === 'body'
-  )
-  if (!runner) {
-    report.notPosted = 'No review was posted: there is no GitHub token.'
-    return report
-  }
-  if (fresh.length === 0) {
-    report.notPosted =
-      planned.length === 0
-        ? 'No findings, so no review was posted.'
-        : 'No new findings to post: every one was posted by an earlier run, or is kept to the summary (not confirmed, below min-agreement or min-severity).'
-    return report
-  }
-  await postReview(
-    input,
-    runner,
-    log,
-    planned,
-    report,
-    textContext(input, parsed)
-  )
-  return report
 }
 
 /**

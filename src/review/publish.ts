@@ -3,12 +3,11 @@
 // scanning). Neither can stop the run: a refusal is one warning that says
 // what to change, and the report, the outputs and the gate go on.
 import * as core from '@actions/core'
-import * as path from 'node:path'
 import type { GitHubApi } from '../github/api.js'
 import { annotationKey, CheckRunRefused } from '../github/checks.js'
 import { Inputs, Outputs } from '../core/constants.js'
 import type { RunResult, Settings } from '../core/types.js'
-import { writeAgentFile } from '../safety/agent-files.js'
+import { writeStepFile } from '../safety/agent-files.js'
 import { redactSecrets } from '../safety/redact.js'
 import { clip, errorText } from '../core/text.js'
 import {
@@ -153,16 +152,13 @@ async function writeSarif(
     core.warning(
       `${left} finding(s) were left out of the SARIF file (a path that is not repository-relative, or over the cap).`
     )
-  try {
-    // MassGen's cwd: an agent may have left a link at this name.
-    await writeAgentFile(workDir, 'findings.sarif', JSON.stringify(log))
-    return path.join(workDir, 'findings.sarif')
-  } catch (error) {
-    core.warning(
-      `Could not write the SARIF file: ${redactSecrets(String(error), secrets)}`
-    )
-    return ''
-  }
+  return writeStepFile(
+    workDir,
+    'findings.sarif',
+    JSON.stringify(log),
+    'the SARIF file',
+    { log: core, secrets }
+  )
 }
 
 /** Check run and SARIF, with their outputs; only with review inline on a pull request. */

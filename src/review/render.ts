@@ -548,40 +548,14 @@ export function findingsSection(
     .filter(Boolean)
     .join('\n\n')
   const earlier = earlierSection(report.earlier, ctx.secrets)
-  const standing = standingFindings(report).length
-  if (report.groups.length === 0)
-    return [
-      head,
-      scope,
-      standing
-        ? `No new findings; ${standing} left open by earlier reviews still count (below).`
-        : 'No findings.',
-      voteNote(report),
-      note,
-      dropped,
-      noBlock,
-      earlier
-    ]
-      .filter(Boolean)
-      .join('\n\n')
-  const counted = new Set(countedFindings(report))
-  const rows = report.groups
-    .slice(0, MAX_TABLE_ROWS)
-    .map((g) => tableRow(g, counted.has(g), ctx))
-  const held = report.groups.filter((g) => g.posted === 'held').length
-  const more = report.groups.length - rows.length
+  const findings =
+    report.groups.length === 0
+      ? [noFindingsLine(report)]
+      : findingsTable(report, ctx)
   return [
     head,
     scope,
-    [
-      '| Agreement | Severity | Where | Finding | Raised by | Posted |',
-      '| --- | --- | --- | --- | --- | --- |',
-      ...rows
-    ].join('\n'),
-    more > 0 ? `_…and ${more} more (see the findings output)._` : '',
-    held
-      ? `_${held} finding${held === 1 ? '' : 's'} held back from the inline comments by max-inline-comments (${report.maxInlineComments}): the strongest (confirmations × severity) went inline._`
-      : '',
+    ...findings,
     voteNote(report),
     note,
     dropped,
@@ -590,6 +564,34 @@ export function findingsSection(
   ]
     .filter(Boolean)
     .join('\n\n')
+}
+
+function noFindingsLine(report: ReviewReport): string {
+  const standing = standingFindings(report).length
+  return standing
+    ? `No new findings; ${standing} left open by earlier reviews still count (below).`
+    : 'No findings.'
+}
+
+/** The table of this run's findings, and what it left out. */
+function findingsTable(report: ReviewReport, ctx: ReviewTextContext): string[] {
+  const counted = new Set(countedFindings(report))
+  const rows = report.groups
+    .slice(0, MAX_TABLE_ROWS)
+    .map((g) => tableRow(g, counted.has(g), ctx))
+  const held = report.groups.filter((g) => g.posted === 'held').length
+  const more = report.groups.length - rows.length
+  return [
+    [
+      '| Agreement | Severity | Where | Finding | Raised by | Posted |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...rows
+    ].join('\n'),
+    more > 0 ? `_…and ${more} more (see the findings output)._` : '',
+    held
+      ? `_${held} finding${held === 1 ? '' : 's'} held back from the inline comments by max-inline-comments (${report.maxInlineComments}): the strongest (confirmations × severity) went inline._`
+      : ''
+  ]
 }
 
 /** What the vote round did, and what it cost. */

@@ -2,11 +2,9 @@
 // the review (review/post.ts), sets the verdict and findings outputs, and
 // says whether `fail-on` fails the step (main fails it after the report).
 import * as core from '@actions/core'
-import * as path from 'node:path'
-import { writeAgentFile } from '../safety/agent-files.js'
+import { writeStepFile } from '../safety/agent-files.js'
 import { Inputs, Outputs } from '../core/constants.js'
 import type { GitHubApi } from '../github/api.js'
-import { redactSecrets } from '../safety/redact.js'
 import { gateFails } from './counted.js'
 import { countsBySeverity, standingFindings } from './standing.js'
 import { incompleteReason } from './coverage.js'
@@ -111,16 +109,13 @@ export async function setReviewOutputs(
   }
   const json = JSON.stringify(findingsJson(report, secrets))
   core.setOutput(Outputs.Findings, json)
-  let file = ''
-  try {
-    // MassGen's cwd: an agent may have left a link at this name.
-    await writeAgentFile(workDir, 'findings.json', json)
-    file = path.join(workDir, 'findings.json')
-  } catch (error) {
-    core.warning(
-      `Could not write the findings file: ${redactSecrets(String(error), secrets)}`
-    )
-  }
+  const file = await writeStepFile(
+    workDir,
+    'findings.json',
+    json,
+    'the findings file',
+    { log: core, secrets }
+  )
   core.setOutput(Outputs.FindingsFile, file)
 }
 

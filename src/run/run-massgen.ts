@@ -1,7 +1,7 @@
 // Runs MassGen once under the action's own deadline and streams its output.
 import { DeadlineGraceSeconds, InterruptGraceMs } from '../core/constants.js'
 import { foldOutputLine, stripAnsi, type OutputHints } from './output-lines.js'
-import type { Exit, ProcessRunner } from '../core/process.js'
+import type { Exit, ProcessRunner, RunningProcess } from '../core/process.js'
 import type { MassgenStatus } from './status-file.js'
 import { readStatusFile } from './status-file.js'
 
@@ -98,24 +98,12 @@ export async function runMassgen(
   let timedOut = false
   let cancelled = false
   let stoppedByStatus = false
-  let stopping: Promise<void> | undefined
-  const graceMs = request.interruptGraceMs ?? InterruptGraceMs
-  const stop = (why: string) => {
-    stopping ??= (async () => {
-      // SIGINT lets MassGen write its final status.json; SIGKILL makes sure.
-      request.log?.(`${why}: stopping MassGen (SIGINT to its process group)`)
-      child.signalGroup('SIGINT')
-      const ended = await Promise.race([
-        child.exited.then(() => true),
-        sleep(graceMs).then(() => false)
-      ])
-      if (!ended)
-        request.log?.(
-          `MassGen still ran ${graceMs / 1000} s after SIGINT: SIGKILL to its process group`
-        )
-      child.signalGroup('SIGKILL')
-    })()
-  }
+  const stopper = startStopper(
+    child,
+    request.interruptGraceMs ?? InterruptGraceMs,
+    request.log
+  )
+  const stop = stopper.stop
   const limit = deadlineSeconds(request.maxDurationSeconds)
   const deadline = setTimeout(() => {
     timedOut = true
@@ -139,7 +127,7 @@ export async function runMassgen(
           const status = readStatusFile(logDir, statusFile)
           if (!status) return
           request.onStatus?.(status)
-          if (!stopping && request.stopWhen?.(status)) {
+          if (!stopper.stopping() && request.stopWhen?.(status)) {
             stoppedByStatus = true
             stop("MassGen's status met the stop condition (max-cost)")
           }
@@ -150,16 +138,8 @@ export async function runMassgen(
   clearTimeout(deadline)
   if (poller) clearInterval(poller)
   request.abort?.removeEventListener('abort', onAbort)
-  // The leader is gone; its children (MCP servers, docker clients) must go too.
-  let survivors = false
-  if (child.groupAlive()) {
-    child.signalGroup('SIGKILL')
-    // Kept alive: with the child's pipes closed and the timers cleared,
-    // an unref'd wait would let Node exit here with the run unreported.
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    survivors = child.groupAlive()
-  }
-  await stopping
+  const survivors = await reapGroup(child)
+  await stopper.stopping()
   return {
     ...exit,
     timedOut,
@@ -171,6 +151,47 @@ export async function runMassgen(
     endedAtMs: Date.now(),
     survivors
   }
+}
+
+/**
+ * Stops MassGen once, however many reasons arrive: SIGINT lets it write its
+ * final status.json; SIGKILL after the grace makes sure.
+ */
+function startStopper(
+  child: RunningProcess,
+  graceMs: number,
+  log: ((message: string) => void) | undefined
+): { stop: (why: string) => void; stopping: () => Promise<void> | undefined } {
+  let stopping: Promise<void> | undefined
+  const stop = (why: string) => {
+    stopping ??= (async () => {
+      log?.(`${why}: stopping MassGen (SIGINT to its process group)`)
+      child.signalGroup('SIGINT')
+      const ended = await Promise.race([
+        child.exited.then(() => true),
+        sleep(graceMs).then(() => false)
+      ])
+      if (!ended)
+        log?.(
+          `MassGen still ran ${graceMs / 1000} s after SIGINT: SIGKILL to its process group`
+        )
+      child.signalGroup('SIGKILL')
+    })()
+  }
+  return { stop, stopping: () => stopping }
+}
+
+/**
+ * The leader is gone; its children (MCP servers, docker clients) must go
+ * too. True when one outlived SIGKILL.
+ */
+async function reapGroup(child: RunningProcess): Promise<boolean> {
+  if (!child.groupAlive()) return false
+  child.signalGroup('SIGKILL')
+  // Kept alive: with the child's pipes closed and the timers cleared,
+  // an unref'd wait would let Node exit here with the run unreported.
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  return child.groupAlive()
 }
 
 function sleep(ms: number): Promise<void> {

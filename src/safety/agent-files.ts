@@ -23,6 +23,8 @@ import {
   regularIn,
   sameFile
 } from './no-follow.js'
+import type { Log } from '../core/log.js'
+import { redactSecrets } from './redact.js'
 
 const C = fs.constants
 const CREATE_FLAGS = C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW
@@ -191,6 +193,30 @@ export async function writeAgentFile(
       }),
     rootId
   )
+}
+
+/**
+ * One of the step's output files, written into the work folder: MassGen's
+ * cwd, where an agent may have left a link at this name (replaced, never
+ * followed). Its path, or '' when it could not be written, with a warning
+ * (redacted) that names `what`.
+ */
+export async function writeStepFile(
+  workDir: string,
+  name: string,
+  data: string,
+  what: string,
+  { log, secrets }: { log: Pick<Log, 'warning'>; secrets: readonly string[] }
+): Promise<string> {
+  try {
+    await writeAgentFile(workDir, name, data)
+    return path.join(workDir, name)
+  } catch (error) {
+    log.warning(
+      `Could not write ${what}: ${redactSecrets(String(error), secrets)}`
+    )
+    return ''
+  }
 }
 
 /**

@@ -18,8 +18,11 @@ import type { ProcessRunner } from '../../core/process.js'
 import { prunedFor } from './prune.js'
 import { EXTRAS_MARKER_FILE, extrasMarkerText } from './split.js'
 import type { Log } from '../../core/log.js'
+import { removeLeftovers } from './leftovers.js'
 
 const INSTALL_TIMEOUT_MS = 20 * 60_000
+/** The temporary install folders beside the final place. */
+const TEMP_PREFIX = '.tmp-'
 /** Temporary install folders older than this are left over from a killed run. */
 const STALE_TEMP_MS = 60 * 60_000
 
@@ -32,9 +35,11 @@ export async function installFresh(
   log: Log
 ): Promise<string> {
   fs.mkdirSync(layout.root, { recursive: true })
-  removeStaleTemps(layout.root, log)
+  removeLeftovers(layout.root, TEMP_PREFIX, STALE_TEMP_MS, log)
   const uv = await bootstrapUv(runner, layout.root, env, log)
-  const temp = fs.mkdtempSync(path.join(layout.root, `.tmp-${layout.name}-`))
+  const temp = fs.mkdtempSync(
+    path.join(layout.root, `${TEMP_PREFIX}${layout.name}-`)
+  )
   const constraints = `${temp}.constraints.txt`
   const constrain: string[] = []
   if (layout.lock) {
@@ -59,9 +64,10 @@ export async function installFresh(
       })
   }
   try {
-    const installer = uv
-      ? await installWithUv(step, uv, python)
-      : await installWithPip(step, python)
+    const installer = await installWith(
+      step,
+      uv ? uvInstaller(uv, python, temp) : pipInstaller(python, temp)
+    )
     moveIntoPlace(step, installer)
     return installer
   } catch (error) {
@@ -82,80 +88,88 @@ interface InstallStep {
   run: (command: string, args: string[]) => ReturnType<ProcessRunner['exec']>
 }
 
-async function installWithUv(
-  { layout, env, log, temp, constrain, run }: InstallStep,
-  uv: string,
-  python: PythonInfo
-): Promise<string> {
-  const installer = `uv ${UV_VERSION}`
-  log.info(`MassGen: installing ${layout.requirement} with ${installer}`)
-  const venvPython = path.join(temp, 'bin', 'python')
-  await must(
-    'Creating the virtualenv with uv',
-    layout,
-    env,
-    run(uv, [
-      'venv',
-      '--quiet',
-      '--relocatable',
-      '--python',
-      python.executable,
-      temp
-    ])
-  )
-  await must(
-    `Installing ${layout.requirement} with uv`,
-    layout,
-    env,
-    run(uv, [
-      'pip',
-      'install',
-      '--quiet',
-      '--compile-bytecode',
-      '--python',
-      venvPython,
-      ...constrain,
-      layout.requirement
-    ])
-  )
-  await prune(layout, log, (names) =>
-    run(uv, ['pip', 'uninstall', '--quiet', '--python', venvPython, ...names])
-  )
-  return installer
+/** One way of installing: the commands it runs, with the virtualenv at `temp`. */
+interface Installer {
+  /** Named in the log and the marker (`uv 0.x.y`, `pip`). */
+  name: string
+  /** The tool, as a failed step names it. */
+  tool: string
+  /** Says what the virtualenv is created with, if it fails. */
+  createdWith: string
+  /** Creates the virtualenv at `temp`. */
+  venv: [string, string[]]
+  /** Installs; the constraints and the requirement follow. */
+  install: [string, string[]]
+  /** Uninstalls; the names follow. */
+  uninstall: [string, string[]]
+  /** pip writes the folder's absolute path into each script's first line. */
+  rewritesScripts: boolean
 }
 
-async function installWithPip(
-  { layout, env, log, temp, constrain, run }: InstallStep,
-  python: PythonInfo
-): Promise<string> {
-  log.info(`MassGen: installing ${layout.requirement} with pip`)
+function uvInstaller(uv: string, python: PythonInfo, temp: string): Installer {
   const venvPython = path.join(temp, 'bin', 'python')
+  return {
+    name: `uv ${UV_VERSION}`,
+    tool: 'uv',
+    createdWith: 'with uv',
+    venv: [
+      uv,
+      ['venv', '--quiet', '--relocatable', '--python', python.executable, temp]
+    ],
+    install: [
+      uv,
+      [
+        'pip',
+        'install',
+        '--quiet',
+        '--compile-bytecode',
+        '--python',
+        venvPython
+      ]
+    ],
+    uninstall: [uv, ['pip', 'uninstall', '--quiet', '--python', venvPython]],
+    rewritesScripts: false
+  }
+}
+
+function pipInstaller(python: PythonInfo, temp: string): Installer {
+  const venvPython = path.join(temp, 'bin', 'python')
+  return {
+    name: 'pip',
+    tool: 'pip',
+    createdWith: '(python3 -m venv)',
+    venv: [python.executable, ['-m', 'venv', temp]],
+    install: [venvPython, ['-m', 'pip', 'install', '--no-input', '--quiet']],
+    uninstall: [venvPython, ['-m', 'pip', 'uninstall', '--yes', '--quiet']],
+    rewritesScripts: true
+  }
+}
+
+async function installWith(
+  { layout, env, log, temp, constrain, run }: InstallStep,
+  installer: Installer
+): Promise<string> {
+  log.info(`MassGen: installing ${layout.requirement} with ${installer.name}`)
   await must(
-    'Creating the virtualenv (python3 -m venv)',
+    `Creating the virtualenv ${installer.createdWith}`,
     layout,
     env,
-    run(python.executable, ['-m', 'venv', temp])
+    run(...installer.venv)
   )
+  const [command, args] = installer.install
   await must(
-    `Installing ${layout.requirement} with pip`,
+    `Installing ${layout.requirement} with ${installer.tool}`,
     layout,
     env,
-    run(venvPython, [
-      '-m',
-      'pip',
-      'install',
-      '--no-input',
-      '--quiet',
-      ...constrain,
-      layout.requirement
-    ])
+    run(command, [...args, ...constrain, layout.requirement])
   )
+  const [uninstall, uninstallArgs] = installer.uninstall
   await prune(layout, log, (names) =>
-    run(venvPython, ['-m', 'pip', 'uninstall', '--yes', '--quiet', ...names])
+    run(uninstall, [...uninstallArgs, ...names])
   )
-  // pip writes the folder's absolute path into each script's first line.
-  rewriteScripts(path.join(temp, 'bin'), temp, layout.dir)
-  return 'pip'
+  if (installer.rewritesScripts)
+    rewriteScripts(path.join(temp, 'bin'), temp, layout.dir)
+  return installer.name
 }
 
 /** The finished virtualenv, marked complete, moved to its folder at once. */
@@ -242,22 +256,6 @@ function rewriteScripts(binDir: string, from: string, to: string) {
     const text = fs.readFileSync(file, 'utf8')
     if (text.startsWith('#!') && text.includes(from)) {
       fs.writeFileSync(file, text.split(from).join(to))
-    }
-  }
-}
-
-function removeStaleTemps(root: string, log: Log) {
-  const now = Date.now()
-  for (const name of fs.readdirSync(root)) {
-    if (!name.startsWith('.tmp-')) continue
-    const dir = path.join(root, name)
-    try {
-      if (now - fs.statSync(dir).mtimeMs > STALE_TEMP_MS) {
-        log.debug(`MassGen: removing leftover ${dir}`)
-        fs.rmSync(dir, { recursive: true, force: true })
-      }
-    } catch {
-      // Gone meanwhile.
     }
   }
 }

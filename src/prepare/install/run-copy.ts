@@ -16,6 +16,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { VenvLayout } from './layout.js'
 import type { Log } from '../../core/log.js'
+import { removeLeftovers } from './leftovers.js'
 
 const PREFIX = '.run-'
 /** A copy older than this is left over from a job whose post step never ran. */
@@ -96,22 +97,5 @@ function isRunCopyOf(copy: string, installDir: string): boolean {
 
 /** Copies a killed job left behind (its post step never ran). */
 export function removeStaleRunCopies(root: string, log: Log): void {
-  let names: string[]
-  try {
-    names = fs.readdirSync(root)
-  } catch {
-    return
-  }
-  const now = Date.now()
-  for (const name of names.filter((n) => n.startsWith(PREFIX))) {
-    const dir = path.join(root, name)
-    try {
-      if (now - fs.lstatSync(dir).mtimeMs > STALE_COPY_MS) {
-        log.debug(`MassGen: removing leftover ${dir}`)
-        fs.rmSync(dir, { recursive: true, force: true })
-      }
-    } catch {
-      // Gone meanwhile.
-    }
-  }
+  removeLeftovers(root, PREFIX, STALE_COPY_MS, log)
 }
