@@ -1,7 +1,6 @@
 // The ways the main step ends before MassGen runs: skipped, refused, or
 // failed with the reason where the run would have reported it.
 import * as core from '@actions/core'
-import { Outputs } from '../core/constants.js'
 import { saveStepState } from '../core/step-state.js'
 import { errorText } from '../core/text.js'
 import type { Settings } from '../core/types.js'
@@ -20,6 +19,7 @@ import { redactSecrets } from '../safety/redact.js'
 import { summaryOnly } from './destination.js'
 import { readReportSettings } from '../inputs/settings.js'
 import { actionSecrets, actionToken } from './step-env.js'
+import { setStatus } from '../report/outputs.js'
 
 /** Quiet skips (a comment not meant for us) leave no trace but a log line. */
 export async function skip(
@@ -27,7 +27,7 @@ export async function skip(
   quiet: boolean,
   settings: Settings
 ): Promise<void> {
-  core.setOutput(Outputs.Status, 'skipped')
+  setStatus('skipped')
   saveStepState('reported', true)
   if (quiet) return core.info(`Nothing to do: ${reason}`)
   core.notice(`MassGen run skipped: ${reason}`)
@@ -44,7 +44,7 @@ export async function refuse(
   settings: Settings
 ): Promise<void> {
   await skip(reason, false, settings)
-  core.setOutput(Outputs.Status, 'config-error')
+  setStatus('config-error')
   core.setFailed(reason)
 }
 
@@ -74,7 +74,7 @@ export async function failVisibly(
   outcome: 'failed' | 'config-error'
 ): Promise<void> {
   const shown = redactSecrets(reason, dest.secrets)
-  core.setOutput(Outputs.Status, outcome)
+  setStatus(outcome)
   saveStepState('reported', true)
   const report = (target: 'comment' | 'summary') =>
     renderReport(

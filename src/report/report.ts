@@ -1,9 +1,7 @@
-// Delivers a report: job summary, sticky comment, outputs. Never throws:
+// Delivers a report: job summary, sticky comment, outputs (outputs.ts). Never throws:
 // a GitHub failure is logged and the summary is still written.
 import * as core from '@actions/core'
-import * as path from 'node:path'
-import { writeAgentFile } from '../safety/agent-files.js'
-import { GitHubCommentLimit, Outputs } from '../core/constants.js'
+import { GitHubCommentLimit } from '../core/constants.js'
 import { saveStepState } from '../core/step-state.js'
 import type { ReviewReport } from '../core/review.js'
 import { type GitHubApi } from '../github/api.js'
@@ -12,7 +10,7 @@ import { stickyMarker } from '../github/sticky-marker.js'
 import { redactSecrets } from '../safety/redact.js'
 import { renderReport, type ReportContext } from './render.js'
 import type { RunResult } from '../core/types.js'
-import { runTotals } from '../results/results.js'
+import { setRunOutputs } from './outputs.js'
 
 /** GitHub's job summary upload limit per step. */
 const SUMMARY_LIMIT = 1024 * 1024 - 1024
@@ -162,6 +160,22 @@ export async function writeSummary(
   }
 }
 
+/**
+ * A report of its own rendering (the matrix review's aggregate): the comment
+ * and the job summary, each within its budget; the comment's URL.
+ */
+export async function postReport(
+  dest: Destination,
+  render: (maxChars: number) => string
+): Promise<string | undefined> {
+  const commentUrl = await postComment(
+    dest,
+    render(reportContext(dest, 'comment').maxChars)
+  )
+  await writeSummary(dest, render(reportContext(dest, 'summary').maxChars))
+  return commentUrl
+}
+
 export async function deliverReport(
   result: RunResult,
   dest: Destination,
@@ -181,62 +195,13 @@ export async function deliverReport(
     renderReport(result, ctx('comment')),
     (message) => (refused = message)
   )
-  await setOutputs(result, dest.secrets, workDir, commentUrl)
-  core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '')
+  await setRunOutputs(result, {
+    secrets: dest.secrets,
+    workDir,
+    commentUrl,
+    artifactUrl: dest.artifactUrl
+  })
   saveStepState('reported', true)
   // A pull request that silently goes without its review is worse than a red step.
   if (refused !== undefined) core.setFailed(reportNotPosted(refused, dest))
-}
-
-async function setOutputs(
-  result: RunResult,
-  secrets: readonly string[],
-  workDir: string | undefined,
-  commentUrl: string | undefined
-): Promise<void> {
-  const answer =
-    result.winnerAnswer === undefined
-      ? ''
-      : redactSecrets(result.winnerAnswer, secrets)
-  let answerFile = ''
-  if (workDir && result.winnerAnswer !== undefined) {
-    // The redacted copy: MassGen's own file may hold a key an agent printed.
-    // The work folder is MassGen's cwd: an agent may have left a link at
-    // this name. writeAgentFile replaces the name, never what it points to.
-    try {
-      await writeAgentFile(workDir, 'answer.md', answer)
-      answerFile = path.join(workDir, 'answer.md')
-    } catch (error) {
-      core.warning(
-        `Could not write the answer file: ${redactSecrets(String(error), secrets)}`
-      )
-    }
-  }
-  const votes = result.agents.map((a) => ({
-    agent: a.id,
-    backend: a.backend,
-    model: a.model,
-    label: a.answerLabel ?? null,
-    votes: a.votesReceived,
-    voted_for: a.votedFor ?? null,
-    status: a.status
-  }))
-  core.setOutput(Outputs.Status, result.outcome)
-  core.setOutput(Outputs.Winner, result.winner ?? '')
-  core.setOutput(Outputs.Answer, answer)
-  core.setOutput(Outputs.AnswerFile, answerFile)
-  core.setOutput(Outputs.Votes, JSON.stringify(votes))
-  core.setOutput(
-    Outputs.ExitCode,
-    result.exitCode === null ? '' : String(result.exitCode)
-  )
-  core.setOutput(Outputs.LogDir, result.logDir ?? '')
-  core.setOutput(Outputs.StatusFile, result.statusFile ?? '')
-  const totals = runTotals(result)
-  core.setOutput(Outputs.DurationSeconds, totals.seconds?.toFixed(1) ?? '')
-  core.setOutput(
-    Outputs.Cost,
-    totals.cost === undefined ? '' : totals.cost.toFixed(6)
-  )
-  core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
 }
