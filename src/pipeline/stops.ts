@@ -8,34 +8,28 @@ import { IntakeError } from '../event/intake.js'
 import { ModelsError } from '../inputs/models.js'
 import { InputError } from '../inputs/settings.js'
 import { renderReport, renderSkipped } from '../report/render.js'
-import {
-  postComment,
-  postReply,
-  reportContext,
-  writeSummary,
-  type Destination
-} from '../report/report.js'
+import { postReport, type Destination } from '../report/report.js'
 import { redactSecrets } from '../safety/redact.js'
 import { summaryOnly } from './destination.js'
 import { readReportSettings } from '../inputs/settings.js'
 import { actionSecrets, actionToken } from './step-env.js'
 import { setStatus } from '../report/outputs.js'
 
-/** Quiet skips (a comment not meant for us) leave no trace but a log line. */
+/**
+ * Quiet skips (a comment not meant for us) leave no trace but a log line;
+ * the others are said in the job summary, and on `dest` when given.
+ */
 export async function skip(
   reason: string,
   quiet: boolean,
-  settings: Settings
+  settings: Settings,
+  dest: Destination = summaryOnly(settings, [])
 ): Promise<void> {
   setStatus('skipped')
   saveStepState('reported', true)
   if (quiet) return core.info(`Nothing to do: ${reason}`)
   core.notice(`MassGen run skipped: ${reason}`)
-  const dest = summaryOnly(settings, [])
-  await writeSummary(
-    dest,
-    renderSkipped(reason, reportContext(dest, 'summary'))
-  )
+  await postReport(dest, (ctx) => renderSkipped(reason, ctx))
 }
 
 /** A run the workflow's settings forbid here: said in the summary, and failed. */
@@ -54,11 +48,7 @@ export async function refuseMovedHead(
   settings: Settings,
   dest: Destination
 ): Promise<void> {
-  await skip(reason, false, settings)
-  await (dest.reply ? postReply : postComment)(
-    dest,
-    renderSkipped(reason, reportContext(dest, 'comment'))
-  )
+  await skip(reason, false, settings, dest)
 }
 
 /**
@@ -76,7 +66,7 @@ export async function failVisibly(
   const shown = redactSecrets(reason, dest.secrets)
   setStatus(outcome)
   saveStepState('reported', true)
-  const report = (target: 'comment' | 'summary') =>
+  await postReport(dest, (ctx) =>
     renderReport(
       {
         outcome,
@@ -86,10 +76,9 @@ export async function failVisibly(
         agents: [],
         votes: {}
       },
-      reportContext(dest, target)
+      ctx
     )
-  await writeSummary(dest, report('summary'))
-  await (dest.reply ? postReply : postComment)(dest, report('comment'))
+  )
   core.setFailed(shown)
 }
 

@@ -161,19 +161,21 @@ export async function writeSummary(
 }
 
 /**
- * A report of its own rendering (the matrix review's aggregate): the comment
- * and the job summary, each within its budget; the comment's URL.
+ * A report rendered for each place it goes, within each one's budget: the
+ * job summary, then the comment (or the reply in the thread the command came
+ * from); the comment's URL.
  */
 export async function postReport(
   dest: Destination,
-  render: (maxChars: number) => string
+  render: (ctx: ReportContext) => string,
+  onRefusal: OnRefusal = 'warn'
 ): Promise<string | undefined> {
-  const commentUrl = await postComment(
+  await writeSummary(dest, render(reportContext(dest, 'summary')))
+  return (dest.reply ? postReply : postComment)(
     dest,
-    render(reportContext(dest, 'comment').maxChars)
+    render(reportContext(dest, 'comment')),
+    onRefusal
   )
-  await writeSummary(dest, render(reportContext(dest, 'summary').maxChars))
-  return commentUrl
 }
 
 export async function deliverReport(
@@ -183,16 +185,15 @@ export async function deliverReport(
   review?: ReviewReport,
   modelsFromKeys?: readonly string[]
 ): Promise<void> {
-  const ctx = (target: 'comment' | 'summary') => ({
-    ...reportContext(dest, target),
-    ...(review ? { review } : {}),
-    ...(modelsFromKeys?.length ? { modelsFromKeys } : {})
-  })
-  await writeSummary(dest, renderReport(result, ctx('summary')))
   let refused: string | undefined
-  const commentUrl = await (dest.reply ? postReply : postComment)(
+  const commentUrl = await postReport(
     dest,
-    renderReport(result, ctx('comment')),
+    (ctx) =>
+      renderReport(result, {
+        ...ctx,
+        ...(review ? { review } : {}),
+        ...(modelsFromKeys?.length ? { modelsFromKeys } : {})
+      }),
     (message) => (refused = message)
   )
   await setRunOutputs(result, {

@@ -172,7 +172,7 @@ export async function reportAggregate(
     runUrl: url,
     secrets
   }
-  const commentUrl = await postReport(dest, (maxChars) =>
+  const commentUrl = await postReport(dest, ({ maxChars }) =>
     renderAggregate({
       pullNumber: pull.number,
       headSha: pull.headSha,
