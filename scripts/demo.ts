@@ -60,7 +60,7 @@ const llm = await startLlmServer({
     'architect-model': {
       answer:
         'Start with `src/pipeline/main-step.ts`: it is the whole pipeline in ' +
-        'one page (decide -> head -> execute -> finish), and every other ' +
+        'one page (decide -> prepare -> execute -> finish, for every role), and every other ' +
         'folder is named after the stage it serves.',
       voteFor: 'agent_a',
       voteReason: 'The pipeline file gives the map before the details.'

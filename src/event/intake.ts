@@ -35,7 +35,7 @@ export type Intake =
       commentId: number | undefined
       /** The conversation to read for the agents before the run. */
       conversation?: ConversationRequest
-      /** That conversation as text for the agents, once read (pipeline/main-step.ts). */
+      /** That conversation as text for the agents, once read (pipeline/run-variant.ts). */
       context?: string
       /**
        * A review-comment thread the report goes to as a reply, instead of

@@ -1,7 +1,7 @@
-// Whether this event runs at all, decided once into typed values: the
-// trigger, the inputs (and the setup files from the base commit), the
-// intake's decision with its agents. Every later stage reads them; none
-// writes to them.
+// Whether this event runs at all, decided once into typed values for every
+// role: the role, the trigger, the inputs (and the setup files from the base
+// commit), the agents, and for role 'run' the intake's decision. Every later
+// stage reads them; none writes to them.
 import * as core from '@actions/core'
 import { context } from '@actions/github'
 import type { Settings, Trigger } from '../core/types.js'
@@ -14,6 +14,8 @@ import { withBaseSetup } from '../context/base-setup.js'
 import type { GitHubApi } from '../github/api.js'
 import { MissingKeysError } from '../inputs/models.js'
 import { InputError, readSettings } from '../inputs/settings.js'
+import { readShardInputs, type ShardInputs } from '../inputs/shard-inputs.js'
+import type { AgentChoice } from '../inputs/models.js'
 import { chooseAgents } from '../plan/plan.js'
 import { destinationFor } from './destination.js'
 import type { Destination } from '../report/report.js'
@@ -26,19 +28,39 @@ import {
   skip
 } from './stops.js'
 
-/** A run the event, the inputs and the intake allow. */
-export interface Decided {
+/** What every role decides the same way, once. */
+interface DecidedStep {
   readonly settings: Settings
-  readonly trigger: Trigger
-  readonly decision: RunDecision
+  /** The role and the other inputs of a matrix review (shard-inputs.ts). */
+  readonly inputs: ShardInputs
   /** The keys and the token, masked (step-env.ts). */
   readonly secrets: readonly string[]
   /** The step's one GitHub client, opened on first use. */
   readonly github: () => GitHubApi
 }
 
+/** A one-runner run the event, the inputs and the intake allow. */
+export interface Decided extends DecidedStep {
+  readonly role: 'run'
+  readonly trigger: Trigger
+  readonly decision: RunDecision
+}
+
+/** A role of a matrix review (docs/matrix-review.md), with its agents. */
+export interface DecidedRole extends DecidedStep {
+  readonly role: 'matrix' | 'shard' | 'aggregate'
+  /** The step's one choice of agents, or why none can run (a shard says it in its record). */
+  readonly agents: AgentChoice
+  /** The pull request the role works on (the event's, else `issue-number`). */
+  readonly pullNumber: number | undefined
+}
+
 /** Undefined when the event is skipped, refused or failed (said where it belongs). */
-export async function decide(): Promise<Decided | undefined> {
+export async function decide(): Promise<Decided | DecidedRole | undefined> {
+  // Masked before anything can print them.
+  const secrets = actionSecrets(actionToken())
+  const inputs = await readRoleInputs()
+  if (!inputs) return undefined
   const trigger = readTrigger(
     context.eventName,
     context.payload,
@@ -46,13 +68,36 @@ export async function decide(): Promise<Decided | undefined> {
     process.env.GITHUB_REPOSITORY ?? ''
   )
   const setupSource = setupSourceFor(trigger, context.payload)
-  const secrets = actionSecrets(actionToken())
-  const inputs = await readInputs(setupSource.from !== 'workspace')
-  if (!inputs) return undefined
-  const github = gitHubOnce(inputs.githubToken)
-  const settings = await loadBaseSetup(inputs, { trigger, setupSource }, github)
+  // A matrix role never reads setup files from the checkout: a shard has no
+  // token to read them from the base commit.
+  const read = await readInputs(
+    inputs.role !== 'run' || setupSource.from !== 'workspace'
+  )
+  if (!read) return undefined
+  const github = gitHubOnce(read.githubToken)
+  const settings =
+    inputs.role === 'run'
+      ? await loadBaseSetup(read, { trigger, setupSource }, github)
+      : read
   if (!settings) return undefined
-  const decision = await decideRun(settings, trigger, github, secrets)
+  // The agents are chosen once, here, for every role; the intake, the plan
+  // and a shard's run reuse the choice.
+  const agents = chooseAgents(settings)
+  const step = { inputs, secrets, github }
+  if (inputs.role !== 'run')
+    return {
+      ...step,
+      settings,
+      role: inputs.role,
+      agents,
+      pullNumber: pullNumberOf(settings)
+    }
+  const decision = await decideRun(
+    settings,
+    trigger,
+    { gh: github, secrets },
+    agents
+  )
   if (!decision) return undefined
   // Only a quiet skip leaves setup files unread; never run without them.
   if (settings.baseSetup.length > 0) {
@@ -61,7 +106,31 @@ export async function decide(): Promise<Decided | undefined> {
     )
     return undefined
   }
-  return { settings, trigger, decision, secrets, github }
+  return { ...step, role: 'run', settings, trigger, decision }
+}
+
+/** The role and the matrix review's inputs, read and checked first. */
+async function readRoleInputs(): Promise<ShardInputs | undefined> {
+  try {
+    return readShardInputs((name) => core.getInput(name))
+  } catch (error) {
+    await failBeforeRun(error)
+    return undefined
+  }
+}
+
+/** The pull request of the event, else `issue-number`. */
+function pullNumberOf(settings: Settings): number | undefined {
+  const payload = context.payload as {
+    pull_request?: { number?: unknown }
+    issue?: { number?: unknown; pull_request?: unknown }
+  }
+  const pr = payload.pull_request?.number
+  if (typeof pr === 'number') return pr
+  const issue = payload.issue
+  if (issue?.pull_request && typeof issue.number === 'number')
+    return issue.number
+  return settings.issueNumber
 }
 
 /** The inputs, read and checked (the keys are masked already). */
@@ -145,11 +214,9 @@ function skippedQuietly(trigger: Trigger, settings: Settings): boolean {
 async function decideRun(
   settings: Settings,
   trigger: Trigger,
-  gh: () => GitHubApi,
-  secrets: readonly string[]
+  { gh, secrets }: { gh: () => GitHubApi; secrets: readonly string[] },
+  agents: AgentChoice
 ): Promise<RunDecision | undefined> {
-  // The agents are chosen once, here; the intake and the plan reuse the choice.
-  const agents = chooseAgents(settings)
   let decision: Intake
   try {
     decision = await intake(settings, trigger, gh, agents)

@@ -12,7 +12,7 @@ import type { GitHubApi } from '../github/api.js'
 import { gatherContext } from '../context/run-context.js'
 import { planRound } from '../plan/run-plan.js'
 import { massgenLaunch } from '../prepare/launch.js'
-import { readyRun, type Planned } from '../prepare/ready.js'
+import { readyRun, type Planned, type ReadyRun } from '../prepare/ready.js'
 import { writeConfig } from '../prepare/run-config.js'
 import { ProgressTracker } from '../run/progress.js'
 import { watchMassgen } from '../run/watch-massgen.js'
@@ -23,6 +23,7 @@ import {
   votesOnFindings
 } from '../review/ballot.js'
 import { liveView } from '../report/live-view.js'
+import { setConfigFile } from '../report/outputs.js'
 import { voteRound } from '../vote/vote-round.js'
 import type { Destination } from '../report/report.js'
 
@@ -70,15 +71,57 @@ export async function execute(
     await firstView
     return { ...ready.refused, ...ran }
   }
+  const watched = await launchAndWatch(settings, ready, {
+    workDir,
+    runner,
+    live,
+    firstView
+  })
+  const first: RunResult = {
+    ...judgeOutcome(
+      settings,
+      decision.question,
+      ready.config.plan,
+      watched.outcome,
+      {
+        logBase: watched.logBase,
+        costAtStop: watched.costAtStop
+      }
+    ),
+    ...ran,
+    ...(ready.dockerImage ? { dockerImage: ready.dockerImage } : {}),
+    timings: { setup: ready.timings, ...watched.times }
+  }
+  return withFindingVote(first, settings, {
+    ready,
+    workDir,
+    runner,
+    logBase: watched.logBase,
+    answersStarted: watched.answersStarted
+  })
+}
+
+/** MassGen launched on the ready run and watched to its end, with live views. */
+async function launchAndWatch(
+  settings: Settings,
+  ready: ReadyRun,
+  run: {
+    workDir: string
+    runner: ProcessRunner
+    live: ReturnType<typeof liveView>
+    firstView: Promise<void>
+  }
+) {
+  const { workDir, runner } = run
   const { plan, readServer } = ready.config
-  const { installation, dockerImage, guardDir, reading } = ready
+  const { installation, guardDir, reading } = ready
   const logBase = path.join(workDir, '.massgen', 'massgen_logs')
   const tracker = new ProgressTracker({
     minIntervalMs: 20_000,
     now: Date.now,
     log: (line) => core.info(line)
   })
-  const following = live.follow(tracker.views(), firstView)
+  const following = run.live.follow(tracker.views(), run.firstView)
   const answersStarted = Date.now()
   const watched = await massgenLaunch(
     settings,
@@ -104,21 +147,30 @@ export async function execute(
     })
   // A read container that did not start stopped MassGen: its error is the run's.
   await reading?.up
-  const first: RunResult = {
-    ...judgeOutcome(settings, decision.question, plan, watched.outcome, {
-      logBase,
-      costAtStop: watched.costAtStop
-    }),
-    ...ran,
-    ...(dockerImage ? { dockerImage } : {}),
-    timings: { setup: ready.timings, ...watched.times }
+  return { ...watched, logBase, answersStarted }
+}
+
+/** The vote round on the answers' findings, when the run votes on them. */
+async function withFindingVote(
+  first: RunResult,
+  settings: Settings,
+  answers: {
+    ready: ReadyRun
+    workDir: string
+    runner: ProcessRunner
+    logBase: string
+    answersStarted: number
   }
+): Promise<RunResult> {
   const put =
     votesOnFindings(settings) && answersToVoteOn(first)
       ? // max-duration bounds both MassGen runs together.
-        findingsBallot(first, settings, (Date.now() - answersStarted) / 1000)
+        findingsBallot(
+          first,
+          settings,
+          (Date.now() - answers.answersStarted) / 1000
+        )
       : undefined
-  const answers = { ready, workDir, runner, logBase }
   const findingVote =
     put &&
     ('skipped' in put
@@ -158,6 +210,7 @@ function writtenRound(
     }))
     .then((round) => {
       writeConfig(settings, round)
+      setConfigFile(round.configFile)
       return round
     })
 }

@@ -8,7 +8,8 @@ import type { GitHubApi } from '../github/api.js'
 import { uploadLogs } from '../report/artifact.js'
 import { deliverReport, type Destination } from '../report/report.js'
 import { publishVerdict } from '../review/publish.js'
-import { reviewRun, setReviewOutputs } from '../review/review.js'
+import { reviewRun } from '../review/review.js'
+import { setReviewOutputs, setVerdictOutputs } from '../report/outputs.js'
 import { redactSecrets } from '../safety/redact.js'
 import { defaultModels } from '../inputs/models.js'
 import {
@@ -63,13 +64,14 @@ export async function finish(
     modelsFromKeys(settings)
   )
   await setReviewOutputs(review, workDir, secrets)
-  await publishVerdict(result, review, {
+  const published = await publishVerdict(result, review, {
     settings,
     workDir,
     secrets,
     runUrl: dest.runUrl,
     github
   })
+  setVerdictOutputs(published)
   reportScrub(await scrubSecrets(workDir, secrets))
   return review
 }

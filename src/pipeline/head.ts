@@ -1,7 +1,6 @@
 // The pull request's head, read from the API before anything runs: the
 // commit the agents review, and the checkout that must be it.
 import * as core from '@actions/core'
-import { Outputs } from '../core/constants.js'
 import type { Trigger } from '../core/types.js'
 import { checkCheckout } from '../event/checkout-check.js'
 import { checkHead, type HeadVerdict } from '../event/head-check.js'
@@ -9,6 +8,7 @@ import type { Destination } from '../report/report.js'
 import { readCheckedOutCommit } from '../safety/checked-out-commit.js'
 import type { Decided } from './decide.js'
 import { failVisibly, refuseMovedHead } from './stops.js'
+import { setHeadSha } from '../report/outputs.js'
 
 /**
  * The head came from the API: the context must be that commit. The head's
@@ -106,6 +106,6 @@ async function resolveHead({
       event: { sha: trigger.headSha, labeled: trigger.labeled !== undefined }
     })
   }
-  if (verdict) core.setOutput(Outputs.HeadSha, verdict.sha)
+  if (verdict) setHeadSha(verdict.sha)
   return verdict
 }

@@ -22,7 +22,7 @@ import {
 } from '../prepare/install/deferred-save.js'
 import { createProcessRunner } from '../process/process.js'
 import { renderCancelled } from '../report/render.js'
-import { postComment, reportContext, writeSummary } from '../report/report.js'
+import { postReport } from '../report/report.js'
 import { discoverLogDir, readRunFiles } from '../results/log-files.js'
 import { agentsFromStatus } from '../results/results.js'
 import { isSameProcess } from '../run/process-identity.js'
@@ -111,14 +111,7 @@ async function recoverUnreported(state: StepState): Promise<void> {
     secrets
   )
   const partial = partialResult(workDir, state.logDir)
-  await writeSummary(
-    dest,
-    renderCancelled(partial, reportContext(dest, 'summary'))
-  )
-  await postComment(
-    dest,
-    renderCancelled(partial, reportContext(dest, 'comment'))
-  )
+  await postReport(dest, (ctx) => renderCancelled(partial, ctx))
   // The run died before its own scrub: no key value stays on disk.
   if (workDir) await scrubSecrets(workDir, secrets)
 }

@@ -1,7 +1,6 @@
 // The ways the main step ends before MassGen runs: skipped, refused, or
 // failed with the reason where the run would have reported it.
 import * as core from '@actions/core'
-import { Outputs } from '../core/constants.js'
 import { saveStepState } from '../core/step-state.js'
 import { errorText } from '../core/text.js'
 import type { Settings } from '../core/types.js'
@@ -9,33 +8,28 @@ import { IntakeError } from '../event/intake.js'
 import { ModelsError } from '../inputs/models.js'
 import { InputError } from '../inputs/settings.js'
 import { renderReport, renderSkipped } from '../report/render.js'
-import {
-  postComment,
-  postReply,
-  reportContext,
-  writeSummary,
-  type Destination
-} from '../report/report.js'
+import { postReport, type Destination } from '../report/report.js'
 import { redactSecrets } from '../safety/redact.js'
 import { summaryOnly } from './destination.js'
 import { readReportSettings } from '../inputs/settings.js'
 import { actionSecrets, actionToken } from './step-env.js'
+import { setStatus } from '../report/outputs.js'
 
-/** Quiet skips (a comment not meant for us) leave no trace but a log line. */
+/**
+ * Quiet skips (a comment not meant for us) leave no trace but a log line;
+ * the others are said in the job summary, and on `dest` when given.
+ */
 export async function skip(
   reason: string,
   quiet: boolean,
-  settings: Settings
+  settings: Settings,
+  dest: Destination = summaryOnly(settings, [])
 ): Promise<void> {
-  core.setOutput(Outputs.Status, 'skipped')
+  setStatus('skipped')
   saveStepState('reported', true)
   if (quiet) return core.info(`Nothing to do: ${reason}`)
   core.notice(`MassGen run skipped: ${reason}`)
-  const dest = summaryOnly(settings, [])
-  await writeSummary(
-    dest,
-    renderSkipped(reason, reportContext(dest, 'summary'))
-  )
+  await postReport(dest, (ctx) => renderSkipped(reason, ctx))
 }
 
 /** A run the workflow's settings forbid here: said in the summary, and failed. */
@@ -44,7 +38,7 @@ export async function refuse(
   settings: Settings
 ): Promise<void> {
   await skip(reason, false, settings)
-  core.setOutput(Outputs.Status, 'config-error')
+  setStatus('config-error')
   core.setFailed(reason)
 }
 
@@ -54,11 +48,7 @@ export async function refuseMovedHead(
   settings: Settings,
   dest: Destination
 ): Promise<void> {
-  await skip(reason, false, settings)
-  await (dest.reply ? postReply : postComment)(
-    dest,
-    renderSkipped(reason, reportContext(dest, 'comment'))
-  )
+  await skip(reason, false, settings, dest)
 }
 
 /**
@@ -74,9 +64,9 @@ export async function failVisibly(
   outcome: 'failed' | 'config-error'
 ): Promise<void> {
   const shown = redactSecrets(reason, dest.secrets)
-  core.setOutput(Outputs.Status, outcome)
+  setStatus(outcome)
   saveStepState('reported', true)
-  const report = (target: 'comment' | 'summary') =>
+  await postReport(dest, (ctx) =>
     renderReport(
       {
         outcome,
@@ -86,10 +76,9 @@ export async function failVisibly(
         agents: [],
         votes: {}
       },
-      reportContext(dest, target)
+      ctx
     )
-  await writeSummary(dest, report('summary'))
-  await (dest.reply ? postReply : postComment)(dest, report('comment'))
+  )
   core.setFailed(shown)
 }
 

@@ -5,12 +5,12 @@ import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { stringify } from 'yaml'
-import { Inputs, Outputs } from '../core/constants.js'
+import { Inputs } from '../core/constants.js'
 import type { Settings } from '../core/types.js'
 import type { RunContext } from '../context/run-context.js'
 import type { PlannedRound } from '../plan/run-plan.js'
 
-/** Writes the round's config; the answers' also sets the config-file output. */
+/** Writes the round's config (the answers' is the config-file output: pipeline/execute.ts). */
 export function writeConfig(settings: Settings, planned: PlannedRound): void {
   const { plan, configFile, readContainer } = planned
   const answers = planned.round === 'answers'
@@ -21,7 +21,6 @@ export function writeConfig(settings: Settings, planned: PlannedRound): void {
     fs.mkdirSync(readContainer.marker, { recursive: true, mode: 0o700 })
   fs.mkdirSync(path.dirname(configFile), { recursive: true })
   fs.writeFileSync(configFile, stringify(plan.config), { mode: 0o600 })
-  if (answers) core.setOutput(Outputs.ConfigFile, configFile)
   core.info(
     `MassGen config: ${configFile} (${plan.agents.map((a) => `${a.id}=${a.backend}/${a.model}`).join(', ')})`
   )

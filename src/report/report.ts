@@ -1,8 +1,7 @@
-// Delivers a report: job summary, sticky comment, outputs. Never throws:
+// Delivers a report: job summary, sticky comment, outputs (outputs.ts). Never throws:
 // a GitHub failure is logged and the summary is still written.
 import * as core from '@actions/core'
-import { writeStepFile } from '../safety/agent-files.js'
-import { GitHubCommentLimit, Outputs } from '../core/constants.js'
+import { GitHubCommentLimit } from '../core/constants.js'
 import { saveStepState } from '../core/step-state.js'
 import type { ReviewReport } from '../core/review.js'
 import { type GitHubApi } from '../github/api.js'
@@ -11,7 +10,7 @@ import { stickyMarker } from '../github/sticky-marker.js'
 import { redactSecrets } from '../safety/redact.js'
 import { renderReport, type ReportContext } from './render.js'
 import type { RunResult } from '../core/types.js'
-import { runTotals } from '../results/results.js'
+import { setRunOutputs } from './outputs.js'
 
 /** GitHub's job summary upload limit per step. */
 const SUMMARY_LIMIT = 1024 * 1024 - 1024
@@ -161,6 +160,24 @@ export async function writeSummary(
   }
 }
 
+/**
+ * A report rendered for each place it goes, within each one's budget: the
+ * job summary, then the comment (or the reply in the thread the command came
+ * from); the comment's URL.
+ */
+export async function postReport(
+  dest: Destination,
+  render: (ctx: ReportContext) => string,
+  onRefusal: OnRefusal = 'warn'
+): Promise<string | undefined> {
+  await writeSummary(dest, render(reportContext(dest, 'summary')))
+  return (dest.reply ? postReply : postComment)(
+    dest,
+    render(reportContext(dest, 'comment')),
+    onRefusal
+  )
+}
+
 export async function deliverReport(
   result: RunResult,
   dest: Destination,
@@ -168,68 +185,24 @@ export async function deliverReport(
   review?: ReviewReport,
   modelsFromKeys?: readonly string[]
 ): Promise<void> {
-  const ctx = (target: 'comment' | 'summary') => ({
-    ...reportContext(dest, target),
-    ...(review ? { review } : {}),
-    ...(modelsFromKeys?.length ? { modelsFromKeys } : {})
-  })
-  await writeSummary(dest, renderReport(result, ctx('summary')))
   let refused: string | undefined
-  const commentUrl = await (dest.reply ? postReply : postComment)(
+  const commentUrl = await postReport(
     dest,
-    renderReport(result, ctx('comment')),
+    (ctx) =>
+      renderReport(result, {
+        ...ctx,
+        ...(review ? { review } : {}),
+        ...(modelsFromKeys?.length ? { modelsFromKeys } : {})
+      }),
     (message) => (refused = message)
   )
-  await setOutputs(result, dest.secrets, workDir, commentUrl)
-  core.setOutput(Outputs.ArtifactUrl, dest.artifactUrl ?? '')
+  await setRunOutputs(result, {
+    secrets: dest.secrets,
+    workDir,
+    commentUrl,
+    artifactUrl: dest.artifactUrl
+  })
   saveStepState('reported', true)
   // A pull request that silently goes without its review is worse than a red step.
   if (refused !== undefined) core.setFailed(reportNotPosted(refused, dest))
-}
-
-async function setOutputs(
-  result: RunResult,
-  secrets: readonly string[],
-  workDir: string | undefined,
-  commentUrl: string | undefined
-): Promise<void> {
-  const answer =
-    result.winnerAnswer === undefined
-      ? ''
-      : redactSecrets(result.winnerAnswer, secrets)
-  // The redacted copy: MassGen's own file may hold a key an agent printed.
-  const answerFile =
-    workDir && result.winnerAnswer !== undefined
-      ? await writeStepFile(workDir, 'answer.md', answer, 'the answer file', {
-          log: core,
-          secrets
-        })
-      : ''
-  const votes = result.agents.map((a) => ({
-    agent: a.id,
-    backend: a.backend,
-    model: a.model,
-    label: a.answerLabel ?? null,
-    votes: a.votesReceived,
-    voted_for: a.votedFor ?? null,
-    status: a.status
-  }))
-  core.setOutput(Outputs.Status, result.outcome)
-  core.setOutput(Outputs.Winner, result.winner ?? '')
-  core.setOutput(Outputs.Answer, answer)
-  core.setOutput(Outputs.AnswerFile, answerFile)
-  core.setOutput(Outputs.Votes, JSON.stringify(votes))
-  core.setOutput(
-    Outputs.ExitCode,
-    result.exitCode === null ? '' : String(result.exitCode)
-  )
-  core.setOutput(Outputs.LogDir, result.logDir ?? '')
-  core.setOutput(Outputs.StatusFile, result.statusFile ?? '')
-  const totals = runTotals(result)
-  core.setOutput(Outputs.DurationSeconds, totals.seconds?.toFixed(1) ?? '')
-  core.setOutput(
-    Outputs.Cost,
-    totals.cost === undefined ? '' : totals.cost.toFixed(6)
-  )
-  core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
 }

@@ -5,7 +5,7 @@
 import * as core from '@actions/core'
 import type { GitHubApi } from '../github/api.js'
 import { annotationKey, CheckRunRefused } from '../github/checks.js'
-import { Inputs, Outputs } from '../core/constants.js'
+import { Inputs } from '../core/constants.js'
 import type { RunResult, Settings } from '../core/types.js'
 import { writeStepFile } from '../safety/agent-files.js'
 import { redactSecrets } from '../safety/redact.js'
@@ -161,7 +161,13 @@ async function writeSarif(
   )
 }
 
-/** Check run and SARIF, with their outputs; only with review inline on a pull request. */
+/** What publishVerdict wrote, for the outputs (report/outputs.ts): '' or undefined when nothing. */
+export interface Published {
+  readonly sarifFile: string
+  readonly checkRunUrl: string | undefined
+}
+
+/** Check run and SARIF; only with review inline on a pull request. */
 export async function publishVerdict(
   result: RunResult,
   /** The review as posted (review/review.ts), when there was one. */
@@ -173,14 +179,11 @@ export async function publishVerdict(
     runUrl: string | undefined
     github: CheckWriter | undefined
   }
-): Promise<void> {
+): Promise<Published> {
   const { settings, secrets } = run
-  core.setOutput(
-    Outputs.SarifFile,
-    report
-      ? await writeSarif(report, result, settings, run.workDir, secrets)
-      : ''
-  )
+  const sarifFile = report
+    ? await writeSarif(report, result, settings, run.workDir, secrets)
+    : ''
   let url: string | undefined
   const pr = result.pullRequest
   if (settings.review === 'inline' && settings.checkRun && pr) {
@@ -203,5 +206,5 @@ export async function publishVerdict(
         `No check run was written: input '${Inputs.GithubToken}' is empty.`
       )
   }
-  core.setOutput(Outputs.CheckRunUrl, url ?? '')
+  return { sarifFile, checkRunUrl: url }
 }

@@ -1,16 +1,14 @@
 // `review: inline` in the pipeline: after the run, before the report. Posts
-// the review (review/post.ts), sets the verdict and findings outputs, and
-// says whether `fail-on` fails the step (main fails it after the report).
+// the review (review/post.ts) and says whether `fail-on` fails the step (the
+// pipeline fails it after the report; report/outputs.ts sets its outputs).
 import * as core from '@actions/core'
-import { writeStepFile } from '../safety/agent-files.js'
-import { Inputs, Outputs } from '../core/constants.js'
+import { Inputs } from '../core/constants.js'
 import type { GitHubApi } from '../github/api.js'
 import { gateFails } from './counted.js'
 import { countsBySeverity, standingFindings } from './standing.js'
 import { incompleteReason } from './coverage.js'
 import { answerFor, runReview } from './post.js'
 import { resolveFixedThreads } from './resolve.js'
-import { findingsJson } from './render.js'
 import type { ReviewReport } from '../core/review.js'
 import type { RunResult, Settings } from '../core/types.js'
 
@@ -93,30 +91,6 @@ export async function reviewRun(
       core
     )
   }
-}
-
-/** verdict, findings and findings-file; empty when there was no review. */
-export async function setReviewOutputs(
-  report: ReviewReport | undefined,
-  workDir: string,
-  secrets: readonly string[]
-): Promise<void> {
-  core.setOutput(Outputs.Verdict, report?.verdict ?? '')
-  if (!report) {
-    core.setOutput(Outputs.Findings, '')
-    core.setOutput(Outputs.FindingsFile, '')
-    return
-  }
-  const json = JSON.stringify(findingsJson(report, secrets))
-  core.setOutput(Outputs.Findings, json)
-  const file = await writeStepFile(
-    workDir,
-    'findings.json',
-    json,
-    'the findings file',
-    { log: core, secrets }
-  )
-  core.setOutput(Outputs.FindingsFile, file)
 }
 
 /** The message that fails the step, when the verdict crosses `fail-on`. */

@@ -1,4 +1,5 @@
-// role 'aggregate': the one job of a matrix review that posts, with the
+// role 'aggregate', the variant's stages the pipeline calls
+// (pipeline/roles.ts): the one job of a matrix review that posts, with the
 // token. It plans the pull request again itself (pull-plan.ts), so it knows
 // which shards to expect; downloads each shard's record through the artifact
 // service and checks it as hostile input (download.ts, record.ts); merges the
@@ -8,7 +9,7 @@
 // comment, the summary and the step's failure, never dropped silently.
 import * as core from '@actions/core'
 import * as path from 'node:path'
-import { Inputs, Outputs } from '../core/constants.js'
+import { Inputs } from '../core/constants.js'
 import type { PullFacts, RunResult } from '../core/types.js'
 import type { GitHubApi } from '../github/api.js'
 import type { PullRequestContext } from '../github/pull.js'
@@ -20,15 +21,14 @@ import { coverageOf, filterContext, pathFilter } from '../context/pr-filter.js'
 import type { GitAttributes } from '../context/gitattributes.js'
 import { baseAttributes } from '../context/run-context.js'
 import { runReview } from '../review/post.js'
-import { gateFailure, setReviewOutputs } from '../review/review.js'
 import { publishVerdict } from '../review/publish.js'
 import type { ReviewReport } from '../core/review.js'
+import { postReport, type Destination } from '../report/report.js'
 import {
-  postComment,
-  reportContext,
-  writeSummary,
-  type Destination
-} from '../report/report.js'
+  setAggregateOutputs,
+  setReviewOutputs,
+  setVerdictOutputs
+} from '../report/outputs.js'
 import {
   artifactsNamed,
   attemptName,
@@ -42,7 +42,7 @@ import {
 import { planArtifactName } from './matrix-job.js'
 import { PLAN_DIFF_MAX_BYTES, readPullPlan, shardSlice } from './pull-plan.js'
 import { checkRecord, MAX_RECORD_BYTES, RECORD_FILE } from './record.js'
-import { expectedAgents } from './expected-agents.js'
+import { expectedAgents, type ExpectedAgents } from './expected-agents.js'
 import { attemptCheck } from './attempt-start.js'
 import { newSideLines, type DiffLines } from '../review/excerpt.js'
 import {
@@ -57,10 +57,35 @@ import {
   totalsOf,
   type ShardOutcome
 } from './aggregate-report.js'
-import type { TokenRoleJob } from './role-job.js'
+import type { RoleEnding, TokenRoleJob } from './role-job.js'
 
-export async function aggregateJob(job: TokenRoleJob): Promise<void> {
-  const { settings, inputs } = job
+/** The aggregate's plan: the pull request planned again, the agents a record may name. */
+export interface AggregatePrepared {
+  readonly job: TokenRoleJob
+  readonly github: GitHubApi
+  readonly secrets: string[]
+  readonly pull: PullRequestContext
+  readonly plan: Awaited<ReturnType<typeof readPullPlan>>['plan']
+  readonly facts: PullFacts
+  readonly agents: ExpectedAgents
+}
+
+/** What the gather stage took of the shards. */
+export interface Gathered {
+  readonly outcomes: ShardOutcome[]
+  /** Artifacts under the shards' prefix that no planned shard names. */
+  readonly unplanned: string[]
+  /** Why the shard jobs' result gives no verdict ('' when it does). */
+  readonly jobsFailed: string
+  readonly diff: { diff: string; truncated: boolean }
+  readonly prTexts: string[]
+}
+
+/** Role 'aggregate''s prepare stage: it plans the pull request again itself. */
+export async function prepareAggregate(
+  job: TokenRoleJob
+): Promise<AggregatePrepared> {
+  const { settings } = job
   if (!job.pullNumber)
     throw new Error(
       `Role 'aggregate' reports on a pull request: run it on pull_request events, or set '${Inputs.IssueNumber}'.`
@@ -68,16 +93,25 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
   // Before any GitHub call: a config file here is a setup mistake.
   const agents = expectedAgents(settings)
   const github = job.github()
-  const secrets = [settings.githubToken].filter(Boolean)
   const { pull, plan } = await readPullPlan(
     github,
     job.pullNumber,
-    inputs,
+    job.inputs,
     settings
   )
   // What one run says of the pull request as a whole, said here too.
   const facts = pullFactsOf(pull, settings)
   warnOfSteering(pull.number, facts)
+  const secrets = [settings.githubToken].filter(Boolean)
+  return { job, github, secrets, pull, plan, facts, agents }
+}
+
+/** The execute stage of role 'aggregate': each planned shard's record gathered and checked. */
+export async function gatherShards(
+  prepared: AggregatePrepared
+): Promise<Gathered> {
+  const { job, github, pull, plan } = prepared
+  const { inputs, settings } = job
   const door = await job.artifacts()
   const found = await artifactsNamed(door, inputs.resultsPrefix)
   const take = shardTaker({
@@ -85,7 +119,7 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
     found,
     github,
     pull,
-    agents,
+    agents: prepared.agents,
     prefix: inputs.resultsPrefix,
     workDir: job.workDir
   })
@@ -110,10 +144,25 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
     plan.shards.length > 0 && inputs.shardsResult !== 'success'
       ? jobsFailedReason(inputs.shardsResult)
       : ''
+  return { outcomes, unplanned, jobsFailed, diff, prTexts }
+}
+
+/**
+ * The finish stage of role 'aggregate': the shards' findings merged into one
+ * review, one report, one check run; the step's failure, if any, and the
+ * review for the gate.
+ */
+export async function reportAggregate(
+  prepared: AggregatePrepared,
+  gathered: Gathered
+): Promise<RoleEnding> {
+  const { job, github, secrets, pull, facts } = prepared
+  const { settings } = job
+  const { outcomes, jobsFailed, diff } = gathered
   const url = runUrl(process.env)
   const review = await reviewOfShards(
     outcomes,
-    { pull, diff, settings, prTexts, secrets, runUrl: url },
+    { pull, diff, settings, prTexts: gathered.prTexts, secrets, runUrl: url },
     github
   )
   const dest: Destination = {
@@ -123,12 +172,12 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
     runUrl: url,
     secrets
   }
-  const render = (target: 'comment' | 'summary') =>
+  const commentUrl = await postReport(dest, ({ maxChars }) =>
     renderAggregate({
       pullNumber: pull.number,
       headSha: pull.headSha,
       outcomes,
-      unplanned,
+      unplanned: gathered.unplanned,
       facts,
       jobsFailed,
       review,
@@ -136,29 +185,31 @@ export async function aggregateJob(job: TokenRoleJob): Promise<void> {
       secrets,
       runUrl: url,
       maxCost: settings.maxCost,
-      maxChars: reportContext(dest, target).maxChars
+      maxChars
     })
-  const commentUrl = await postComment(dest, render('comment'))
-  await writeSummary(dest, render('summary'))
+  )
   const reasons = noVerdictReasons(outcomes, jobsFailed, facts)
   const totals = totalsOf(outcomes)
   const result = aggregateResult(reasons, totals, facts, pull, diff)
   await setReviewOutputs(review, job.workDir, secrets)
   // A verdict on part of the pull request is no verdict: the check says which shards are missing.
-  await publishVerdict(result, reasons.length ? undefined : review, {
-    settings: { ...settings, review: 'inline' },
-    workDir: job.workDir,
-    secrets,
-    runUrl: url,
-    github
-  })
-  core.setOutput(Outputs.Status, result.outcome)
-  core.setOutput(Outputs.CommentUrl, commentUrl ?? '')
-  core.setOutput(Outputs.Cost, totals.cost.toFixed(4))
-  core.setOutput(Outputs.DurationSeconds, String(totals.slowestSeconds))
-  if (result.reason) core.setFailed(`Matrix review: ${result.reason}.`)
-  const gate = gateFailure(review, settings)
-  if (gate) core.setFailed(gate)
+  const published = await publishVerdict(
+    result,
+    reasons.length ? undefined : review,
+    {
+      settings: { ...settings, review: 'inline' },
+      workDir: job.workDir,
+      secrets,
+      runUrl: url,
+      github
+    }
+  )
+  setVerdictOutputs(published)
+  setAggregateOutputs({ outcome: result.outcome, commentUrl, ...totals })
+  return {
+    failure: result.reason ? `Matrix review: ${result.reason}.` : undefined,
+    review
+  }
 }
 
 function warnOfSteering(pullNumber: number, facts: PullFacts): void {
@@ -180,7 +231,7 @@ function shardTaker(from: {
   found: ListedArtifact[]
   github: GitHubApi
   pull: PullRequestContext
-  agents: ReturnType<typeof expectedAgents>
+  agents: ExpectedAgents
   prefix: string
   workDir: string
 }): (entry: ShardEntry) => Promise<ShardOutcome> {

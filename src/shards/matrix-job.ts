@@ -1,11 +1,12 @@
-// role 'matrix': reads the pull request through the GitHub door, plans its
-// shards, uploads the plan (the pull request's files and diff, which the
-// shards cannot read without a token) and sets the `matrix` output.
+// role 'matrix', the variant's stages the pipeline calls (pipeline/roles.ts):
+// reads the pull request through the GitHub door, plans its shards, uploads
+// the plan (the pull request's files and diff, which the shards cannot read
+// without a token) and sets the `matrix` output.
 import * as core from '@actions/core'
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Inputs, Outputs, ShardDefaults } from '../core/constants.js'
+import { Inputs, ShardDefaults } from '../core/constants.js'
 import type { GitHubApi } from '../github/api.js'
 import type { PullRequestContext } from '../github/pull.js'
 import type { FileAtCommit } from '../github/contents.js'
@@ -17,6 +18,7 @@ import { matrixOf } from './plan-shards.js'
 import { readPullPlan } from './pull-plan.js'
 import { attemptName, runAttempt, uploadFile } from './download.js'
 import type { TokenRoleJob } from './role-job.js'
+import { setMatrix } from '../report/outputs.js'
 
 export const PLAN_FILE = 'plan.json'
 
@@ -71,7 +73,17 @@ export function planArtifactName(tag: string): string {
   return `${ShardDefaults.planArtifact}-${tag}`
 }
 
-export async function matrixJob(job: TokenRoleJob): Promise<void> {
+/** The matrix job's plan, written and uploaded for the shards. */
+export interface MatrixPlanned {
+  readonly matrix: ReturnType<typeof matrixOf>
+  readonly line: string
+}
+
+/**
+ * Role 'matrix' has a prepare stage alone: the pull request read, its
+ * shards planned, the plan uploaded; its finish sets the matrix output.
+ */
+export async function planMatrix(job: TokenRoleJob): Promise<MatrixPlanned> {
   if (!job.pullNumber)
     throw new Error(
       `Role 'matrix' plans a pull request's review: run it on pull_request events, or set '${Inputs.IssueNumber}'.`
@@ -100,11 +112,17 @@ export async function matrixJob(job: TokenRoleJob): Promise<void> {
       ),
       file
     )
-  core.setOutput(Outputs.Matrix, JSON.stringify(matrixOf(plan, sha256Of(text))))
-  core.setOutput(Outputs.Status, 'success')
-  core.info(
-    `Matrix: ${plan.shards.length} shard(s) for #${pull.number} ` +
+  return {
+    matrix: matrixOf(plan, sha256Of(text)),
+    line:
+      `Matrix: ${plan.shards.length} shard(s) for #${pull.number} ` +
       `(${plan.pathGroups} path group(s) x ${Math.max(1, job.inputs.questions.length)} question(s), ` +
       `${pull.files.length} changed file(s))`
-  )
+  }
+}
+
+/** The matrix job's finish: its output, and a line for the log. */
+export function reportMatrix(planned: MatrixPlanned): void {
+  setMatrix(planned.matrix)
+  core.info(planned.line)
 }

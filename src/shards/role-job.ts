@@ -1,5 +1,7 @@
 // What the two roles that hold the token (matrix and aggregate) are handed by
-// roles.ts: the step's inputs and settings, the pull request, and the doors.
+// the pipeline (pipeline/roles.ts): the step's inputs and settings, the pull
+// request, and the doors; and what a role's finish hands back.
+import type { ReviewReport } from '../core/review.js'
 import type { Settings } from '../core/types.js'
 import type { GitHubApi } from '../github/api.js'
 import type { ShardInputs } from '../inputs/shard-inputs.js'
@@ -12,4 +14,10 @@ export interface TokenRoleJob {
   readonly github: () => GitHubApi
   readonly artifacts: () => Promise<ArtifactDoor>
   readonly workDir: string
+}
+
+/** How a role's finish ends the step: its failure, if any, and the review for the gate. */
+export interface RoleEnding {
+  readonly failure: string | undefined
+  readonly review?: ReviewReport
 }

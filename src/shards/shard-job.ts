@@ -1,15 +1,15 @@
-// role 'shard': one shard's review, on a runner that holds no GitHub token.
-// It refuses to start while a token is within reach (an input, the
-// environment, the checkout's git config); reads its files and their diff
-// from the plan the matrix job uploaded; runs MassGen on them through the
-// run pipeline (execute.ts); and uploads one record (record.ts) as an
-// artifact. It posts nothing: the aggregate job does, after checking it.
+// role 'shard', the variant's stages the pipeline calls (pipeline/roles.ts):
+// one shard's review, on a runner that holds no GitHub token. Its prepare
+// refuses to start while a token is within reach (an input, the
+// environment, the checkout's git config) and reads its files and their
+// diff from the plan the matrix job uploaded; the pipeline runs MassGen on
+// them as it runs one runner's; its finish uploads one record (record.ts) as
+// an artifact. It posts nothing: the aggregate job does, after checking it.
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { z } from 'zod'
-import { Inputs, Outputs } from '../core/constants.js'
-import type { ProcessRunner } from '../core/process.js'
+import { Inputs } from '../core/constants.js'
 import type { RunResult, Settings } from '../core/types.js'
 import { errorText } from '../core/text.js'
 import type { GitHubApi } from '../github/api.js'
@@ -20,17 +20,16 @@ import {
   type ShardInputs,
   type ShardRef
 } from '../inputs/shard-inputs.js'
-import { chooseAgents } from '../plan/plan.js'
+import type { AgentChoice } from '../inputs/models.js'
+import type { RunDecision } from '../event/intake.js'
 import { shardSlice } from './pull-plan.js'
-import { takeBack } from '../pipeline/credentials.js'
-import { execute } from '../pipeline/execute.js'
 import { runUrl } from '../github/run-url.js'
 import { confineToWorkspace } from '../safety/context-path.js'
 import { gitCredentialTexts } from '../safety/git-credentials.js'
 import { redactSecrets } from '../safety/redact.js'
 import { codeBlock } from '../safety/markdown-parts.js'
 import { scrubSecrets } from '../safety/scrub.js'
-import type { Destination } from '../report/report.js'
+import { writeSummary, type Destination } from '../report/report.js'
 import {
   artifactsNamed,
   attemptName,
@@ -47,6 +46,7 @@ import {
   type PlanFile
 } from './matrix-job.js'
 import { RECORD_FILE, recordOf } from './record.js'
+import { setShardOutputs, setStatus } from '../report/outputs.js'
 
 /** The plan holds the whole diff the matrix job read (pull-plan.ts). */
 const MAX_PLAN_BYTES = 64 * 1024 * 1024
@@ -252,49 +252,62 @@ function shardSettings(settings: Settings, entry: ShardEntry): Settings {
   }
 }
 
-export async function shardJob(job: {
-  inputs: ShardInputs
-  settings: Settings
-  artifacts: () => Promise<ArtifactDoor>
-  workDir: string
-  runner: ProcessRunner
-}): Promise<void> {
+/** What a shard job is handed by the pipeline (pipeline/roles.ts). */
+export interface ShardJob {
+  readonly inputs: ShardInputs
+  readonly settings: Settings
+  /** The step's one choice of agents (pipeline/decide.ts). */
+  readonly agents: AgentChoice
+  readonly artifacts: () => Promise<ArtifactDoor>
+  readonly workDir: string
+}
+
+/** MassGen's run on the shard's files, as the pipeline's execute takes it. */
+export interface ShardRun {
+  readonly settings: Settings
+  readonly decision: RunDecision
+  readonly dest: Destination
+  /** The run's own folder under the job's. */
+  readonly runDir: string
+  readonly head: string
+  /** The plan's door (planDoor): the shard holds no token. */
+  readonly github: GitHubApi
+}
+
+/** The shard's plan: its entry and its run, or why it cannot run (its record says so). */
+export interface ShardPrepared {
+  readonly ref: ShardRef
+  readonly entry: ShardEntry | undefined
+  readonly head: string
+  readonly door: ArtifactDoor
+  readonly secrets: string[]
+  readonly started: number
+  readonly run: ShardRun | { readonly failed: RunResult }
+}
+
+/**
+ * The shard's prepare stage: refused (undefined, said) while a token is in
+ * reach or its agents could run outside a sandbox; else its entry read from
+ * the plan and its run's settings.
+ */
+export async function prepareShard(
+  job: ShardJob
+): Promise<ShardPrepared | undefined> {
   const ref = job.inputs.shard as ShardRef
-  const refusal = await tokenInReach(job.settings.githubToken, process.env, {
-    workspace: job.settings.workspace,
-    contextPath: path.resolve(job.settings.workspace, job.settings.contextPath)
-  })
+  const refusal = await shardRefusal(job.settings)
   if (refusal) {
-    core.setOutput(Outputs.Status, 'config-error')
-    core.setFailed(
-      `Shard '${ref.id}' did not run: ${refusal}. A shard job runs the agents with no GitHub token.`
-    )
-    return
-  }
-  if (!job.settings.docker && !job.settings.localSandbox) {
-    core.setOutput(Outputs.Status, 'config-error')
-    core.setFailed(
-      `Shard '${ref.id}' did not run: '${Inputs.LocalSandbox}: false' lets the agents' commands read ` +
-        "the action's own environment (ACTIONS_RUNTIME_TOKEN, the API keys); a shard runs them in the sandbox or in Docker."
-    )
-    return
-  }
-  if (job.settings.baseSetup.length > 0 || job.settings.setupFiles.length > 0) {
-    core.setOutput(Outputs.Status, 'config-error')
-    core.setFailed(
-      `Shard '${ref.id}' did not run: '${Inputs.Config}', '${Inputs.InstructionsFile}' and '${Inputs.QueryFile}' ` +
-        'name files, which a shard cannot read from the base commit without a token; give them inline.'
-    )
-    return
+    setStatus('config-error')
+    core.setFailed(`Shard '${ref.id}' did not run: ${refusal}`)
+    return undefined
   }
   const door = await job.artifacts()
   const secrets = Object.values(job.settings.keys).filter((k): k is string =>
     Boolean(k)
   )
   const started = Date.now()
+  const known = { ref, door, secrets, started }
   let head = ''
   let entry: ShardEntry | undefined
-  let result: RunResult
   try {
     const plan = await readPlan(
       door,
@@ -304,21 +317,63 @@ export async function shardJob(job: {
     )
     head = plan.pull.headSha.toLowerCase()
     entry = plannedEntry(plan.shards, ref)
-    result = await runShard(job, entry, plan, secrets)
+    return { ...known, entry, head, run: shardRun(job, entry, plan, secrets) }
   } catch (error) {
-    result = {
-      outcome: 'failed',
-      reason: redactSecrets(errorText(error), secrets),
-      question: entry?.ask ?? '',
-      exitCode: null,
-      agents: [],
-      votes: {},
-      elapsedSeconds: Math.round((Date.now() - started) / 100) / 10
-    }
+    const prepared = { ...known, entry, head }
+    return { ...prepared, run: { failed: shardFailure(prepared, error) } }
   }
+}
+
+/** Why this shard may not run, or undefined (the whole sentence follows "did not run: "). */
+async function shardRefusal(settings: Settings): Promise<string | undefined> {
+  const refusal = await tokenInReach(settings.githubToken, process.env, {
+    workspace: settings.workspace,
+    contextPath: path.resolve(settings.workspace, settings.contextPath)
+  })
+  if (refusal)
+    return `${refusal}. A shard job runs the agents with no GitHub token.`
+  if (!settings.docker && !settings.localSandbox)
+    return (
+      `'${Inputs.LocalSandbox}: false' lets the agents' commands read ` +
+      "the action's own environment (ACTIONS_RUNTIME_TOKEN, the API keys); a shard runs them in the sandbox or in Docker."
+    )
+  if (settings.baseSetup.length > 0 || settings.setupFiles.length > 0)
+    return (
+      `'${Inputs.Config}', '${Inputs.InstructionsFile}' and '${Inputs.QueryFile}' ` +
+      'name files, which a shard cannot read from the base commit without a token; give them inline.'
+    )
+  return undefined
+}
+
+/** A shard that failed before or while its run: the result its record carries. */
+export function shardFailure(
+  prepared: Pick<ShardPrepared, 'entry' | 'secrets' | 'started'>,
+  error: unknown
+): RunResult {
+  return {
+    outcome: 'failed',
+    reason: redactSecrets(errorText(error), prepared.secrets),
+    question: prepared.entry?.ask ?? '',
+    exitCode: null,
+    agents: [],
+    votes: {},
+    elapsedSeconds: Math.round((Date.now() - prepared.started) / 100) / 10
+  }
+}
+
+/**
+ * The shard's finish stage: its record written, kept and uploaded, the
+ * outputs and the summary; the step's failure, if any, for the pipeline.
+ */
+export async function recordShard(
+  job: Pick<ShardJob, 'inputs' | 'settings' | 'workDir'>,
+  prepared: ShardPrepared,
+  result: RunResult
+): Promise<string | undefined> {
+  const { ref, entry, secrets } = prepared
   const file = path.join(job.workDir, 'record', RECORD_FILE)
   fs.mkdirSync(path.dirname(file), { recursive: true })
-  const record = recordOf(ref, head || undefined, result, secrets)
+  const record = recordOf(ref, prepared.head || undefined, result, secrets)
   fs.writeFileSync(file, JSON.stringify(record), { mode: 0o600 })
   const kept = path.join(
     process.env.RUNNER_TEMP || job.workDir,
@@ -326,77 +381,58 @@ export async function shardJob(job: {
   )
   fs.copyFileSync(file, kept)
   await uploadFile(
-    door,
+    prepared.door,
     attemptName(
       `${job.inputs.resultsPrefix}${ref.id}`,
       runAttempt(process.env)
     ),
     file
   )
-  core.setOutput(Outputs.ShardFile, kept)
-  core.setOutput(Outputs.Status, result.outcome)
+  setShardOutputs(kept, result.outcome)
   await writeShardSummary(job.settings, entry ?? ref, result, secrets)
   core.info(
     `Shard '${ref.id}': ${result.outcome}, ${entry ? entry.files.length : 'no'} file(s); record uploaded.`
   )
   reportScrub(await scrubSecrets(job.workDir, secrets))
-  if (result.outcome !== 'success')
-    core.setFailed(
-      `Shard '${ref.id}' ${result.outcome}: ${result.reason ?? ''}`
-    )
+  return result.outcome === 'success'
+    ? undefined
+    : `Shard '${ref.id}' ${result.outcome}: ${result.reason ?? ''}`
 }
 
-async function runShard(
-  job: { settings: Settings; workDir: string; runner: ProcessRunner },
+/** What the shard's MassGen run is given: its files, its question, no token. */
+function shardRun(
+  job: Pick<ShardJob, 'settings' | 'agents' | 'workDir'>,
   entry: ShardEntry,
   plan: PlanFile,
   secrets: string[]
-): Promise<RunResult> {
+): ShardRun {
   const settings = shardSettings(job.settings, entry)
   if (!settings.query)
     throw new Error(
       `Shard '${entry.id}' has no question: set '${Inputs.Query}' or name questions in '${Inputs.ShardQuestions}'`
     )
-  const agents = chooseAgents(settings)
-  if ('error' in agents) throw agents.error
+  if ('error' in job.agents) throw job.agents.error
   const pull = shardSlice(plan.pull, entry.files)
-  const dest: Destination = {
-    github: undefined,
-    issueNumber: undefined,
+  return {
     settings,
-    runUrl: runUrl(process.env),
-    secrets
-  }
-  const runDir = fs.mkdtempSync(path.join(job.workDir, 'run-'))
-  try {
-    return await execute(
+    decision: {
+      action: 'run',
+      question: settings.query,
+      issueNumber: undefined,
+      pullRequest: pull.number,
+      commentId: undefined,
+      agents: job.agents.selection
+    },
+    dest: {
+      github: undefined,
+      issueNumber: undefined,
       settings,
-      {
-        action: 'run',
-        question: settings.query,
-        issueNumber: undefined,
-        pullRequest: pull.number,
-        commentId: undefined,
-        agents: agents.selection
-      },
-      dest,
-      runDir,
-      job.runner,
-      pull.headSha.toLowerCase(),
-      planDoor(pull, plan.base)
-    )
-  } finally {
-    // A shard lends no credentials: only its containers are taken back.
-    await takeBack(
-      job.runner,
-      {
-        docker: settings.docker,
-        workDir: runDir,
-        credentials: [],
-        restoreFrom: { token: '' }
-      },
-      []
-    )
+      runUrl: runUrl(process.env),
+      secrets
+    },
+    runDir: fs.mkdtempSync(path.join(job.workDir, 'run-')),
+    head: pull.headSha.toLowerCase(),
+    github: planDoor(pull, plan.base)
   }
 }
 
@@ -407,7 +443,6 @@ async function writeShardSummary(
   result: RunResult,
   secrets: string[]
 ): Promise<void> {
-  if (!settings.jobSummary || !process.env.GITHUB_STEP_SUMMARY) return
   const text = [
     `### MassGen shard \`${entry.id}\`: \`${result.outcome}\``,
     `${'files' in entry ? entry.files.length : 'no'} file(s)${entry.question ? `, question \`${entry.question}\`` : ''}; ` +
@@ -416,11 +451,16 @@ async function writeShardSummary(
   ]
     .filter(Boolean)
     .join('\n\n')
-  try {
-    await core.summary.addRaw(text, true).write()
-  } catch (error) {
-    core.warning(`Could not write the job summary: ${errorText(error)}`)
-  }
+  await writeSummary(
+    {
+      github: undefined,
+      issueNumber: undefined,
+      settings,
+      runUrl: undefined,
+      secrets
+    },
+    text
+  )
 }
 
 function reportScrub(scrub: { scrubbed: string[]; removed: string[] }): void {
