@@ -4971,7 +4971,7 @@ exports.req = req;
 
 /***/ }),
 
-/***/ 76513:
+/***/ 98894:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -6071,7 +6071,7 @@ const net = __importStar(__webpack_require__(69278));
 const tls = __importStar(__webpack_require__(64756));
 const debug_1 = __importDefault(__webpack_require__(2830));
 const events_1 = __webpack_require__(24434);
-const agent_base_1 = __webpack_require__(76513);
+const agent_base_1 = __webpack_require__(98894);
 const url_1 = __webpack_require__(87016);
 const debug = (0, debug_1.default)('http-proxy-agent');
 /**
@@ -6225,7 +6225,7 @@ const net = __importStar(__webpack_require__(69278));
 const tls = __importStar(__webpack_require__(64756));
 const assert_1 = __importDefault(__webpack_require__(42613));
 const debug_1 = __importDefault(__webpack_require__(2830));
-const agent_base_1 = __webpack_require__(76513);
+const agent_base_1 = __webpack_require__(98894);
 const url_1 = __webpack_require__(87016);
 const parse_proxy_response_1 = __webpack_require__(37943);
 const debug = (0, debug_1.default)('https-proxy-agent');
