@@ -4,16 +4,22 @@
 // writes to them.
 import * as core from '@actions/core'
 import { context } from '@actions/github'
+import { Defaults, Inputs } from '../core/constants.js'
 import type { Settings, Trigger } from '../core/types.js'
 import { parseCommand } from '../event/command.js'
 import { intake, type Intake, type RunDecision } from '../event/intake.js'
 import { localModeRefusal } from '../event/local-mode.js'
 import { setupSourceFor, type SetupSource } from '../event/setup-source.js'
 import { readTrigger } from '../event/trigger.js'
-import { withBaseSetup } from '../context/base-setup.js'
+import { readSettingsFile, withBaseSetup } from '../context/base-setup.js'
 import type { GitHubApi } from '../github/api.js'
 import { MissingKeysError } from '../inputs/models.js'
-import { InputError, readSettings } from '../inputs/settings.js'
+import {
+  InputError,
+  readReportSettings,
+  readSettings
+} from '../inputs/settings.js'
+import type { SettingsFile } from '../inputs/settings-file.js'
 import { chooseAgents } from '../plan/plan.js'
 import { destinationFor } from './destination.js'
 import type { Destination } from '../report/report.js'
@@ -47,9 +53,11 @@ export async function decide(): Promise<Decided | undefined> {
   )
   const setupSource = setupSourceFor(trigger, context.payload)
   const secrets = actionSecrets(actionToken())
-  const inputs = await readInputs(setupSource.from !== 'workspace')
+  const github = gitHubOnce(actionToken())
+  const file = await loadSettingsFile({ trigger, setupSource }, github)
+  if (file === 'failed') return undefined
+  const inputs = await readInputs(setupSource.from !== 'workspace', file)
   if (!inputs) return undefined
-  const github = gitHubOnce(inputs.githubToken)
   const settings = await loadBaseSetup(inputs, { trigger, setupSource }, github)
   if (!settings) return undefined
   const decision = await decideRun(settings, trigger, github, secrets)
@@ -66,19 +74,63 @@ export async function decide(): Promise<Decided | undefined> {
 
 /** The inputs, read and checked (the keys are masked already). */
 async function readInputs(
-  setupFromBase: boolean
+  setupFromBase: boolean,
+  settingsFile: SettingsFile | undefined
 ): Promise<Settings | undefined> {
   try {
     return readSettings({
       getInput: (name) => core.getInput(name),
       env: process.env,
       workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
-      setupFromBase
+      setupFromBase,
+      settingsFile,
+      warn: (message) => core.warning(message)
     })
   } catch (error) {
     await failBeforeRun(error)
     return undefined
   }
+}
+
+/**
+ * The repository config file (context/base-setup.ts readSettingsFile), read
+ * before the inputs it fills; 'failed' when it cannot be used (said on the
+ * pull request too). A comment that is not a command reads none.
+ */
+async function loadSettingsFile(
+  source: { trigger: Trigger; setupSource: SetupSource },
+  gh: () => GitHubApi
+): Promise<SettingsFile | undefined | 'failed'> {
+  const trigger = core.getInput(Inputs.Trigger).trim() || Defaults.Trigger
+  if (skippedQuietly(source.trigger, { trigger })) return undefined
+  const token = actionToken()
+  try {
+    return await readSettingsFile(source.setupSource, {
+      workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+      github: token ? gh : undefined,
+      baseSha: eventBaseSha(),
+      warn: (message) => core.warning(message)
+    })
+  } catch (error) {
+    const report = {
+      comment: core.getInput(Inputs.Comment).trim().toLowerCase() !== 'false',
+      ...readReportSettings({ getInput: (name) => core.getInput(name) }),
+      githubToken: token
+    }
+    await failBeforeRun(
+      error,
+      setupErrorDestination(report, source.trigger, gh)
+    )
+    return 'failed'
+  }
+}
+
+/** The base commit a pull_request event names (GitHub's, not the author's). */
+function eventBaseSha(): string | undefined {
+  const base = (
+    context.payload as { pull_request?: { base?: { sha?: unknown } } }
+  ).pull_request?.base?.sha
+  return typeof base === 'string' ? base : undefined
 }
 
 /**
@@ -112,7 +164,10 @@ async function loadBaseSetup(
 
 /** Where a broken setup is said: the pull request or issue the event is on. */
 function setupErrorDestination(
-  settings: Settings,
+  settings: Pick<
+    Settings,
+    'comment' | 'jobSummary' | 'commentTag' | 'githubToken'
+  >,
   trigger: Trigger,
   gh: () => GitHubApi
 ): Destination {
@@ -130,7 +185,10 @@ function setupErrorDestination(
   )
 }
 
-function skippedQuietly(trigger: Trigger, settings: Settings): boolean {
+function skippedQuietly(
+  trigger: Trigger,
+  settings: Pick<Settings, 'trigger'>
+): boolean {
   if (trigger.kind === 'ignored') return true
   if (trigger.kind !== 'comment' && trigger.kind !== 'review_comment')
     return false

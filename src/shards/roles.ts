@@ -11,6 +11,10 @@ import { errorText } from '../core/text.js'
 import { saveStepState } from '../core/step-state.js'
 import type { GitHubApi } from '../github/api.js'
 import { readSettings } from '../inputs/settings.js'
+import { layeredInputs, type SettingsFile } from '../inputs/settings-file.js'
+import { readSettingsFile } from '../context/base-setup.js'
+import { setupSourceFor } from '../event/setup-source.js'
+import { readTrigger } from '../event/trigger.js'
 import { saveStateForPost } from '../pipeline/post-step.js'
 import {
   actionSecrets,
@@ -34,7 +38,17 @@ export async function runRole(runner: ProcessRunner): Promise<boolean> {
     return true
   }
   if (inputs.role === 'run') return false
-  const settings = readRoleSettings()
+  const file = await roleSettingsFile(inputs.role)
+  if (file === 'failed') return true
+  const source = roleSource(file)
+  const layered = layeredInputs(source)
+  try {
+    inputs = readShardInputs(layered.getInput)
+  } catch (error) {
+    refuse(layered.relabel(errorText(error)))
+    return true
+  }
+  const settings = readRoleSettings(source)
   if (!settings) return true // readRoleSettings reported it
   const workDir = makeWorkDir(inputs.role)
   // Only a shard starts MassGen: should its step be stopped, the post step
@@ -72,13 +86,9 @@ function refuse(message: string): void {
  * The settings as the run reads them; setup files are never read from the
  * checkout here (a shard has no token to read them from the base commit).
  */
-function readRoleSettings(): Settings | undefined {
-  const source = {
-    getInput: (name: string) => core.getInput(name),
-    env: process.env,
-    workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
-    setupFromBase: true
-  }
+function readRoleSettings(
+  source: Parameters<typeof readSettings>[0]
+): Settings | undefined {
   // Masked before anything can print them (pipeline/step-env.ts).
   actionSecrets(actionToken())
   try {
@@ -86,6 +96,50 @@ function readRoleSettings(): Settings | undefined {
   } catch (error) {
     refuse(errorText(error))
     return undefined
+  }
+}
+
+/**
+ * The repository config file of the matrix and aggregate roles, read as a
+ * run reads it (context/base-setup.ts). A shard holds no token to read it
+ * from the base commit and never reads its checkout: it takes its inputs.
+ */
+async function roleSettingsFile(
+  role: ShardInputs['role']
+): Promise<SettingsFile | undefined | 'failed'> {
+  if (role === 'shard') return undefined
+  const token = actionToken()
+  const trigger = readTrigger(
+    context.eventName,
+    context.payload,
+    process.env.GITHUB_ACTOR ?? '',
+    process.env.GITHUB_REPOSITORY ?? ''
+  )
+  const base = (
+    context.payload as { pull_request?: { base?: { sha?: unknown } } }
+  ).pull_request?.base?.sha
+  try {
+    return await readSettingsFile(setupSourceFor(trigger, context.payload), {
+      workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+      github: token ? () => openRepository(token) : undefined,
+      baseSha: typeof base === 'string' ? base : undefined,
+      warn: (message) => core.warning(message)
+    })
+  } catch (error) {
+    refuse(errorText(error))
+    return 'failed'
+  }
+}
+
+/** The inputs and the file, as readSettings and the shard inputs read them. */
+function roleSource(settingsFile: SettingsFile | undefined) {
+  return {
+    getInput: (name: string) => core.getInput(name),
+    env: process.env,
+    workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+    setupFromBase: true,
+    settingsFile,
+    warn: (message: string) => core.warning(message)
   }
 }
 
