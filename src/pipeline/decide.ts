@@ -56,7 +56,10 @@ export async function decide(): Promise<Decided | undefined> {
   const github = gitHubOnce(actionToken())
   const file = await loadSettingsFile({ trigger, setupSource }, github)
   if (file === 'failed') return undefined
-  const inputs = await readInputs(setupSource.from !== 'workspace', file)
+  const inputs = await readInputs(setupSource.from !== 'workspace', file, () =>
+    // A bad key of the repository's file is said where a broken setup is.
+    file ? fileErrorDestination(trigger, github) : undefined
+  )
   if (!inputs) return undefined
   const settings = await loadBaseSetup(inputs, { trigger, setupSource }, github)
   if (!settings) return undefined
@@ -75,7 +78,8 @@ export async function decide(): Promise<Decided | undefined> {
 /** The inputs, read and checked (the keys are masked already). */
 async function readInputs(
   setupFromBase: boolean,
-  settingsFile: SettingsFile | undefined
+  settingsFile: SettingsFile | undefined,
+  destination: () => Destination | undefined
 ): Promise<Settings | undefined> {
   try {
     return readSettings({
@@ -87,7 +91,7 @@ async function readInputs(
       warn: (message) => core.warning(message)
     })
   } catch (error) {
-    await failBeforeRun(error)
+    await failBeforeRun(error, destination())
     return undefined
   }
 }
@@ -112,17 +116,22 @@ async function loadSettingsFile(
       warn: (message) => core.warning(message)
     })
   } catch (error) {
-    const report = {
-      comment: core.getInput(Inputs.Comment).trim().toLowerCase() !== 'false',
-      ...readReportSettings({ getInput: (name) => core.getInput(name) }),
-      githubToken: token
-    }
-    await failBeforeRun(
-      error,
-      setupErrorDestination(report, source.trigger, gh)
-    )
+    await failBeforeRun(error, fileErrorDestination(source.trigger, gh))
     return 'failed'
   }
+}
+
+/** Where an error of the repository's file is said: the pull request too. */
+function fileErrorDestination(
+  trigger: Trigger,
+  gh: () => GitHubApi
+): Destination {
+  const report = {
+    comment: core.getInput(Inputs.Comment).trim().toLowerCase() !== 'false',
+    ...readReportSettings({ getInput: (name) => core.getInput(name) }),
+    githubToken: actionToken()
+  }
+  return setupErrorDestination(report, trigger, gh)
 }
 
 /** The base commit a pull_request event names (GitHub's, not the author's). */
