@@ -222,7 +222,7 @@ describe('a key is read by its input’s rule', () => {
       ok: false,
       errors: [
         expect.stringMatching(
-          /^\.github\/massgen-action\.yml at base 0123456789ab: key 'comment-tag' is not a setting of the file \(expected one of the keys in docs\/configuration\.md\); an input such as 'comment-tag' that is not listed there is set in the workflow's 'with:'/
+          /^\.github\/massgen-action\.yml at base 0123456789ab: key 'comment-tag' is not a setting of the file \(expected one of the keys in docs\/configuration\.md\); 'comment-tag' is an input of action\.yml, set in the workflow step's 'with:'$/
         )
       ]
     })
@@ -256,7 +256,7 @@ describe('a bad file is refused, naming the file, the key and the form', () => {
     expect(
       errors('min-severty: nit\nmax-shards: [4]\ncheck-run: yes\n')
     ).toEqual([
-      `${ORIGIN}: key 'min-severty' is not a setting of the file (expected one of the keys in docs/configuration.md); an input such as 'min-severty' that is not listed there is set in the workflow's 'with:'`,
+      `${ORIGIN}: key 'min-severty' is not a setting of the file (expected one of the keys in docs/configuration.md); did you mean 'min-severity'?`,
       `${ORIGIN}: key 'max-shards': got a list, expected a whole number (docs/configuration.md)`,
       `${ORIGIN}: key 'check-run': got string 'yes', expected true or false (docs/configuration.md)`
     ])

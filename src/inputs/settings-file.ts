@@ -7,6 +7,7 @@
 // workflow wins over the file; the file wins over the default.
 import { parse } from 'yaml'
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, type KeySchema } from './config-keys.js'
+import { Inputs } from '../core/constants.js'
 import { showValue } from '../core/text.js'
 import { readWorkspaceFileSync } from '../safety/workspace-file.js'
 
@@ -87,11 +88,28 @@ function keyText(
   return text
 }
 
-/** A workflow input that is not a key: say where it goes instead. */
+/** What an unknown key most likely is: an input of the workflow, or a key misspelt. */
 function inputHint(name: string): string {
-  return /^[a-z][a-z0-9-]*$/.test(name)
-    ? `; an input such as '${name}' that is not listed there is set in the workflow's 'with:'`
-    : ''
+  if ((Object.values(Inputs) as string[]).includes(name))
+    return `; '${name}' is an input of action.yml, set in the workflow step's 'with:'`
+  const near = [...CONFIG_KEY_NAMES].find((k) => editDistance(k, name) <= 2)
+  return near ? `; did you mean '${near}'?` : ''
+}
+
+/** Levenshtein distance, for a misspelt key (names of at most ~30 characters). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        (row[j] ?? 0) + 1,
+        (next[j - 1] ?? 0) + 1,
+        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)
+      )
+    row = next
+  }
+  return row[b.length] ?? 0
 }
 
 /** The value as its input's text, or undefined when the key does not take its shape. */

@@ -7,7 +7,12 @@ import { context } from '@actions/github'
 import { Defaults, Inputs } from '../core/constants.js'
 import type { Settings, Trigger } from '../core/types.js'
 import { parseCommand } from '../event/command.js'
-import { intake, type Intake, type RunDecision } from '../event/intake.js'
+import {
+  intake,
+  labelSkip,
+  type Intake,
+  type RunDecision
+} from '../event/intake.js'
 import { localModeRefusal } from '../event/local-mode.js'
 import { setupSourceFor, type SetupSource } from '../event/setup-source.js'
 import { readTrigger } from '../event/trigger.js'
@@ -105,8 +110,7 @@ async function loadSettingsFile(
   source: { trigger: Trigger; setupSource: SetupSource },
   gh: () => GitHubApi
 ): Promise<SettingsFile | undefined | 'failed'> {
-  const trigger = core.getInput(Inputs.Trigger).trim() || Defaults.Trigger
-  if (skippedQuietly(source.trigger, { trigger })) return undefined
+  if (skippedBeforeFile(source.trigger)) return undefined
   const token = actionToken()
   try {
     return await readSettingsFile(source.setupSource, {
@@ -119,6 +123,21 @@ async function loadSettingsFile(
     await failBeforeRun(error, fileErrorDestination(source.trigger, gh))
     return 'failed'
   }
+}
+
+/**
+ * A comment that is not a command, or a label that is not the trigger's,
+ * is skipped quietly by the intake: it reads no file, asking GitHub nothing.
+ * Both words are inputs of the workflow, never keys of the file.
+ */
+function skippedBeforeFile(trigger: Trigger): boolean {
+  const words = {
+    trigger: core.getInput(Inputs.Trigger).trim() || Defaults.Trigger,
+    labelTrigger: core.getInput(Inputs.LabelTrigger).trim()
+  }
+  if (trigger.kind === 'pull_request')
+    return labelSkip(words, trigger) !== undefined
+  return skippedQuietly(trigger, words)
 }
 
 /** Where an error of the repository's file is said: the pull request too. */
