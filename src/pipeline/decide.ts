@@ -14,7 +14,11 @@ import {
   type RunDecision
 } from '../event/intake.js'
 import { localModeRefusal } from '../event/local-mode.js'
-import { setupSourceFor, type SetupSource } from '../event/setup-source.js'
+import {
+  eventBaseSha,
+  setupSourceFor,
+  type SetupSource
+} from '../event/setup-source.js'
 import { readTrigger } from '../event/trigger.js'
 import { readSettingsFile, withBaseSetup } from '../context/base-setup.js'
 import type { GitHubApi } from '../github/api.js'
@@ -116,7 +120,7 @@ async function loadSettingsFile(
     return await readSettingsFile(source.setupSource, {
       workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
       github: token ? gh : undefined,
-      baseSha: eventBaseSha(),
+      baseSha: eventBaseSha(context.payload),
       warn: (message) => core.warning(message)
     })
   } catch (error) {
@@ -151,14 +155,6 @@ function fileErrorDestination(
     githubToken: actionToken()
   }
   return setupErrorDestination(report, trigger, gh)
-}
-
-/** The base commit a pull_request event names (GitHub's, not the author's). */
-function eventBaseSha(): string | undefined {
-  const base = (
-    context.payload as { pull_request?: { base?: { sha?: unknown } } }
-  ).pull_request?.base?.sha
-  return typeof base === 'string' ? base : undefined
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { Settings } from '../core/types.js'
 import type { GitHubApi } from '../github/api.js'
 import type { ShardInputs } from '../inputs/shard-inputs.js'
+import type { SettingsFile } from '../inputs/settings-file.js'
 import type { ArtifactDoor } from './download.js'
 
 export interface TokenRoleJob {
@@ -12,4 +13,6 @@ export interface TokenRoleJob {
   readonly github: () => GitHubApi
   readonly artifacts: () => Promise<ArtifactDoor>
   readonly workDir: string
+  /** The repository config file the settings were read with, for the shards' plan. */
+  readonly settingsFile?: SettingsFile
 }

@@ -4,7 +4,7 @@
 import * as core from '@actions/core'
 import { context } from '@actions/github'
 import * as fs from 'node:fs'
-import { Inputs, Outputs } from '../core/constants.js'
+import { Defaults, Inputs, Outputs } from '../core/constants.js'
 import type { ProcessRunner } from '../core/process.js'
 import type { Settings } from '../core/types.js'
 import { errorText } from '../core/text.js'
@@ -13,7 +13,7 @@ import type { GitHubApi } from '../github/api.js'
 import { readSettings } from '../inputs/settings.js'
 import { layeredInputs, type SettingsFile } from '../inputs/settings-file.js'
 import { readSettingsFile } from '../context/base-setup.js'
-import { setupSourceFor } from '../event/setup-source.js'
+import { eventBaseSha, setupSourceFor } from '../event/setup-source.js'
 import { readTrigger } from '../event/trigger.js'
 import { saveStateForPost } from '../pipeline/post-step.js'
 import {
@@ -25,7 +25,7 @@ import {
 import { readShardInputs, type ShardInputs } from '../inputs/shard-inputs.js'
 import { artifactDoor } from './download.js'
 import { matrixJob } from './matrix-job.js'
-import { shardJob } from './shard-job.js'
+import { readPlan, shardJob } from './shard-job.js'
 import { aggregateJob } from './aggregate-job.js'
 
 /** True when a role other than 'run' took the step (it is done then). */
@@ -38,7 +38,10 @@ export async function runRole(runner: ProcessRunner): Promise<boolean> {
     return true
   }
   if (inputs.role === 'run') return false
-  const file = await roleSettingsFile(inputs.role)
+  const file =
+    inputs.role === 'shard'
+      ? await planSettingsFile(inputs)
+      : await roleSettingsFile()
   if (file === 'failed') return true
   const source = roleSource(file)
   const layered = layeredInputs(source)
@@ -61,7 +64,8 @@ export async function runRole(runner: ProcessRunner): Promise<boolean> {
     pullNumber: pullNumberOf(settings),
     github: () => openGitHub(settings),
     artifacts: artifactDoor,
-    workDir
+    workDir,
+    settingsFile: file
   }
   try {
     if (inputs.role === 'matrix') await matrixJob(job)
@@ -104,10 +108,9 @@ function readRoleSettings(
  * run reads it (context/base-setup.ts). A shard holds no token to read it
  * from the base commit and never reads its checkout: it takes its inputs.
  */
-async function roleSettingsFile(
-  role: ShardInputs['role']
-): Promise<SettingsFile | undefined | 'failed'> {
-  if (role === 'shard') return undefined
+async function roleSettingsFile(): Promise<
+  SettingsFile | undefined | 'failed'
+> {
   const token = actionToken()
   const trigger = readTrigger(
     context.eventName,
@@ -115,19 +118,48 @@ async function roleSettingsFile(
     process.env.GITHUB_ACTOR ?? '',
     process.env.GITHUB_REPOSITORY ?? ''
   )
-  const base = (
-    context.payload as { pull_request?: { base?: { sha?: unknown } } }
-  ).pull_request?.base?.sha
   try {
     return await readSettingsFile(setupSourceFor(trigger, context.payload), {
       workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
       github: token ? () => openRepository(token) : undefined,
-      baseSha: typeof base === 'string' ? base : undefined,
+      baseSha: eventBaseSha(context.payload),
       warn: (message) => core.warning(message)
     })
   } catch (error) {
     refuse(errorText(error))
     return 'failed'
+  }
+}
+
+/**
+ * A shard's config file: the one the matrix job read, from its plan (whose
+ * sha256 the matrix entry carries). When the plan cannot be read none is
+ * taken here: the shard job then fails on the plan, naming why.
+ */
+async function planSettingsFile(
+  inputs: ShardInputs
+): Promise<SettingsFile | undefined> {
+  if (!inputs.shard) return undefined
+  const dir = makeWorkDir('shard-plan')
+  try {
+    const tag = core.getInput(Inputs.CommentTag).trim() || Defaults.CommentTag
+    const plan = await readPlan(
+      await artifactDoor(),
+      tag,
+      dir,
+      inputs.shard.planSha256
+    )
+    const file = plan.settingsFile
+    return (
+      file && {
+        origin: `${file.origin} (the matrix job's plan)`,
+        values: new Map(Object.entries(file.values))
+      }
+    )
+  } catch {
+    return undefined
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 

@@ -128,7 +128,13 @@ const planSchema = z.object({
   shards: z.array(shardEntrySchema),
   base: z.object({
     files: z.record(z.string(), z.object({ kind: z.string() }).passthrough())
-  })
+  }),
+  settingsFile: z
+    .object({
+      origin: z.string().max(300),
+      values: z.record(z.string(), z.string())
+    })
+    .optional()
 })
 
 /**
@@ -165,7 +171,7 @@ function planDoor(pull: PullRequestContext, base: PlanFile['base']): GitHubApi {
   }) as GitHubApi
 }
 
-async function readPlan(
+export async function readPlan(
   door: ArtifactDoor,
   tag: string,
   dir: string,
