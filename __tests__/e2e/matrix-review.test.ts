@@ -1406,7 +1406,13 @@ describe('a matrix review grouped by the globs of shard-paths', () => {
     const body = latestComment()
     for (const id of ['web', 'api', 'rest'])
       expect(body).toContain(`#### Shard \`${id}\` · ✅ reviewed`)
-    expect(aggregate.stdout).not.toMatch(/shard-paths/)
+    // Nothing said about shard-paths but its deprecation as an input.
+    expect(
+      aggregate.stdout.replace(
+        /^::warning::Input '[a-z-]+' is deprecated.*$/gm,
+        ''
+      )
+    ).not.toMatch(/shard-paths/)
     // max-cost caps each shard: the report sets the sum against it times the shards.
     expect(body).toMatch(
       /\(summed, MassGen's estimate\) of at most \$6\.00 \(max-cost \$2\.00 a shard x 3 shards\)/
@@ -1515,6 +1521,66 @@ describe('the roles refuse bad inputs through the bundle', () => {
     expect(run.exitCode).not.toBe(0)
     expect(run.stdout).toMatch(message)
     expect(run.outputs.status).toBe('config-error')
+  })
+})
+
+describe("every role takes the base commit's .github/massgen-action.yml (docs/configuration.md)", () => {
+  const RUN = 'c4d7a0a2-5b6f-4e1d-9f7e-000000005353'
+  /** The base commit pull_request.opened names: the file is read there. */
+  const EVENT_BASE = '5c3f0d8e2b1a4c6d7e8f9a0b1c2d3e4f5a6b7c8d'
+  const names = ['web/a.ts', 'web/b.ts', 'api/c.ts', 'README.md']
+  // The example's per-job inputs left unset, so the file's keys apply.
+  const unset = { 'max-shards': '', 'max-duration': '' }
+  let matrix: Ref[] = []
+  let shardRun: Awaited<ReturnType<typeof shard>>
+  let checkout: string
+
+  beforeAll(async () => {
+    runBackendId = RUN
+    github.state.pulls['42'] = largePull(
+      manyFiles(names.length).map((f, i) => ({
+        ...f,
+        filename: names[i] ?? ''
+      }))
+    )
+    github.state.files = {
+      ...github.state.files,
+      [EVENT_BASE]: {
+        '.github/massgen-action.yml': [
+          'shard-paths:',
+          '  web: [web/**]',
+          'max-shards: 2',
+          'max-duration: 45'
+        ].join('\n')
+      }
+    }
+    // The pull request's head plants its own file: no role reads it.
+    checkout = openTempDir('matrix-config-')
+    fs.mkdirSync(path.join(checkout, '.github'))
+    fs.writeFileSync(
+      path.join(checkout, '.github', 'massgen-action.yml'),
+      'max-shards: 64\nmax-duration: 21600\n'
+    )
+    const run = await job('matrix', unset, {}, checkout)
+    expect(
+      run.stdout.split('\n').filter((l) => l.startsWith('::error'))
+    ).toEqual([])
+    expect(run.exitCode).toBe(0)
+    ;({ matrix } = planned(run))
+    const web = matrix.find((e) => e.id === 'web')
+    if (!web) throw new Error(`no shard 'web' in ${JSON.stringify(matrix)}`)
+    shardRun = await shard(web, { FAKE_MASSGEN_SCENARIO: 'success' }, unset)
+  })
+  afterAll(() => {
+    runBackendId = DEFAULT_RUN_BACKEND_ID
+    github.state.pulls['42'] = largePull(FILES)
+  })
+
+  it("the matrix job plans by the file's shard-paths, and its shards run with its max-duration (from the plan: a shard holds no token)", () => {
+    expect(matrix.map((e) => e.id)).toEqual(['web', 'rest'])
+    expect(shardRun.run.exitCode).toBe(0)
+    const record = shardRun.massgen as { config?: string } | undefined
+    expect(record?.config).toMatch(/orchestrator_timeout_seconds: 45\b/)
   })
 })
 

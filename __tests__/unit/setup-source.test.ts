@@ -1,6 +1,6 @@
 // Which events read the setup files from the base commit (setup-source.ts).
 import { describe, expect, it } from '@jest/globals'
-import { setupSourceFor } from '../../src/event/setup-source.js'
+import { eventBaseSha, setupSourceFor } from '../../src/event/setup-source.js'
 import { readTrigger } from '../../src/event/trigger.js'
 import { event } from '../../test-support/fixtures.js'
 
@@ -73,5 +73,17 @@ describe('where the setup files come from', () => {
         repository: { id: 1 }
       })
     ).toMatchObject({ from: 'none' })
+  })
+})
+
+describe("the base commit a pull_request event names (the config file's, no API call)", () => {
+  it('is a full SHA or nothing, whatever the payload holds', () => {
+    expect(eventBaseSha(event('pull_request.opened'))).toBe(
+      '5c3f0d8e2b1a4c6d7e8f9a0b1c2d3e4f5a6b7c8d'
+    )
+    expect(eventBaseSha(event('issue_comment.created.pr'))).toBeUndefined()
+    for (const sha of ['main', 42, null, 'a'.repeat(41)])
+      expect(eventBaseSha({ pull_request: { base: { sha } } })).toBeUndefined()
+    expect(eventBaseSha('text')).toBeUndefined()
   })
 })

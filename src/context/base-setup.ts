@@ -13,6 +13,13 @@ import { errorText } from '../core/text.js'
 import { InputError, queryFromText } from '../inputs/settings.js'
 import type { SetupFileRef, Settings } from '../core/types.js'
 import { configFromText, instructionsFromText } from '../inputs/user-inputs.js'
+import {
+  MAX_SETTINGS_FILE_BYTES,
+  parseSettingsFile,
+  SETTINGS_FILE,
+  settingsFileInWorkspace,
+  type SettingsFile
+} from '../inputs/settings-file.js'
 
 type NotAFile = Exclude<FileAtCommit, { kind: 'file' }>
 
@@ -88,6 +95,74 @@ export async function withBaseSetup(
     setupFiles: settings.baseSetup.map(at),
     baseSetup: []
   }
+}
+
+/**
+ * The repository config file (inputs/settings-file.ts): from the base
+ * commit on events that carry someone else's code, so a pull request that
+ * edits it does not change its own review; else from the workspace.
+ * Undefined when there is none (the inputs and defaults apply); an
+ * InputError when it is there but cannot be used. `baseSha` is the event's
+ * own base commit, when it names one (no API call then).
+ */
+export async function readSettingsFile(
+  source: SetupSource,
+  where: {
+    workspace: string
+    github: (() => GitHubApi) | undefined
+    baseSha?: string
+    warn: (message: string) => void
+  }
+): Promise<SettingsFile | undefined> {
+  if (source.from === 'workspace')
+    return usable(settingsFileInWorkspace(where.workspace))
+  const unread = `${SETTINGS_FILE} was not read (the inputs and defaults apply)`
+  if (source.from === 'none') {
+    where.warn(
+      `On ${source.why} the checkout may hold someone else's code and the event names no base commit: ${unread}.`
+    )
+    return undefined
+  }
+  if (!where.github) {
+    where.warn(
+      `Input '${Inputs.GithubToken}' is empty, so ${SETTINGS_FILE} cannot be read from the base commit: ${unread}.`
+    )
+    return undefined
+  }
+  const api = where.github()
+  const intro = `On ${source.why} ${SETTINGS_FILE} must be read from the base commit through the API`
+  const ref =
+    source.from === 'pull-base' && /^[0-9a-f]{40}$/i.test(where.baseSha ?? '')
+      ? (where.baseSha as string)
+      : await baseRef(api, source, intro)
+  const read = await api
+    .getFileAtCommit(SETTINGS_FILE, ref, MAX_SETTINGS_FILE_BYTES)
+    .catch((error: unknown): NotAFile => ({
+      kind: 'unreadable',
+      detail: errorText(error)
+    }))
+  if (read.kind === 'absent') return undefined
+  const origin = `${SETTINGS_FILE} at base ${ref.slice(0, 12)}`
+  if (read.kind === 'file') return usable(parseSettingsFile(read.text, origin))
+  const detail =
+    read.kind === 'unreadable' && read.detail
+      ? `: ${read.detail.slice(0, 300)}`
+      : ''
+  const size =
+    read.kind === 'too-large'
+      ? ` (expected at most ${MAX_SETTINGS_FILE_BYTES} bytes)`
+      : ''
+  throw new InputError(
+    `${SETTINGS_FILE} ${why(read)}${size}${detail} (read from base ${ref.slice(0, 12)}, ` +
+      'not from the checkout: a pull request cannot set up its own review). Nothing was run.'
+  )
+}
+
+function usable(
+  parsed: ReturnType<typeof parseSettingsFile> | undefined
+): SettingsFile | undefined {
+  if (parsed === undefined || parsed.ok) return parsed?.file
+  throw new InputError(`${parsed.errors.join('\n')}\nNothing was run.`)
 }
 
 async function baseRef(

@@ -1,5 +1,10 @@
 // Every name the runner sees (inputs, outputs, state) lives here, once.
 
+/**
+ * Every name a workflow may set: the 30 action.yml declares, and the keys of
+ * the repository config file (inputs/config-keys.ts), which still work as
+ * inputs with a deprecation warning (inputs/settings-file.ts).
+ */
 export const Inputs = {
   Query: 'query',
   QueryFile: 'query-file',
@@ -118,10 +123,11 @@ export const State = {
 } as const
 
 /**
- * Every input's default, keyed as Inputs is: the code's one copy of
- * action.yml's defaults (__tests__/unit/input-defaults.test.ts holds them,
- * action.yml and the README's table equal). An input without an entry has
- * no default.
+ * Every input's and config key's default, keyed as Inputs is: the code's one
+ * copy of action.yml's defaults and of the config file's schema
+ * (__tests__/unit/input-defaults.test.ts holds them, action.yml, the schema,
+ * the README's table and docs/configuration.md equal). A name without an
+ * entry has no default.
  */
 export const Defaults = {
   Mode: 'full',

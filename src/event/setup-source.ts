@@ -53,6 +53,17 @@ export function setupSourceFor(
   }
 }
 
+/**
+ * The base commit a pull_request event names (GitHub's, not the author's),
+ * where the repository config file is read without an API call.
+ */
+export function eventBaseSha(payload: unknown): string | undefined {
+  const base = record(record(record(payload)?.pull_request)?.base)?.sha
+  return typeof base === 'string' && /^[0-9a-f]{40}$/i.test(base)
+    ? base
+    : undefined
+}
+
 function pullBase(pullNumber: number, what: string): SetupSource {
   return {
     from: 'pull-base',

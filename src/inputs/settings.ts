@@ -1,4 +1,6 @@
-// Reads every input once into one typed, validated Settings object.
+// Reads every input once into one typed, validated Settings object: an input
+// set in the workflow, else its key in the repository config file
+// (settings-file.ts), else its default. One rule checks an input and its key.
 import { readReviewInputs } from './review-inputs.js'
 import { readPullFilters } from './pull-filters.js'
 import { bool } from './boolean-rule.js'
@@ -24,11 +26,12 @@ import {
 } from './user-inputs.js'
 import { showValue } from '../core/text.js'
 import { parse as parseShell } from 'shell-quote'
+import { layeredInputs, type SettingsFile } from './settings-file.js'
 
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
 
-interface InputSource {
+export interface InputSource {
   /** The raw input value ('' when unset), as `core.getInput` returns it. */
   getInput(name: string): string
   env: NodeJS.ProcessEnv
@@ -40,6 +43,14 @@ interface InputSource {
    * workspace but noted in `baseSetup` (base-setup.ts reads them).
    */
   setupFromBase?: boolean
+  /**
+   * The repository config file, read by the caller from the base commit or
+   * the workspace (context/base-setup.ts readSettingsFile): its keys fill
+   * the inputs the workflow left empty.
+   */
+  settingsFile?: SettingsFile
+  /** Where a deprecated input's one warning goes (core.warning in the action). */
+  warn?: (message: string) => void
 }
 
 const wholeNumber = (min: number, max: number) =>
@@ -49,6 +60,14 @@ const wholeNumber = (min: number, max: number) =>
     .regex(/^\d+$/)
     .transform(Number)
     .pipe(z.number().int().min(min).max(max))
+
+/** One of these words, in any case. */
+const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(values))
 
 const MAX_DURATION_LIMIT = 6 * 60 * 60 // GitHub-hosted jobs stop after 6 hours.
 
@@ -65,11 +84,7 @@ const rules = {
   ],
   contextPermission: [z.enum(['read', 'write']), "'read' or 'write'"],
   agentCommands: [
-    z
-      .string()
-      .trim()
-      .transform((v) => v.toLowerCase())
-      .pipe(z.enum(['auto', 'true', 'false'])),
+    choice(['auto', 'true', 'false']),
     "'auto', 'true' or 'false'"
   ],
   dockerNetwork: [
@@ -99,11 +114,7 @@ const rules = {
     'bytes from 1000 to 10000000'
   ],
   uploadLogs: [
-    z
-      .string()
-      .trim()
-      .transform((v) => v.toLowerCase())
-      .pipe(z.enum(['true', 'false', 'answers-only'])),
+    choice(['true', 'false', 'answers-only']),
     "'true' (all logs, the agents' command output included), 'answers-only' (status, answers and votes) or 'false'"
   ],
   expectedHeadSha: [
@@ -120,37 +131,18 @@ const rules = {
     "a positive amount in US dollars such as '2.50', or 'none' for no cap"
   ],
   checkoutCheck: [
-    z
-      .string()
-      .trim()
-      .transform((v) => v.toLowerCase())
-      .pipe(z.enum(['stop', 'warn'])),
+    choice(['stop', 'warn']),
     "'stop' (a checkout that is not the pull request's head or merge commit stops the run) or 'warn'"
   ],
   projectInstructions: [
-    z
-      .string()
-      .trim()
-      .transform((v) => v.toLowerCase())
-      .pipe(z.enum(['base', 'none'])),
+    choice(['base', 'none']),
     "'base' (the repository's AGENTS.md or CLAUDE.md from the base commit) or 'none'"
   ],
   cacheSave: [
-    z
-      .string()
-      .trim()
-      .transform((v) => v.toLowerCase())
-      .pipe(z.enum(CACHE_SAVE_POLICIES)),
+    choice(CACHE_SAVE_POLICIES),
     "'auto' (save a fresh install except on a pull request's ref), 'always' or 'never'"
   ],
-  review: [
-    z
-      .string()
-      .trim()
-      .transform((v) => v.toLowerCase())
-      .pipe(z.enum(['off', 'inline'])),
-    "'off' or 'inline'"
-  ],
+  review: [choice(['off', 'inline']), "'off' or 'inline'"],
   failOn: [
     z
       .string()
@@ -178,11 +170,7 @@ const rules = {
   ],
   minAgreement: [wholeNumber(1, 64), 'a whole number of agents from 1 to 64'],
   minSeverity: [
-    z
-      .string()
-      .trim()
-      .transform((v) => v.toLowerCase())
-      .pipe(z.enum(['blocker', 'concern', 'nit'])),
+    choice(['blocker', 'concern', 'nit']),
     "'blocker', 'concern' or 'nit'"
   ],
   maxInlineComments: [
@@ -195,156 +183,204 @@ const rules = {
   ]
 } satisfies Record<string, [z.ZodType, string]>
 
-export function readSettings(source: InputSource): Settings {
-  const errors: string[] = []
-  const raw = (name: string) => source.getInput(name).trim()
-  const check = <K extends keyof typeof rules>(
+type Rule = keyof typeof rules
+type Parsed<K extends Rule> = z.output<(typeof rules)[K][0]>
+
+/** Reads inputs by their rules, each failure an error naming the input. */
+interface Reader {
+  raw: (name: string) => string
+  /** The input, else its default; a refused value counts as its default (the error is thrown). */
+  value: <K extends Rule>(
     rule: K,
     name: string,
-    fallback: string
-  ): z.output<(typeof rules)[K][0]> | undefined => {
-    const value = raw(name) || fallback
+    fallback: string | number | boolean
+  ) => Parsed<K>
+  /** The input, or undefined when empty or refused. */
+  optional: <K extends Rule>(rule: K, name: string) => Parsed<K> | undefined
+  flag: (name: string, fallback: boolean) => boolean
+}
+
+function inputReader(
+  getInput: (name: string) => string,
+  errors: string[]
+): Reader {
+  const raw = (name: string) => getInput(name).trim()
+  const parse = <K extends Rule>(rule: K, name: string, text: string) => {
     const [schema, expected] = rules[rule]
-    const parsed = schema.safeParse(value)
-    if (parsed.success) return parsed.data as z.output<(typeof rules)[K][0]>
+    const parsed = schema.safeParse(text)
+    if (parsed.success) return parsed.data as Parsed<K>
     errors.push(
-      `Input '${name}': got '${showValue(value)}', expected ${expected}`
+      `Input '${name}': got '${showValue(text)}', expected ${expected}`
     )
     return undefined
   }
-  const flag = (name: string, fallback: boolean) =>
-    check('boolean', name, String(fallback)) ?? fallback
+  return {
+    raw,
+    value: (rule, name, fallback) =>
+      parse(rule, name, raw(name) || String(fallback)) ??
+      (rules[rule][0].parse(String(fallback)) as Parsed<typeof rule>),
+    optional: (rule, name) =>
+      raw(name) ? parse(rule, name, raw(name)) : undefined,
+    flag: (name, fallback) =>
+      parse('boolean', name, raw(name) || String(fallback)) ?? fallback
+  }
+}
 
-  const docker = flag(Inputs.Docker, Defaults.Docker)
-  const maxDuration = check(
-    'maxDuration',
-    Inputs.MaxDuration,
-    String(Defaults.MaxDuration)
-  )
-  const permission = check(
-    'contextPermission',
-    Inputs.ContextPermission,
-    Defaults.ContextPermission
-  )
-  const issueNumber = raw(Inputs.IssueNumber)
-    ? check('issueNumber', Inputs.IssueNumber, '')
-    : undefined
-  const baseUrl = raw(Inputs.BaseUrl)
-    ? check('baseUrl', Inputs.BaseUrl, '')
-    : undefined
-
+export function readSettings(source: InputSource): Settings {
+  const errors: string[] = []
+  const inputs = layeredInputs(source)
+  const layered = { ...source, getInput: inputs.getInput }
+  const r = inputReader(inputs.getInput, errors)
   const reader = {
     workspace: source.workspace,
     fromBase: source.setupFromBase === true
   }
-  const query = readQuery(source, reader, errors)
-  const user = readUserInputs((name) => source.getInput(name), reader, errors)
+  const query = readQuery(layered, reader, errors)
+  const user = readUserInputs(inputs.getInput, reader, errors)
   const settings: Settings = {
     query: query.text,
-    models: readModels(raw(Inputs.Models), errors),
-    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    models: readModels(r.raw(Inputs.Models), errors),
     keys: readKeys(source),
-    docker,
-    dockerImage:
-      check('dockerImage', Inputs.DockerImage, Defaults.DockerImage) ?? '',
-    maxDurationSeconds: maxDuration ?? Defaults.MaxDuration,
-    workspace: realOrResolved(source.workspace),
-    contextPath: readContextPath(source, errors),
-    contextPermission: permission ?? Defaults.ContextPermission,
-    massgenVersion:
-      check('massgenVersion', Inputs.MassgenVersion, Defaults.MassgenVersion) ??
-      '',
-    massgenCommand: readCommand(raw(Inputs.MassgenCommand), source, errors),
     githubToken: readToken(source),
-    comment: flag(Inputs.Comment, Defaults.Comment),
-    commentTag:
-      check('commentTag', Inputs.CommentTag, Defaults.CommentTag) ?? '',
-    jobSummary: flag(Inputs.JobSummary, Defaults.JobSummary),
-    trigger: check('trigger', Inputs.Trigger, Defaults.Trigger) ?? '',
-    labelTrigger: raw(Inputs.LabelTrigger)
-      ? (check('labelTrigger', Inputs.LabelTrigger, '') ?? '')
-      : '',
-    allowedBots: readLogins(raw(Inputs.AllowedBots), 'bots', errors),
-    allowedUsers: readLogins(raw(Inputs.AllowedUsers), 'users', errors),
-    allowForkPullRequestTarget: flag(
-      Inputs.AllowForkPullRequestTarget,
-      Defaults.AllowForkPullRequestTarget
-    ),
-    issueNumber,
-    prContext: flag(Inputs.PrContext, Defaults.PrContext),
-    projectInstructions:
-      check(
-        'projectInstructions',
-        Inputs.ProjectInstructions,
-        Defaults.ProjectInstructions
-      ) ?? Defaults.ProjectInstructions,
-    prDiffMaxBytes:
-      check(
-        'prDiffMaxBytes',
-        Inputs.PrDiffMaxBytes,
-        String(Defaults.PrDiffMaxBytes)
-      ) ?? Defaults.PrDiffMaxBytes,
-    ...readUploadLogs(
-      check('uploadLogs', Inputs.UploadLogs, Defaults.UploadLogs)
-    ),
-    checkoutCheck:
-      check('checkoutCheck', Inputs.CheckoutCheck, Defaults.CheckoutCheck) ??
-      Defaults.CheckoutCheck,
-    expectedHeadSha: raw(Inputs.ExpectedHeadSha)
-      ? check('expectedHeadSha', Inputs.ExpectedHeadSha, '')?.toLowerCase()
-      : undefined,
-    cacheMassgen: flag(Inputs.CacheMassgen, Defaults.CacheMassgen),
-    cacheSave:
-      check('cacheSave', Inputs.CacheSave, Defaults.CacheSave) ??
-      Defaults.CacheSave,
-    localSandbox: flag(Inputs.LocalSandbox, Defaults.LocalSandbox),
-    acceptLocalModeRisk: flag(
-      Inputs.AcceptLocalModeRisk,
-      Defaults.AcceptLocalModeRisk
-    ),
-    dockerNetwork:
-      check('dockerNetwork', Inputs.DockerNetwork, Defaults.DockerNetwork) ??
-      Defaults.DockerNetwork,
+    workspace: realOrResolved(source.workspace),
+    contextPath: readContextPath(layered, errors),
+    massgenCommand: readCommand(r.raw(Inputs.MassgenCommand), source, errors),
+    ...readRunInputs(r),
+    ...readEventInputs(r, errors),
+    ...readContextInputs(r, errors),
+    ...readReviewSettings(r),
     ...user,
     setupFiles: [...query.setupFiles, ...user.setupFiles],
     baseSetup: [...query.baseSetup, ...user.baseSetup],
-    maxCost: readMaxCost(raw(Inputs.MaxCost), () =>
-      check('maxCost', Inputs.MaxCost, '')
-    ),
-    include: readGlobs(Inputs.Include, raw(Inputs.Include), errors),
-    exclude: readGlobs(Inputs.Exclude, raw(Inputs.Exclude), errors),
-    allowUnread: readGlobs(Inputs.AllowUnread, raw(Inputs.AllowUnread), errors),
-    review: check('review', Inputs.Review, Defaults.Review) ?? Defaults.Review,
-    ...(check('failOn', Inputs.FailOn, Defaults.FailOn) ?? {
-      failOn: 'never',
-      failOnUnclear: false
-    }),
-    checkRun: flag(Inputs.CheckRun, Defaults.CheckRun),
-    minAgreement:
-      check(
-        'minAgreement',
-        Inputs.MinAgreement,
-        String(Defaults.MinAgreement)
-      ) ?? Defaults.MinAgreement,
-    findingVote: flag(Inputs.FindingVote, Defaults.FindingVote),
-    minSeverity:
-      check('minSeverity', Inputs.MinSeverity, Defaults.MinSeverity) ??
-      Defaults.MinSeverity,
-    maxInlineComments:
-      check(
-        'maxInlineComments',
-        Inputs.MaxInlineComments,
-        String(Defaults.MaxInlineComments)
-      ) ?? Defaults.MaxInlineComments,
-    agentCommands: readAgentCommands(
-      check('agentCommands', Inputs.AgentCommands, Defaults.AgentCommands)
-    ),
-    passEnv: readPassEnv(source, raw(Inputs.PassEnv), errors),
-    ...readReviewInputs(raw, errors),
-    ...readPullFilters(raw, errors)
+    passEnv: readPassEnv(source, r.raw(Inputs.PassEnv), errors),
+    ...readReviewInputs(r.raw, errors),
+    ...readPullFilters(r.raw, errors)
   }
-  if (errors.length > 0) throw new InputError(errors.join('\n'))
+  if (errors.length > 0) throw new InputError(inputs.relabel(errors.join('\n')))
   return settings
+}
+
+/** How MassGen runs: where, how long, at what cost, what it installs. */
+function readRunInputs(r: Reader) {
+  const baseUrl = r.optional('baseUrl', Inputs.BaseUrl)
+  return {
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    docker: r.flag(Inputs.Docker, Defaults.Docker),
+    dockerImage: r.value(
+      'dockerImage',
+      Inputs.DockerImage,
+      Defaults.DockerImage
+    ),
+    dockerNetwork: r.value(
+      'dockerNetwork',
+      Inputs.DockerNetwork,
+      Defaults.DockerNetwork
+    ),
+    localSandbox: r.flag(Inputs.LocalSandbox, Defaults.LocalSandbox),
+    acceptLocalModeRisk: r.flag(
+      Inputs.AcceptLocalModeRisk,
+      Defaults.AcceptLocalModeRisk
+    ),
+    maxDurationSeconds: r.value(
+      'maxDuration',
+      Inputs.MaxDuration,
+      Defaults.MaxDuration
+    ),
+    maxCost:
+      r.raw(Inputs.MaxCost).toLowerCase() === 'none'
+        ? undefined
+        : r.value('maxCost', Inputs.MaxCost, Defaults.MaxCost),
+    contextPermission: r.value(
+      'contextPermission',
+      Inputs.ContextPermission,
+      Defaults.ContextPermission
+    ),
+    agentCommands: readAgentCommands(
+      r.value('agentCommands', Inputs.AgentCommands, Defaults.AgentCommands)
+    ),
+    massgenVersion: r.value(
+      'massgenVersion',
+      Inputs.MassgenVersion,
+      Defaults.MassgenVersion
+    ),
+    cacheMassgen: r.flag(Inputs.CacheMassgen, Defaults.CacheMassgen),
+    cacheSave: r.value('cacheSave', Inputs.CacheSave, Defaults.CacheSave),
+    ...readUploadLogs(
+      r.value('uploadLogs', Inputs.UploadLogs, Defaults.UploadLogs)
+    )
+  } satisfies Partial<Settings>
+}
+
+/** Which events run, for whom, and where the report goes. */
+function readEventInputs(r: Reader, errors: string[]) {
+  return {
+    comment: r.flag(Inputs.Comment, Defaults.Comment),
+    commentTag: r.value('commentTag', Inputs.CommentTag, Defaults.CommentTag),
+    jobSummary: r.flag(Inputs.JobSummary, Defaults.JobSummary),
+    trigger: r.value('trigger', Inputs.Trigger, Defaults.Trigger),
+    labelTrigger: r.optional('labelTrigger', Inputs.LabelTrigger) ?? '',
+    allowedBots: readLogins(r.raw(Inputs.AllowedBots), 'bots', errors),
+    allowedUsers: readLogins(r.raw(Inputs.AllowedUsers), 'users', errors),
+    allowForkPullRequestTarget: r.flag(
+      Inputs.AllowForkPullRequestTarget,
+      Defaults.AllowForkPullRequestTarget
+    ),
+    issueNumber: r.optional('issueNumber', Inputs.IssueNumber),
+    expectedHeadSha: r
+      .optional('expectedHeadSha', Inputs.ExpectedHeadSha)
+      ?.toLowerCase(),
+    checkoutCheck: r.value(
+      'checkoutCheck',
+      Inputs.CheckoutCheck,
+      Defaults.CheckoutCheck
+    )
+  } satisfies Partial<Settings>
+}
+
+/** What the agents get of a pull request. */
+function readContextInputs(r: Reader, errors: string[]) {
+  const globs = (name: string) => readGlobs(name, r.raw(name), errors)
+  return {
+    prContext: r.flag(Inputs.PrContext, Defaults.PrContext),
+    projectInstructions: r.value(
+      'projectInstructions',
+      Inputs.ProjectInstructions,
+      Defaults.ProjectInstructions
+    ),
+    prDiffMaxBytes: r.value(
+      'prDiffMaxBytes',
+      Inputs.PrDiffMaxBytes,
+      Defaults.PrDiffMaxBytes
+    ),
+    include: globs(Inputs.Include),
+    exclude: globs(Inputs.Exclude),
+    allowUnread: globs(Inputs.AllowUnread)
+  } satisfies Partial<Settings>
+}
+
+/** The inline review, its vote and its gate. */
+function readReviewSettings(r: Reader) {
+  return {
+    review: r.value('review', Inputs.Review, Defaults.Review),
+    ...r.value('failOn', Inputs.FailOn, Defaults.FailOn),
+    checkRun: r.flag(Inputs.CheckRun, Defaults.CheckRun),
+    minAgreement: r.value(
+      'minAgreement',
+      Inputs.MinAgreement,
+      Defaults.MinAgreement
+    ),
+    findingVote: r.flag(Inputs.FindingVote, Defaults.FindingVote),
+    minSeverity: r.value(
+      'minSeverity',
+      Inputs.MinSeverity,
+      Defaults.MinSeverity
+    ),
+    maxInlineComments: r.value(
+      'maxInlineComments',
+      Inputs.MaxInlineComments,
+      Defaults.MaxInlineComments
+    )
+  } satisfies Partial<Settings>
 }
 
 /**
@@ -368,15 +404,6 @@ export function readReportSettings(source: Pick<InputSource, 'getInput'>): {
       Defaults.CommentTag
     )
   }
-}
-
-/** `max-cost`: 'none' runs without a cap; empty is the default budget. */
-function readMaxCost(
-  text: string,
-  parse: () => number | undefined
-): number | undefined {
-  if (text.toLowerCase() === 'none') return undefined
-  return text ? parse() : Defaults.MaxCost
 }
 
 function readPassEnv(

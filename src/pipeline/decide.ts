@@ -4,19 +4,35 @@
 // stage reads them; none writes to them.
 import * as core from '@actions/core'
 import { context } from '@actions/github'
+import { Defaults, Inputs } from '../core/constants.js'
 import type { Settings, Trigger } from '../core/types.js'
 import { parseCommand } from '../event/command.js'
-import { intake, type Intake, type RunDecision } from '../event/intake.js'
+import {
+  intake,
+  labelSkip,
+  type Intake,
+  type RunDecision
+} from '../event/intake.js'
 import { localModeRefusal } from '../event/local-mode.js'
-import { setupSourceFor, type SetupSource } from '../event/setup-source.js'
+import {
+  eventBaseSha,
+  setupSourceFor,
+  type SetupSource
+} from '../event/setup-source.js'
 import { readTrigger } from '../event/trigger.js'
-import { withBaseSetup } from '../context/base-setup.js'
+import { readSettingsFile, withBaseSetup } from '../context/base-setup.js'
 import type { GitHubApi } from '../github/api.js'
 import { MissingKeysError } from '../inputs/models.js'
-import { InputError, readSettings } from '../inputs/settings.js'
+import {
+  InputError,
+  readReportSettings,
+  readSettings
+} from '../inputs/settings.js'
+import { layeredInputs, type SettingsFile } from '../inputs/settings-file.js'
 import { readShardInputs, type ShardInputs } from '../inputs/shard-inputs.js'
 import type { AgentChoice } from '../inputs/models.js'
 import { chooseAgents } from '../plan/plan.js'
+import { planSettingsFile } from '../shards/shard-job.js'
 import { destinationFor } from './destination.js'
 import type { Destination } from '../report/report.js'
 import { actionSecrets, actionToken, gitHubOnce } from './step-env.js'
@@ -53,14 +69,16 @@ export interface DecidedRole extends DecidedStep {
   readonly agents: AgentChoice
   /** The pull request the role works on (the event's, else `issue-number`). */
   readonly pullNumber: number | undefined
+  /** The repository config file the settings were read with (the matrix puts it in the shards' plan). */
+  readonly settingsFile: SettingsFile | undefined
 }
 
 /** Undefined when the event is skipped, refused or failed (said where it belongs). */
 export async function decide(): Promise<Decided | DecidedRole | undefined> {
   // Masked before anything can print them.
   const secrets = actionSecrets(actionToken())
-  const inputs = await readRoleInputs()
-  if (!inputs) return undefined
+  const role = await readRoleInputs((name) => core.getInput(name))
+  if (!role) return undefined
   const trigger = readTrigger(
     context.eventName,
     context.payload,
@@ -68,13 +86,23 @@ export async function decide(): Promise<Decided | DecidedRole | undefined> {
     process.env.GITHUB_REPOSITORY ?? ''
   )
   const setupSource = setupSourceFor(trigger, context.payload)
+  const github = gitHubOnce(actionToken())
+  const file = await loadSettingsFile(role, { trigger, setupSource }, github)
+  if (file === 'failed') return undefined
+  // The matrix review's own keys (shard-paths, max-shards...) may come from
+  // the file too: read again through it.
+  const inputs = await readRoleInputs(layeredInputs(roleSource(file)).getInput)
+  if (!inputs) return undefined
   // A matrix role never reads setup files from the checkout: a shard has no
   // token to read them from the base commit.
   const read = await readInputs(
-    inputs.role !== 'run' || setupSource.from !== 'workspace'
+    inputs.role !== 'run' || setupSource.from !== 'workspace',
+    file,
+    () =>
+      // A bad key of the repository's file is said where a broken setup is.
+      file ? fileErrorDestination(trigger, github) : undefined
   )
   if (!read) return undefined
-  const github = gitHubOnce(read.githubToken)
   const settings =
     inputs.role === 'run'
       ? await loadBaseSetup(read, { trigger, setupSource }, github)
@@ -90,7 +118,8 @@ export async function decide(): Promise<Decided | DecidedRole | undefined> {
       settings,
       role: inputs.role,
       agents,
-      pullNumber: pullNumberOf(settings)
+      pullNumber: pullNumberOf(settings),
+      settingsFile: file
     }
   const decision = await decideRun(
     settings,
@@ -110,9 +139,11 @@ export async function decide(): Promise<Decided | DecidedRole | undefined> {
 }
 
 /** The role and the matrix review's inputs, read and checked first. */
-async function readRoleInputs(): Promise<ShardInputs | undefined> {
+async function readRoleInputs(
+  getInput: (name: string) => string
+): Promise<ShardInputs | undefined> {
   try {
-    return readShardInputs((name) => core.getInput(name))
+    return readShardInputs(getInput)
   } catch (error) {
     await failBeforeRun(error)
     return undefined
@@ -135,19 +166,83 @@ function pullNumberOf(settings: Settings): number | undefined {
 
 /** The inputs, read and checked (the keys are masked already). */
 async function readInputs(
-  setupFromBase: boolean
+  setupFromBase: boolean,
+  settingsFile: SettingsFile | undefined,
+  destination: () => Destination | undefined
 ): Promise<Settings | undefined> {
   try {
-    return readSettings({
-      getInput: (name) => core.getInput(name),
-      env: process.env,
-      workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
-      setupFromBase
-    })
+    return readSettings({ ...roleSource(settingsFile), setupFromBase })
   } catch (error) {
-    await failBeforeRun(error)
+    await failBeforeRun(error, destination())
     return undefined
   }
+}
+
+/** The inputs and the repository config file, as the settings read them. */
+function roleSource(settingsFile: SettingsFile | undefined) {
+  return {
+    getInput: (name: string) => core.getInput(name),
+    env: process.env,
+    workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+    setupFromBase: true,
+    settingsFile,
+    warn: (message: string) => core.warning(message)
+  }
+}
+
+/**
+ * The repository config file (context/base-setup.ts readSettingsFile), read
+ * before the inputs it fills; 'failed' when it cannot be used (said on the
+ * pull request too). A comment that is not a command reads none; a shard,
+ * which holds no token, takes the one the matrix job read from its plan.
+ */
+async function loadSettingsFile(
+  role: ShardInputs,
+  source: { trigger: Trigger; setupSource: SetupSource },
+  gh: () => GitHubApi
+): Promise<SettingsFile | undefined | 'failed'> {
+  if (role.role === 'shard') return planSettingsFile(role)
+  if (role.role === 'run' && skippedBeforeFile(source.trigger)) return undefined
+  const token = actionToken()
+  try {
+    return await readSettingsFile(source.setupSource, {
+      workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+      github: token ? gh : undefined,
+      baseSha: eventBaseSha(context.payload),
+      warn: (message) => core.warning(message)
+    })
+  } catch (error) {
+    await failBeforeRun(error, fileErrorDestination(source.trigger, gh))
+    return 'failed'
+  }
+}
+
+/**
+ * A comment that is not a command, or a label that is not the trigger's,
+ * is skipped quietly by the intake: it reads no file, asking GitHub nothing.
+ * Both words are inputs of the workflow, never keys of the file.
+ */
+function skippedBeforeFile(trigger: Trigger): boolean {
+  const words = {
+    trigger: core.getInput(Inputs.Trigger).trim() || Defaults.Trigger,
+    labelTrigger: core.getInput(Inputs.LabelTrigger).trim()
+  }
+  if (trigger.kind === 'pull_request')
+    return labelSkip(words, trigger) !== undefined
+  return skippedQuietly(trigger, words)
+}
+
+/** Where an error of the repository's file is said: the pull request too. */
+function fileErrorDestination(
+  trigger: Trigger,
+  gh: () => GitHubApi
+): Destination {
+  const report = {
+    comment: core.getInput(Inputs.Comment).trim().toLowerCase() !== 'false',
+    ...readReportSettings({ getInput: (name) => core.getInput(name) }),
+    githubToken: actionToken()
+  }
+  return setupErrorDestination(report, trigger, gh)
 }
 
 /**
@@ -181,7 +276,10 @@ async function loadBaseSetup(
 
 /** Where a broken setup is said: the pull request or issue the event is on. */
 function setupErrorDestination(
-  settings: Settings,
+  settings: Pick<
+    Settings,
+    'comment' | 'jobSummary' | 'commentTag' | 'githubToken'
+  >,
   trigger: Trigger,
   gh: () => GitHubApi
 ): Destination {
@@ -199,7 +297,10 @@ function setupErrorDestination(
   )
 }
 
-function skippedQuietly(trigger: Trigger, settings: Settings): boolean {
+function skippedQuietly(
+  trigger: Trigger,
+  settings: Pick<Settings, 'trigger'>
+): boolean {
   if (trigger.kind === 'ignored') return true
   if (trigger.kind !== 'comment' && trigger.kind !== 'review_comment')
     return false

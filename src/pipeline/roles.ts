@@ -87,7 +87,8 @@ function matrixVariant(
     pullNumber: decided.pullNumber,
     github: () => tokenGitHub(decided),
     artifacts: artifactDoor,
-    workDir
+    workDir,
+    settingsFile: decided.settingsFile
   }
   if (decided.role === 'matrix')
     return variant({

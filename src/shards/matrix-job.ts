@@ -33,6 +33,11 @@ export interface PlanFile {
    * instructions (AGENTS.md, CLAUDE.md), as the GitHub door gave them.
    */
   base: { files: Record<string, FileAtCommit> }
+  /**
+   * The repository config file's keys as this job read them (from the base
+   * commit): a shard holds no token to read it, and never reads its checkout.
+   */
+  settingsFile?: { origin: string; values: Record<string, string> }
 }
 
 /** The base files' largest read (1 MB: the contents API sends no more). */
@@ -99,7 +104,13 @@ export async function planMatrix(job: TokenRoleJob): Promise<MatrixPlanned> {
     version: 1,
     pull,
     shards: plan.shards,
-    base: await readBase(job.github(), pull.baseSha, job.settings)
+    base: await readBase(job.github(), pull.baseSha, job.settings),
+    ...(job.settingsFile && {
+      settingsFile: {
+        origin: job.settingsFile.origin,
+        values: Object.fromEntries(job.settingsFile.values)
+      }
+    })
   }
   const text = JSON.stringify(written)
   fs.writeFileSync(file, text, { mode: 0o600 })

@@ -5,6 +5,7 @@ import type { ReviewReport } from '../core/review.js'
 import type { Settings } from '../core/types.js'
 import type { GitHubApi } from '../github/api.js'
 import type { ShardInputs } from '../inputs/shard-inputs.js'
+import type { SettingsFile } from '../inputs/settings-file.js'
 import type { ArtifactDoor } from './download.js'
 
 export interface TokenRoleJob {
@@ -14,6 +15,8 @@ export interface TokenRoleJob {
   readonly github: () => GitHubApi
   readonly artifacts: () => Promise<ArtifactDoor>
   readonly workDir: string
+  /** The repository config file the settings were read with, for the shards' plan. */
+  readonly settingsFile?: SettingsFile
 }
 
 /** How a role's finish ends the step: its failure, if any, and the review for the gate. */

@@ -7,9 +7,10 @@
 // an artifact. It posts nothing: the aggregate job does, after checking it.
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { z } from 'zod'
-import { Inputs } from '../core/constants.js'
+import { Defaults, Inputs } from '../core/constants.js'
 import type { RunResult, Settings } from '../core/types.js'
 import { errorText } from '../core/text.js'
 import type { GitHubApi } from '../github/api.js'
@@ -21,6 +22,7 @@ import {
   type ShardRef
 } from '../inputs/shard-inputs.js'
 import type { AgentChoice } from '../inputs/models.js'
+import type { SettingsFile } from '../inputs/settings-file.js'
 import type { RunDecision } from '../event/intake.js'
 import { shardSlice } from './pull-plan.js'
 import { runUrl } from '../github/run-url.js'
@@ -31,6 +33,7 @@ import { codeBlock } from '../safety/markdown-parts.js'
 import { scrubSecrets } from '../safety/scrub.js'
 import { writeSummary, type Destination } from '../report/report.js'
 import {
+  artifactDoor,
   artifactsNamed,
   attemptName,
   fetchArtifactFile,
@@ -128,7 +131,13 @@ const planSchema = z.object({
   shards: z.array(shardEntrySchema),
   base: z.object({
     files: z.record(z.string(), z.object({ kind: z.string() }).passthrough())
-  })
+  }),
+  settingsFile: z
+    .object({
+      origin: z.string().max(300),
+      values: z.record(z.string(), z.string())
+    })
+    .optional()
 })
 
 /**
@@ -165,7 +174,41 @@ function planDoor(pull: PullRequestContext, base: PlanFile['base']): GitHubApi {
   }) as GitHubApi
 }
 
-async function readPlan(
+/**
+ * A shard's repository config file: the one the matrix job read from the
+ * base commit and put in its plan (whose sha256 the matrix entry carries); a
+ * shard holds no token to read it. None when the plan cannot be read here:
+ * the prepare stage reads it again and fails naming why.
+ */
+export async function planSettingsFile(
+  inputs: ShardInputs
+): Promise<SettingsFile | undefined> {
+  if (!inputs.shard) return undefined
+  const root = process.env.RUNNER_TEMP || os.tmpdir()
+  const dir = fs.mkdtempSync(path.join(root, 'massgen-shard-plan-'))
+  try {
+    const tag = core.getInput(Inputs.CommentTag).trim() || Defaults.CommentTag
+    const plan = await readPlan(
+      await artifactDoor(),
+      tag,
+      dir,
+      inputs.shard.planSha256
+    )
+    const file = plan.settingsFile
+    return (
+      file && {
+        origin: `${file.origin} (the matrix job's plan)`,
+        values: new Map(Object.entries(file.values))
+      }
+    )
+  } catch {
+    return undefined
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export async function readPlan(
   door: ArtifactDoor,
   tag: string,
   dir: string,
