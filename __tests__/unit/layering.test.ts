@@ -25,8 +25,8 @@ const STAGE_ORDER: string[][] = [
   ['review'], // `review: inline`: findings into a pull-request review
   ['vote'], // `finding-vote: true`: the ballot put to the agents in a second MassGen run
   ['report'], // the comment, the job summary, the outputs, the logs artifact
-  ['pipeline'], // decide, execute, finish: the steps in order
-  ['shards'], // a review fanned out over a job matrix: the roles around the pipeline
+  ['shards'], // a review fanned out over a job matrix: the matrix roles' stages, variants the pipeline walks
+  ['pipeline'], // decide, then every role's prepare, execute and finish, in order
   ['.'] // the entry points
 ]
 
