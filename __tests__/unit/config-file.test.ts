@@ -186,6 +186,42 @@ describe("docs/configuration.md's examples", () => {
   })
 })
 
+describe("the README's and the examples' config files", () => {
+  /** The README's YAML blocks that are a .github/massgen-action.yml (they name its schema). */
+  const readmeFiles = [
+    ...fs
+      .readFileSync('README.md', 'utf8')
+      .matchAll(/^( *)```yaml\n((?:.*\n)*?)\1```/gm)
+  ]
+    .map((m) => (m[2] ?? '').replace(new RegExp(`^${m[1] ?? ''}`, 'gm'), ''))
+    .filter((block) => block.includes('massgen-action.schema.json'))
+  /** examples/matrix-review.yml's file, written as comments after "For example:". */
+  const matrixLines = fs
+    .readFileSync('examples/matrix-review.yml', 'utf8')
+    .split('\n')
+  const from = matrixLines.findIndex((line) => line.includes('For example:'))
+  const matrixFile = matrixLines
+    .slice(from + 1)
+    .filter((line, i, all) =>
+      all.slice(0, i + 1).every((l) => l.startsWith('  #   '))
+    )
+    .map((line) => line.slice('  #   '.length))
+    .join('\n')
+
+  it('pass the schema and the action', () => {
+    expect(readmeFiles.length).toBeGreaterThan(0)
+    for (const file of [...readmeFiles, matrixFile]) {
+      expect(validate(parse(file))).toBe(true)
+      expect(parseSettingsFile(file, ORIGIN).ok).toBe(true)
+    }
+    expect(settings({ query: 'q' }, readmeFiles[0]).failOn).toBe('blocker')
+    const matrix = shardInputs({ role: 'matrix' }, matrixFile)
+    expect(matrix.questions.map((q) => q.name)).toEqual(['bugs', 'security'])
+    expect(matrix.paths.map((p) => p.name)).toEqual(['web', 'api'])
+    expect(settings({ query: 'q' }, matrixFile).maxCost).toBe(2)
+  })
+})
+
 describe('a key is read by its input’s rule', () => {
   it.each(Object.entries(SAMPLES))(
     '%s: the same value in the file or as the input gives the same settings, and the schema takes it',
