@@ -24,6 +24,7 @@ import {
 } from '../review/ballot.js'
 import { liveView } from '../report/live-view.js'
 import { voteRound } from '../vote/vote-round.js'
+import { startWarmBallot, type WarmBallot } from '../vote/warm-ballot.js'
 import type { Destination } from '../report/report.js'
 
 export async function execute(
@@ -80,14 +81,23 @@ export async function execute(
   })
   const following = live.follow(tracker.views(), firstView)
   const answersStarted = Date.now()
+  let warm: WarmBallot | undefined
   const watched = await massgenLaunch(
     settings,
     { workDir, runner, guardDir, ...(reading ? { reading } : {}) },
     installation,
     { plan, readServer }
   )
-    .then((launch) =>
-      watchMassgen(settings, runner, {
+    .then((launch) => {
+      // The vote round's MassGen imports while the answers run.
+      if (votesOnFindings(settings))
+        warm = startWarmBallot(runner, launch, {
+          installation,
+          args: plan.args,
+          cwd: workDir,
+          log: core
+        })
+      return watchMassgen(settings, runner, {
         launch,
         workDir,
         logBase,
@@ -96,7 +106,7 @@ export async function execute(
         ...(reading ? { stopOn: reading.up } : {}),
         keepReadContainer: votesOnFindings(settings)
       })
-    )
+    })
     .finally(async () => {
       // The final report must come after the last view, never before it.
       tracker.close()
@@ -118,12 +128,13 @@ export async function execute(
       ? // max-duration bounds both MassGen runs together.
         findingsBallot(first, settings, (Date.now() - answersStarted) / 1000)
       : undefined
-  const answers = { ready, workDir, runner, logBase }
+  const answers = { ready, workDir, runner, logBase, ...(warm ? { warm } : {}) }
   const findingVote =
     put &&
     ('skipped' in put
       ? put.skipped
       : await voteRound(put.ballot, answers, core))
+  await warm?.discard(put ? 'the vote round did not run' : 'no vote round')
   // The read container, kept for the vote round, goes with the run's other
   // containers once the step takes the checkout back (pipeline/credentials.ts).
   return findingVote ? { ...first, findingVote } : first
