@@ -100,7 +100,6 @@ export function startWarmBallot(
     state = 'gone'
     process.off('exit', onExit)
     child.signalGroup('SIGKILL')
-    await Promise.race([child.exited, sleep(GONE_WAIT_MS)])
     await waitGroupGone(child)
     log.info(
       `Finding vote: the warm MassGen (pid ${child.pid}) was not used (${why}); ` +
@@ -188,8 +187,14 @@ function sameEnv(a: NodeJS.ProcessEnv, b: NodeJS.ProcessEnv): boolean {
   )
 }
 
+/** Until its leader has exited and no process of its group lives, at most GONE_WAIT_MS. */
 async function waitGroupGone(child: RunningProcess): Promise<void> {
-  for (let waited = 0; waited < GONE_WAIT_MS && child.groupAlive();) {
+  let exited = false
+  void child.exited.then(() => (exited = true))
+  for (
+    let waited = 0;
+    waited < GONE_WAIT_MS && (!exited || child.groupAlive());
+  ) {
     await sleep(100)
     waited += 100
   }
