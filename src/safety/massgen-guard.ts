@@ -16,6 +16,9 @@
 // python-dotenv (which MassGen calls at start-up and in its tools) is turned
 // off by PYTHON_DOTENV_DISABLED in the same environment.
 //
+// A MassGen started ahead of its run (the vote round's, vote/warm-ballot.ts)
+// imports its CLI here and waits for its arguments on stdin (WARM_START_ENV).
+//
 // In Docker mode the read container starts while MassGen starts
 // (prepare/read-container.ts): MassGen's MCP client (mcp_tools/client.py,
 // MCPClient.connect, where every MCP server is started) then waits until the
