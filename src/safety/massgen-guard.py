@@ -124,9 +124,30 @@ class _PatchAfterImport(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, _PatchAfterImport())
 
 
+# What MassGen 0.1.97 imports only once it has its arguments (its API
+# client's resources: over a second of CPU), imported ahead too; a module
+# missing in another release is skipped.
+_WARM_MODULES = (
+    "openai.resources",
+    "anyio._backends._asyncio",
+    "massgen.adapters",
+    "massgen.config_validator",
+    "massgen.permissions",
+    "massgen.session",
+)
+
+
 def _warm_start():
     """MassGen imported now; its arguments, when the action hands them over."""
+    import importlib
+
     import massgen.cli as cli
+
+    for name in _WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            pass
 
     cli_main = getattr(cli, "cli_main", None)
     if cli_main is None:

@@ -13,7 +13,11 @@
 // a cancel): its process group is killed; it has done nothing but import.
 import * as fs from 'node:fs'
 import type { StageLog } from '../core/log.js'
-import type { ProcessRunner, RunningProcess } from '../core/process.js'
+import type {
+  ProcessRunner,
+  RunningProcess,
+  StartOptions
+} from '../core/process.js'
 import { saveStepState } from '../core/step-state.js'
 import { processIdentity } from '../run/process-identity.js'
 import { WARM_READY_LINE, WARM_START_ENV } from '../safety/massgen-guard.js'
@@ -39,51 +43,39 @@ export interface WarmBallot {
   discard(why: string): Promise<void>
 }
 
+/** Where and with what the warm process starts, and what it is handed. */
+interface WarmStart {
+  /** MassGen's command and arguments before the plan's, as installed or given. */
+  installation: { command: string; prefixArgs: readonly string[] }
+  /** The answers' MassGen arguments, the last of their launch's. */
+  args: readonly string[]
+  cwd: string
+  log: StageLog
+}
+
 /**
  * Starts the ballot run's MassGen beside the answers' (whose launch is
- * `answers`, `args` its MassGen arguments at the end); undefined when the
- * command is not MassGen's own console script (a `massgen-command` wrapper:
- * cold, as before) or the launch does not end with those arguments.
+ * `answers`); undefined when the command is not MassGen's own console
+ * script (a `massgen-command` wrapper: cold, as before) or the launch does
+ * not end with the answers' arguments.
  */
 export function startWarmBallot(
   runner: ProcessRunner,
   answers: Launch,
-  where: {
-    /** MassGen's command and arguments before the plan's, as installed or given. */
-    installation: { command: string; prefixArgs: readonly string[] }
-    args: readonly string[]
-    cwd: string
-    log: StageLog
-  }
+  where: WarmStart
 ): WarmBallot | undefined {
-  const { installation, args, log } = where
-  if (installation.prefixArgs.length > 0) return undefined
-  if (!isMassgenScript(installation.command)) return undefined
-  const prefix = answers.args.length - args.length
-  if (prefix < 0 || !args.every((arg, i) => answers.args[prefix + i] === arg))
-    return undefined
-  const launch: Launch = {
-    command: answers.command,
-    args: answers.args.slice(0, prefix),
-    env: { ...answers.env, [WARM_START_ENV]: '1' }
-  }
+  const launch = warmLaunch(answers, where)
+  if (!launch) return undefined
   const started = Date.now()
-  let readyAt: number | undefined
-  const held: Array<[stream: 'stdout' | 'stderr', line: string]> = []
-  let target: LineHandler | undefined
+  const output = heldOutput()
   const child = runner.start(launch.command, launch.args, {
     cwd: where.cwd,
-    env: launch.env,
+    env: { ...launch.env, [WARM_START_ENV]: '1' },
     input: true,
     sink: process.stdout,
-    onLine(stream, line) {
-      if (line === WARM_READY_LINE) readyAt ??= Date.now()
-      if (target) target(stream, line)
-      else if (held.length < HELD_LINES) held.push([stream, line])
-    }
+    onLine: output.onLine
   })
-  let ended = false
-  void child.exited.then(() => (ended = true))
+  const { log } = where
   // The main step's end (index.ts exits) never leaves it waiting.
   const onExit = () => child.signalGroup('SIGKILL')
   process.once('exit', onExit)
@@ -93,6 +85,8 @@ export function startWarmBallot(
   log.info(
     `Finding vote: MassGen for the ballots started warm beside the answers (pid ${child.pid}); it waits for the ballots.`
   )
+  let ended = false
+  void child.exited.then(() => (ended = true))
   let state: 'waiting' | 'handed' | 'gone' = 'waiting'
 
   const discard = async (why: string) => {
@@ -109,31 +103,17 @@ export function startWarmBallot(
     )
   }
 
-  const handOff = (
-    command: string,
-    startArgs: string[],
-    options: Parameters<ProcessRunner['start']>[2]
-  ): RunningProcess | string => {
-    if (ended) return 'it ended before the ballots were due'
-    if (
-      command !== launch.command ||
-      options.cwd !== where.cwd ||
-      !sameEnv(options.env, answers.env) ||
-      startArgs.length < launch.args.length ||
-      !launch.args.every((arg, i) => startArgs[i] === arg)
-    )
-      return "the ballot run's launch differs from the answers'"
+  const handOff = (cold: Launch, options: StartOptions) => {
     state = 'handed'
     process.off('exit', onExit)
-    target = options.onLine
-    for (const [stream, line] of held.splice(0)) target?.(stream, line)
-    child.send?.(`${JSON.stringify(startArgs.slice(launch.args.length))}\n`)
+    output.attach(options.onLine)
+    child.send?.(`${JSON.stringify(cold.args.slice(launch.args.length))}\n`)
     log.info(
       `Finding vote: the warm MassGen (pid ${child.pid}) takes the ballots, started ` +
-        `${((Date.now() - started) / 1000).toFixed(1)} s before they were due` +
-        (readyAt === undefined
+        `${seconds(Date.now() - started)} s before they were due` +
+        (output.readyAt === undefined
           ? ' (still importing MassGen).'
-          : `, ready after ${((readyAt - started) / 1000).toFixed(1)} s.`)
+          : `, ready after ${seconds(output.readyAt - started)} s.`)
     )
     return child
   }
@@ -142,18 +122,73 @@ export function startWarmBallot(
     pid: child.pid,
     discard,
     runner: (cold) => ({
-      exec: (command, execArgs, options) =>
-        cold.exec(command, execArgs, options),
-      start(command, startArgs, options) {
-        if (state !== 'waiting') return cold.start(command, startArgs, options)
-        const handed = handOff(command, startArgs, options)
-        if (typeof handed !== 'string') return handed
-        void discard(handed)
-        return cold.start(command, startArgs, options)
+      exec: (command, args, options) => cold.exec(command, args, options),
+      start(command, args, options) {
+        if (state !== 'waiting') return cold.start(command, args, options)
+        const why = ended
+          ? 'it ended before the ballots were due'
+          : mismatch(
+              launch,
+              where.cwd,
+              { command, args, env: options.env },
+              options.cwd
+            )
+        if (why === undefined)
+          return handOff({ command, args, env: options.env }, options)
+        void discard(why)
+        return cold.start(command, args, options)
       }
     })
   }
 }
+
+/** The answers' launch without their arguments; undefined if it cannot be warmed. */
+function warmLaunch(answers: Launch, where: WarmStart): Launch | undefined {
+  const { installation, args } = where
+  if (installation.prefixArgs.length > 0) return undefined
+  if (!isMassgenScript(installation.command)) return undefined
+  const prefix = answers.args.length - args.length
+  if (prefix < 0 || !args.every((arg, i) => answers.args[prefix + i] === arg))
+    return undefined
+  return { ...answers, args: answers.args.slice(0, prefix) }
+}
+
+/** Why the ballot run's launch is not the warm one's with arguments after it, if it is not. */
+function mismatch(
+  warm: Launch,
+  warmCwd: string,
+  cold: Launch,
+  cwd: string
+): string | undefined {
+  const same =
+    cold.command === warm.command &&
+    cwd === warmCwd &&
+    sameEnv(cold.env, warm.env) &&
+    cold.args.length >= warm.args.length &&
+    warm.args.every((arg, i) => cold.args[i] === arg)
+  return same ? undefined : "the ballot run's launch differs from the answers'"
+}
+
+/** The warm process's lines: held (bounded) until the ballot run takes them. */
+function heldOutput() {
+  const held: Array<[stream: 'stdout' | 'stderr', line: string]> = []
+  let target: LineHandler | undefined
+  const output = {
+    readyAt: undefined as number | undefined,
+    onLine: (stream: 'stdout' | 'stderr', line: string) => {
+      if (line === WARM_READY_LINE) output.readyAt ??= Date.now()
+      if (target) target(stream, line)
+      else if (held.length < HELD_LINES) held.push([stream, line])
+    },
+    attach: (onLine: LineHandler | undefined) => {
+      target = onLine
+      for (const [stream, line] of held.splice(0)) target?.(stream, line)
+    }
+  }
+  return output
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1)
 
 /** The installed console script (`from massgen.cli import cli_main`), read from its start. */
 function isMassgenScript(command: string): boolean {
