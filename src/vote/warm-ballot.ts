@@ -93,6 +93,9 @@ export function startWarmBallot(
     if (state !== 'waiting') return
     state = 'gone'
     process.off('exit', onExit)
+    // stdin closed without arguments: the guard's cli_main exits 0, even
+    // where the signal cannot reach (sudo's sandbox runs as root).
+    child.send?.('')
     child.signalGroup('SIGKILL')
     await waitGroupGone(child)
     log.info(
