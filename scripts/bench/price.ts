@@ -121,6 +121,8 @@ export interface PriceRun {
    * in`, the start-up of its MassGen and the judging included.
    */
   voteWallMs?: number
+  /** From the action's start to the answers' first request: setup and MassGen's start-up. */
+  firstRequestMs?: number
   parts: Parts
 }
 
@@ -351,6 +353,9 @@ async function oneReview(
         ? { voteMassgenMs: voteMassgenMs(run.stdout) }
         : {}),
       ...(clock.wallMs() !== undefined ? { voteWallMs: clock.wallMs() } : {}),
+      ...(requests.length > 0
+        ? { firstRequestMs: Math.min(...requests.map((r) => r.at)) - started }
+        : {}),
       ...(ballotGap(requests) !== undefined
         ? { ballotGapMs: ballotGap(requests) }
         : {}),
@@ -412,6 +417,7 @@ function medians(rs: PriceRun[]) {
     voteMassgen: m('voteMassgenMs'),
     gap: m('ballotGapMs'),
     voteWall: m('voteWallMs'),
+    firstRequest: m('firstRequestMs'),
     parts: rs[0]?.parts ?? NO_PARTS
   }
 }
@@ -488,7 +494,8 @@ function bundleRows(results: PriceRun[], runs: number, label: string): Row[] {
     rows.push([
       `price, ${label}${pull.name}: the vote round's action wall (ballot put to ballots judged) / over its MassGen time`,
       `${s(voted.voteWall)} / ${s(voted.voteWall === undefined || voted.voteMassgen === undefined ? undefined : voted.voteWall - voted.voteMassgen)}`,
-      `answers' last request to the ballots' first: ${s(voted.gap)}`,
+      `answers' last request to the ballots' first: ${s(voted.gap)}; the action's start to ` +
+        `the answers' first request: ${s(voted.firstRequest)} (without the vote: ${s(of('consensus').firstRequest)})`,
       '<= 4 s'
     ])
     const p: Parts = of('consensus + vote').parts
