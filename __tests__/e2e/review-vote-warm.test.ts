@@ -14,7 +14,11 @@ import {
   startLlmServer,
   type LlmServer
 } from '../../test-support/llm-server.js'
-import { runAction, type ActionRun } from '../../test-support/run-action.js'
+import {
+  runAction,
+  type ActionRun,
+  type RunOptions
+} from '../../test-support/run-action.js'
 import { reviewPull } from '../../test-support/review-pull.js'
 import {
   findingsBlock,
@@ -32,6 +36,7 @@ import {
 } from '../../test-support/massgen-binary.js'
 import { processesInGroup } from '../../test-support/processes.js'
 import type { LlmScript } from '../../test-support/llm-protocol.js'
+import { State } from '../../src/core/constants.js'
 
 // Up to five real MassGen runs in local mode on a loaded machine.
 jest.setTimeout(1_200_000)
@@ -53,7 +58,8 @@ interface FindingOut {
 async function voteReview(
   inputs: Record<string, string>,
   script: LlmScript,
-  pathExtra: string[] = []
+  pathExtra: string[] = [],
+  more: Pick<RunOptions, 'killOn' | 'onOutput'> = {}
 ): Promise<{ run: ActionRun; llm: LlmServer; github: GitHubServer }> {
   const github = await startGitHubServer({ issues: [42] })
   github.state.pulls['42'] = { ...reviewPull(), body: plantedBody() }
@@ -64,7 +70,8 @@ async function voteReview(
     payload: event('pull_request.opened'),
     githubApiUrl: github.url,
     inputs: { ...base, ...inputs },
-    pathExtra
+    pathExtra,
+    ...more
   })
   await github.close()
   await llm.close()
@@ -180,6 +187,42 @@ describe('a warm MassGen nobody needs', () => {
     expect(run.stdout).not.toMatch(TAKES)
     expect(pidOf(run.stdout, UNUSED)).toBe(pid)
     expect(run.stdout).not.toContain(HANDED)
+    expect(processesInGroup(pid)).toEqual([])
+  })
+})
+
+describe('a warm MassGen left by a main step that died', () => {
+  let run: ActionRun
+  beforeAll(async () => {
+    // The main step is killed (SIGKILL: no cleanup of its own) as soon as
+    // it says the warm MassGen started, while that one still imports.
+    let seen = ''
+    let warmStarted: () => void = () => undefined
+    const killOn = new Promise<void>((resolve) => (warmStarted = resolve))
+    ;({ run } = await voteReview({}, voteScript(), [], {
+      killOn,
+      onOutput: (stream, chunk) => {
+        if (stream !== 'stdout') return
+        seen = (seen + chunk.toString('utf8')).slice(-8192)
+        if (STARTED.test(seen)) warmStarted()
+      }
+    }))
+  })
+
+  it('is stopped by the post step (by its saved pid and start time), its process group gone', () => {
+    const pid = Number(run.state[State.WarmMassgenPid])
+    expect(pid).toBeGreaterThan(1)
+    expect(run.state[State.WarmMassgenIdentity]).toMatch(/^\d+$/)
+    expect(run.post?.stdout).toContain(
+      'The main step did not finish its report'
+    )
+    // Stopped by the post step, or gone already: its stdin closed with
+    // the main step, and the guard's cli_main exits on that.
+    expect(run.post?.stdout).toMatch(
+      new RegExp(
+        `Stopped MassGen's process group ${pid}|MassGen \\(pid ${pid}\\) is no longer running`
+      )
+    )
     expect(processesInGroup(pid)).toEqual([])
   })
 })
