@@ -45,7 +45,7 @@ const STARTED =
   /MassGen for the ballots started warm beside the answers \(pid (\d+)\)/
 const TAKES = /the warm MassGen \(pid (\d+)\) takes the ballots/
 const UNUSED =
-  /the warm MassGen \(pid (\d+)\) was not used \(([^)]*)\); its process group is gone\./
+  /the warm MassGen \(pid (\d+)\) was not used: there were no findings; its process group is gone\./
 const HANDED = 'massgen-action guard: arguments handed over'
 
 interface FindingOut {

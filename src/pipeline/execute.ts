@@ -134,7 +134,14 @@ export async function execute(
     ('skipped' in put
       ? put.skipped
       : await voteRound(put.ballot, answers, core))
-  await warm?.discard(put ? 'the vote round did not run' : 'no vote round')
+  // Handed its ballots, or not needed: stopped here.
+  await warm?.discard(
+    !put
+      ? "no vote round: the answers' run did not succeed"
+      : 'skipped' in put
+        ? (put.skipped.skipped ?? 'no vote round')
+        : 'the vote round did not start MassGen'
+  )
   // The read container, kept for the vote round, goes with the run's other
   // containers once the step takes the checkout back (pipeline/credentials.ts).
   return findingVote ? { ...first, findingVote } : first

@@ -99,7 +99,7 @@ export function startWarmBallot(
     child.signalGroup('SIGKILL')
     await waitGroupGone(child)
     log.info(
-      `Finding vote: the warm MassGen (pid ${child.pid}) was not used (${why}); ` +
+      `Finding vote: the warm MassGen (pid ${child.pid}) was not used: ${why}; ` +
         (child.groupAlive()
           ? 'its process group outlived SIGKILL.'
           : 'its process group is gone.')
