@@ -1,8 +1,8 @@
 // The vote round's MassGen started warm: importing MassGen takes ~6 s of
 // CPU before it sends its first request, so the ballot run's process starts
 // beside the answers' run, with the very command, sandbox, guard,
-// environment (the same keys, no more), cwd and process group the answers'
-// MassGen got, and the guard's warm start (safety/massgen-guard.ts
+// environment (the same keys, no more) and cwd the answers' MassGen got, in
+// a process group of its own as every MassGen, and the guard's warm start (safety/massgen-guard.ts
 // WARM_START_ENV) holds it after the import until its arguments come, one
 // JSON line on its stdin: a pipe only the action holds, never a path
 // anything else could write to. The ballot run takes it only when its own
@@ -10,7 +10,8 @@
 // died, the launch differs) is a cold start as before. Its deadline, cost
 // watch and output start at the hand-off (run/run-massgen.ts starts them
 // when it "starts" the process). Not needed (no findings, the run failed,
-// a cancel): its process group is killed; it has done nothing but import.
+// a cancel): its stdin is closed and its process group killed; it has done
+// nothing but import.
 import * as fs from 'node:fs'
 import type { StageLog } from '../core/log.js'
 import type {
