@@ -44,6 +44,8 @@ export interface ChildBehaviour {
 export interface FakeChild extends RunningProcess {
   /** The signals its group received, in order. */
   signals: NodeJS.Signals[]
+  /** What was written to its stdin (RunningProcess.send). */
+  sent: string[]
   /** Prints a line as the child would (to the start call's onLine). */
   print(stream: 'stdout' | 'stderr', line: string): void
   /** Exits on its own. */
@@ -55,6 +57,7 @@ export interface FakeChild extends RunningProcess {
 export function fakeChild(behaviour: ChildBehaviour = {}): FakeChild {
   let onLine: StartOptions['onLine']
   const signals: NodeJS.Signals[] = []
+  const sent: string[] = []
   let alive = true
   let exit: (e: Exit) => void = () => {}
   const exited = new Promise<Exit>((resolve) => (exit = resolve))
@@ -67,6 +70,8 @@ export function fakeChild(behaviour: ChildBehaviour = {}): FakeChild {
     pid: behaviour.pid ?? 4242,
     exited,
     signals,
+    sent,
+    send: (text) => void sent.push(text),
     signalGroup(signal) {
       signals.push(signal)
       if (signal === 'SIGKILL' || !behaviour.ignoresSigint)

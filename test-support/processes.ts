@@ -78,3 +78,20 @@ export async function inBatches<T, R>(
   }
   return out
 }
+
+/** Live processes (not zombies) of the process group `pgid`. */
+export function processesInGroup(pgid: number): number[] {
+  const found: number[] = []
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+      // Fields after the parenthesised command: state, ppid, pgrp, ...
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z')
+        found.push(Number(pid))
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found
+}

@@ -9,6 +9,7 @@ import { livingGroupMembers } from '../../src/process/process.js'
 import { ONE_MODEL, prRun } from '../../test-support/pr-run.js'
 import { githubWithPull } from '../../test-support/loopback.js'
 import { State } from '../../src/core/constants.js'
+import { processIdentity } from '../../src/run/process-identity.js'
 
 let github: GitHubServer
 beforeAll(async () => {
@@ -56,6 +57,26 @@ describe('post step and the saved MassGen pid', () => {
     expect(run.state['massgen-identity']).toMatch(/^\d+$/)
     expect(run.post?.stdout).toContain(`Stopped MassGen's process group ${pid}`)
     expect(livingGroupMembers(pid)).toEqual([])
+  }, 60_000)
+
+  it("the post step stops the vote round's MassGen started warm (vote/warm-ballot.ts) when the main step died before it", async () => {
+    // A stand-in for the warm MassGen: leads its own group, waits on stdin.
+    const warm = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' })
+    const pid = warm.pid ?? -1
+    try {
+      const post = await runPostStep({
+        state: {
+          started: 'true',
+          [State.WarmMassgenPid]: String(pid),
+          [State.WarmMassgenIdentity]: processIdentity(pid) ?? ''
+        }
+      })
+      expect(post.exitCode).toBe(0)
+      expect(post.stdout).toContain(`Stopped MassGen's process group ${pid}`)
+      expect(livingGroupMembers(pid)).toEqual([])
+    } finally {
+      warm.kill('SIGKILL')
+    }
   }, 60_000)
 })
 

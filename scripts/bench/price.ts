@@ -12,7 +12,8 @@
 // request body there. `BENCH_BASELINE_DIST=<a dist/ folder>` (say, main's
 // bundle before a change) runs every review with that bundle too, right
 // before this checkout's, and prints both side by side; `BENCH_PRICE_ONLY`
-// (a review's name, e.g. `consensus + vote`) runs that review alone.
+// (a review's name, e.g. `consensus + vote`, or several, comma-separated)
+// runs those reviews alone.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { startGitHubServer } from '../../test-support/github-server.ts'
@@ -114,6 +115,14 @@ export interface PriceRun {
   voteMassgenMs?: number
   /** From the answers' last request to the ballots' first: the second MassGen's start-up and more. */
   ballotGapMs?: number
+  /**
+   * The vote round in the action's log, as the lines arrived: from
+   * `Finding vote: N finding(s) put to` to `Finding vote: MassGen <outcome>
+   * in`, the start-up of its MassGen and the judging included.
+   */
+  voteWallMs?: number
+  /** From the action's start to the answers' first request: setup and MassGen's start-up. */
+  firstRequestMs?: number
   parts: Parts
 }
 
@@ -121,6 +130,27 @@ export interface PriceRun {
 function voteMassgenMs(stdout: string): number | undefined {
   const m = /Finding vote: MassGen \S+ in ([\d.]+) s/.exec(stdout)
   return m ? Number(m[1]) * 1000 : undefined
+}
+
+const VOTE_PUT = /Finding vote: \d+ finding\(s\) put to/
+const VOTE_JUDGED = /Finding vote: MassGen \S+ in [\d.]+ s/
+
+/** When each of the vote round's two log lines arrived (the main step's output, live). */
+function voteRoundClock() {
+  let text = ''
+  let put: number | undefined
+  let judged: number | undefined
+  return {
+    onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => {
+      if (stream !== 'stdout' || judged !== undefined) return
+      // The last few KiB: a line split between chunks is still found.
+      text = (text + chunk.toString('utf8')).slice(-8192)
+      if (put === undefined && VOTE_PUT.test(text)) put = Date.now()
+      if (put !== undefined && VOTE_JUDGED.test(text)) judged = Date.now()
+    },
+    wallMs: () =>
+      put === undefined || judged === undefined ? undefined : judged - put
+  }
 }
 
 function ballotGap(requests: RecordedRequest[]): number | undefined {
@@ -262,6 +292,7 @@ async function oneReview(
   )
   try {
     const started = Date.now()
+    const clock = voteRoundClock()
     const run = await runAction({
       eventName: 'pull_request',
       payload,
@@ -278,7 +309,8 @@ async function oneReview(
         'finding-vote': String(review !== 'consensus')
       },
       pathExtra: virtualenvFolders(massgen),
-      actionDir: bundle.dir
+      actionDir: bundle.dir,
+      onOutput: clock.onOutput
     })
     const wallMs = Date.now() - started
     const requests = llm.requests.filter((r) => r.path.endsWith('/completions'))
@@ -320,6 +352,10 @@ async function oneReview(
       ...(voteMassgenMs(run.stdout) !== undefined
         ? { voteMassgenMs: voteMassgenMs(run.stdout) }
         : {}),
+      ...(clock.wallMs() !== undefined ? { voteWallMs: clock.wallMs() } : {}),
+      ...(requests.length > 0
+        ? { firstRequestMs: Math.min(...requests.map((r) => r.at)) - started }
+        : {}),
       ...(ballotGap(requests) !== undefined
         ? { ballotGapMs: ballotGap(requests) }
         : {}),
@@ -339,7 +375,8 @@ export async function priceRuns(
   say: (line: string) => void
 ): Promise<PriceRun[]> {
   const dump = process.env.BENCH_PRICE_DUMP
-  const only = process.env.BENCH_PRICE_ONLY
+  // One review's name, or several, comma-separated.
+  const only = process.env.BENCH_PRICE_ONLY?.split(',').map((x) => x.trim())
   const baseline = process.env.BENCH_BASELINE_DIST
   const bundles: { name: Bundle; dir: string }[] = [
     ...(baseline
@@ -350,7 +387,7 @@ export async function priceRuns(
   const out: PriceRun[] = []
   for (let i = 0; i < runs; i++)
     for (const pull of PULLS)
-      for (const review of REVIEWS.filter((r) => !only || r === only))
+      for (const review of REVIEWS.filter((r) => !only || only.includes(r)))
         for (const bundle of bundles) {
           say(
             `price: ${pull.name}, ${review}, ${bundle.name}, run ${i + 1}/${runs}`
@@ -379,6 +416,8 @@ function medians(rs: PriceRun[]) {
     wall: m('wallMs'),
     voteMassgen: m('voteMassgenMs'),
     gap: m('ballotGapMs'),
+    voteWall: m('voteWallMs'),
+    firstRequest: m('firstRequestMs'),
     parts: rs[0]?.parts ?? NO_PARTS
   }
 }
@@ -451,6 +490,13 @@ function bundleRows(results: PriceRun[], runs: number, label: string): Row[] {
       `${s(voted.voteMassgen)} / ${s(added)}`,
       `answers' last request to the ballots' first: ${s(voted.gap)} (MassGen's second start-up)`,
       'added <= MassGen time + 4 s'
+    ])
+    rows.push([
+      `price, ${label}${pull.name}: the vote round's action wall (ballot put to ballots judged) / over its MassGen time`,
+      `${s(voted.voteWall)} / ${s(voted.voteWall === undefined || voted.voteMassgen === undefined ? undefined : voted.voteWall - voted.voteMassgen)}`,
+      `answers' last request to the ballots' first: ${s(voted.gap)}; the action's start to ` +
+        `the answers' first request: ${s(voted.firstRequest)} (without the vote: ${s(of('consensus').firstRequest)})`,
+      '<= 4 s'
     ])
     const p: Parts = of('consensus + vote').parts
     const whole =

@@ -114,6 +114,9 @@ export const State = {
   MassgenPid: 'massgen-pid',
   /** The saved pid's start time and command line, to know it is still MassGen. */
   MassgenIdentity: 'massgen-identity',
+  /** The vote round's MassGen started warm (vote/warm-ballot.ts), and its start time. */
+  WarmMassgenPid: 'warm-massgen-pid',
+  WarmMassgenIdentity: 'warm-massgen-identity',
   /** Credentials taken out of the repository's git config, to put back. */
   GitCredentials: 'git-credentials',
   /** A fresh MassGen install for the post step to save (prepare/install/deferred-save.ts). */

@@ -15,6 +15,11 @@ export interface RunningProcess {
   signalGroup(signal: NodeJS.Signals): void
   /** True while any process of the child's group is alive. */
   groupAlive(): boolean
+  /**
+   * Writes `text` to the child's stdin and closes it; only for a child
+   * started with `input: true` (its stdin otherwise is /dev/null).
+   */
+  send?(text: string): void
 }
 
 export interface StartOptions {
@@ -27,6 +32,11 @@ export interface StartOptions {
    * that prints faster than the log is read cannot fill our memory.
    */
   sink?: NodeJS.WritableStream & { writableLength?: number }
+  /**
+   * stdin a pipe that RunningProcess.send writes once (the warm ballot
+   * run's arguments, vote/warm-ballot.ts); /dev/null otherwise.
+   */
+  input?: boolean
 }
 
 export interface ExecResult extends Exit {

@@ -22,6 +22,9 @@ export interface StepState {
   massgenPid: number | undefined
   /** The saved pid's start time and command line, to know it is still MassGen. */
   massgenIdentity: string
+  /** The vote round's MassGen started warm before its ballots (vote/warm-ballot.ts). */
+  warmMassgenPid: number | undefined
+  warmMassgenIdentity: string
   logDir: string | undefined
   /** Credentials taken out of the repository's git config, to put back. */
   gitCredentials: string
@@ -43,6 +46,8 @@ const NAMES: Record<keyof StepState, string> = {
   issueNumber: State.IssueNumber,
   massgenPid: State.MassgenPid,
   massgenIdentity: State.MassgenIdentity,
+  warmMassgenPid: State.WarmMassgenPid,
+  warmMassgenIdentity: State.WarmMassgenIdentity,
   logDir: State.LogDir,
   gitCredentials: State.GitCredentials,
   massgenCacheSave: State.MassgenCacheSave
@@ -71,6 +76,8 @@ export function readStepState(store: StateStore = actions): StepState {
     issueNumber: number('issueNumber'),
     massgenPid: number('massgenPid'),
     massgenIdentity: text('massgenIdentity'),
+    warmMassgenPid: number('warmMassgenPid'),
+    warmMassgenIdentity: text('warmMassgenIdentity'),
     logDir: text('logDir') || undefined,
     gitCredentials: text('gitCredentials'),
     massgenCacheSave: text('massgenCacheSave')

@@ -25,6 +25,7 @@ import {
 import { liveView } from '../report/live-view.js'
 import { setConfigFile } from '../report/outputs.js'
 import { voteRound } from '../vote/vote-round.js'
+import { startWarmBallot, type WarmBallot } from '../vote/warm-ballot.js'
 import type { Destination } from '../report/report.js'
 
 export async function execute(
@@ -97,7 +98,8 @@ export async function execute(
     workDir,
     runner,
     logBase: watched.logBase,
-    answersStarted: watched.answersStarted
+    answersStarted: watched.answersStarted,
+    ...(watched.warm ? { warm: watched.warm } : {})
   })
 }
 
@@ -123,14 +125,23 @@ async function launchAndWatch(
   })
   const following = run.live.follow(tracker.views(), run.firstView)
   const answersStarted = Date.now()
+  let warm: WarmBallot | undefined
   const watched = await massgenLaunch(
     settings,
     { workDir, runner, guardDir, ...(reading ? { reading } : {}) },
     installation,
     { plan, readServer }
   )
-    .then((launch) =>
-      watchMassgen(settings, runner, {
+    .then((launch) => {
+      // The vote round's MassGen imports while the answers run.
+      if (votesOnFindings(settings))
+        warm = startWarmBallot(runner, launch, {
+          installation,
+          args: plan.args,
+          cwd: workDir,
+          log: core
+        })
+      return watchMassgen(settings, runner, {
         launch,
         workDir,
         logBase,
@@ -139,7 +150,7 @@ async function launchAndWatch(
         ...(reading ? { stopOn: reading.up } : {}),
         keepReadContainer: votesOnFindings(settings)
       })
-    )
+    })
     .finally(async () => {
       // The final report must come after the last view, never before it.
       tracker.close()
@@ -147,7 +158,7 @@ async function launchAndWatch(
     })
   // A read container that did not start stopped MassGen: its error is the run's.
   await reading?.up
-  return { ...watched, logBase, answersStarted }
+  return { ...watched, logBase, answersStarted, warm }
 }
 
 /** The vote round on the answers' findings, when the run votes on them. */
@@ -160,6 +171,8 @@ async function withFindingVote(
     runner: ProcessRunner
     logBase: string
     answersStarted: number
+    /** The vote round's MassGen, imported while the answers ran (vote/warm-ballot.ts). */
+    warm?: WarmBallot
   }
 ): Promise<RunResult> {
   const put =
@@ -176,6 +189,14 @@ async function withFindingVote(
     ('skipped' in put
       ? put.skipped
       : await voteRound(put.ballot, answers, core))
+  // Handed its ballots, or not needed: stopped here.
+  await answers.warm?.discard(
+    !put
+      ? "no vote round: the answers' run did not succeed"
+      : 'skipped' in put
+        ? (put.skipped.skipped ?? 'no vote round')
+        : 'the vote round did not start MassGen'
+  )
   // The read container, kept for the vote round, goes with the run's other
   // containers once the step takes the checkout back (pipeline/credentials.ts).
   return findingVote ? { ...first, findingVote } : first

@@ -85,6 +85,8 @@ async function recoverUnreported(state: StepState): Promise<void> {
     'The main step did not finish its report (job cancelled or step stopped).'
   )
   stopMassgen(state.massgenPid, state.massgenIdentity)
+  // The vote round's MassGen, if it was started warm and not handed its ballots.
+  stopMassgen(state.warmMassgenPid, state.warmMassgenIdentity)
   const { workDir } = state
   const token = actionToken()
   const secrets = actionSecrets(token)

@@ -32,8 +32,10 @@ function start(
     cwd: options.cwd,
     env: options.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe']
+    stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe']
   })
+  // A child gone before it was sent its input: nothing to tell it.
+  child.stdin?.on('error', () => undefined)
   const exited = new Promise<Exit>((resolve) => {
     let settled = false
     child.on('error', () => {
@@ -49,6 +51,8 @@ function start(
   for (const name of ['stdout', 'stderr'] as const) {
     const splitter = lineSplitter((line) => options.onLine?.(name, line))
     const stream = child[name]
+    // Always piped (stdio above); typed nullable since stdin's mode varies.
+    if (!stream) continue
     stream.setEncoding('utf8')
     stream.on('data', (chunk: string) => {
       splitter.push(chunk)
@@ -73,6 +77,9 @@ function start(
     },
     groupAlive() {
       return pid > 0 && livingGroupMembers(pid).length > 0
+    },
+    send(text) {
+      child.stdin?.end(text)
     }
   }
 }

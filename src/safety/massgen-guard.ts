@@ -16,6 +16,9 @@
 // python-dotenv (which MassGen calls at start-up and in its tools) is turned
 // off by PYTHON_DOTENV_DISABLED in the same environment.
 //
+// A MassGen started ahead of its run (the vote round's, vote/warm-ballot.ts)
+// imports its CLI here and waits for its arguments on stdin (WARM_START_ENV).
+//
 // In Docker mode the read container starts while MassGen starts
 // (prepare/read-container.ts): MassGen's MCP client (mcp_tools/client.py,
 // MCPClient.connect, where every MCP server is started) then waits until the
@@ -38,6 +41,19 @@ import { MARKER_CLOSE, MARKER_OPEN, MARKER_PATTERN } from './massgen-markers.js'
 /** MassGen's MCP servers start once the file this names exists (Docker mode's read container). */
 export const READ_GATE_ENV = 'MASSGEN_ACTION_READ_GATE'
 
+/**
+ * Set to 1 in the environment of a MassGen started ahead of its run (the
+ * vote round's, vote/warm-ballot.ts): the guard imports MassGen's CLI, says
+ * WARM_READY_LINE on stderr, and MassGen's main then waits for its
+ * arguments, one JSON list of strings on stdin (EOF first: not needed, exit
+ * 0). The guard takes the variable out of the environment, so no process
+ * MassGen starts (its MCP servers load the guard too) waits as well.
+ */
+export const WARM_START_ENV = 'MASSGEN_ACTION_WARM_START'
+export const WARM_READY_LINE =
+  'massgen-action guard: MassGen imported, waiting for its arguments'
+export const WARM_HANDED_LINE = 'massgen-action guard: arguments handed over'
+
 /** The line the guard prints on stderr once it has patched MassGen. */
 export const GUARD_ACTIVE_LINE =
   'massgen-action guard: project instruction files off, answer markers neutralised'
@@ -55,7 +71,10 @@ function guardSettings(): string {
     marker_open: MARKER_OPEN,
     marker_close: MARKER_CLOSE,
     active_line: GUARD_ACTIVE_LINE,
-    read_gate_env: READ_GATE_ENV
+    read_gate_env: READ_GATE_ENV,
+    warm_start_env: WARM_START_ENV,
+    warm_ready_line: WARM_READY_LINE,
+    warm_handed_line: WARM_HANDED_LINE
   })
 }
 

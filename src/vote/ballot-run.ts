@@ -14,6 +14,7 @@ import { writeConfig } from '../prepare/run-config.js'
 import { ProgressTracker } from '../run/progress.js'
 import { watchMassgen } from '../run/watch-massgen.js'
 import { judgeOutcome } from '../results/judge-outcome.js'
+import type { WarmBallot } from './warm-ballot.js'
 
 /** The answers' round as it was run: what the vote round runs again. */
 export interface AnswersRound {
@@ -22,6 +23,8 @@ export interface AnswersRound {
   readonly runner: ProcessRunner
   /** MassGen's log folder, the answers' and the vote round's. */
   readonly logBase: string
+  /** The ballot run's MassGen, started beside the answers (warm-ballot.ts). */
+  readonly warm?: WarmBallot
 }
 
 export async function ballotRun(
@@ -29,7 +32,7 @@ export async function ballotRun(
   question: string,
   limits: RoundLimits
 ): Promise<RunResult> {
-  const { workDir, runner, logBase, ready } = answers
+  const { workDir, runner, logBase, ready, warm } = answers
   const { installation, guardDir, reading } = ready
   const { settings, round } = ready.config.planVote(question, limits)
   writeConfig(settings, round)
@@ -44,7 +47,7 @@ export async function ballotRun(
     now: Date.now,
     log: (line) => core.info(line)
   })
-  const watched = await watchMassgen(settings, runner, {
+  const watched = await watchMassgen(settings, warm?.runner(runner) ?? runner, {
     launch,
     workDir,
     logBase,
