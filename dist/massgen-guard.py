@@ -122,3 +122,54 @@ class _PatchAfterImport(importlib.abc.MetaPathFinder):
 
 
 sys.meta_path.insert(0, _PatchAfterImport())
+
+
+# What MassGen 0.1.97 imports only once it has its arguments (its API
+# client's resources: over a second of CPU), imported ahead too; a module
+# missing in another release is skipped.
+_WARM_MODULES = (
+    "openai.resources",
+    "anyio._backends._asyncio",
+    "massgen.adapters",
+    "massgen.config_validator",
+    "massgen.permissions",
+    "massgen.session",
+)
+
+
+def _warm_start():
+    """MassGen imported now; its arguments, when the action hands them over."""
+    import importlib
+
+    import massgen.cli as cli
+
+    for name in _WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            pass
+
+    cli_main = getattr(cli, "cli_main", None)
+    if cli_main is None:
+        print("massgen-action guard: massgen.cli has no cli_main; no warm start", file=sys.stderr, flush=True)
+        os._exit(3)
+
+    def handed_cli_main(*args, **kwargs):
+        line = sys.stdin.readline()
+        if not line:
+            # Not needed: the action closed stdin without arguments.
+            sys.exit(0)
+        handed = json.loads(line)
+        if not isinstance(handed, list) or not all(isinstance(a, str) for a in handed):
+            sys.exit("massgen-action guard: the warm start's arguments are not a list of strings")
+        sys.argv[1:] = handed
+        print(_SETTINGS["warm_handed_line"], file=sys.stderr, flush=True)
+        return cli_main(*args, **kwargs)
+
+    cli.cli_main = handed_cli_main
+    print(_SETTINGS["warm_ready_line"], file=sys.stderr, flush=True)
+
+
+# Taken out of the environment first: no process MassGen starts waits too.
+if os.environ.pop(_SETTINGS["warm_start_env"], None) == "1":
+    _warm_start()
