@@ -151,6 +151,21 @@ export function openTempDir(prefix: string): string {
   return dir
 }
 
+/** A checkout in a fresh temporary folder holding these files (a string) and links (`{ link }`). */
+export function checkoutWith(
+  prefix: string,
+  files: Record<string, string | { link: string }>
+): string {
+  const dir = openTempDir(prefix)
+  for (const [name, entry] of Object.entries(files)) {
+    const at = path.join(dir, name)
+    fs.mkdirSync(path.dirname(at), { recursive: true })
+    if (typeof entry === 'string') fs.writeFileSync(at, entry)
+    else fs.symlinkSync(entry.link, at)
+  }
+  return dir
+}
+
 export interface RunnerUser {
   uid: number
   gid: number

@@ -1,6 +1,10 @@
 // Pull request #42 as the loopback GitHub server serves it: the PR that the
 // pull_request fixtures (__fixtures__/events/pull_request.opened.json) name.
-import type { ServerPull } from './github-state.ts'
+import type {
+  ServerPull,
+  ServerState,
+  ServerTreeEntry
+} from './github-state.ts'
 
 /**
  * The head commit the pull_request fixtures name (`pull_request.head.sha`):
@@ -25,4 +29,22 @@ export function samplePull(): ServerPull {
     ],
     diff: 'diff --git a/src/parser.ts b/src/parser.ts\n+fast\n'
   }
+}
+
+/** PR #42 changing these files, and the base commit's tree at `baseSha`. */
+export function servePullAtBase(
+  state: ServerState,
+  baseSha: string,
+  changed: string[],
+  base: Record<string, ServerTreeEntry>
+): void {
+  const pull = samplePull()
+  pull.files = changed.map((filename) => ({
+    filename,
+    status: 'modified',
+    additions: 1,
+    deletions: 1
+  }))
+  state.pulls['42'] = pull
+  state.files = { [baseSha]: base }
 }

@@ -19,11 +19,12 @@ import { massgenBinary } from '../../test-support/massgen-binary.js'
 import {
   FAKE_MASSGEN,
   listFiles,
+  checkoutWith,
   openTempDir,
   runAction,
   type ActionRun
 } from '../../test-support/run-action.js'
-import { samplePull } from '../../test-support/sample-pull.js'
+import { servePullAtBase } from '../../test-support/sample-pull.js'
 import { event, KEYS } from '../../test-support/fixtures.js'
 import { findKeyLeaks } from '../../test-support/leaks.js'
 import { loopbackServers } from '../../test-support/loopback.js'
@@ -67,29 +68,14 @@ function plantedConfig(marker: string): string {
   ].join('\n')
 }
 
-/** A checkout holding these files (a string) and links (`{ link }`). */
+/** A checkout (the pull request's head) holding these files and links. */
 function checkout(files: Record<string, string | { link: string }>): string {
-  const dir = openTempDir('base-setup-ws-')
-  for (const [name, entry] of Object.entries(files)) {
-    const at = path.join(dir, name)
-    fs.mkdirSync(path.dirname(at), { recursive: true })
-    if (typeof entry === 'string') fs.writeFileSync(at, entry)
-    else fs.symlinkSync(entry.link, at)
-  }
-  return dir
+  return checkoutWith('base-setup-ws-', files)
 }
 
-/** PR #42 changing these files, and the base commit's tree. */
+/** PR #42 changing these files; the base commit's tree. */
 function serve(changed: string[], base: Record<string, ServerTreeEntry>) {
-  const pull = samplePull()
-  pull.files = changed.map((filename) => ({
-    filename,
-    status: 'modified',
-    additions: 1,
-    deletions: 1
-  }))
-  github().state.pulls['42'] = pull
-  github().state.files = { [BASE]: base }
+  servePullAtBase(github().state, BASE, changed, base)
 }
 
 async function scriptedLlm() {

@@ -10,11 +10,12 @@ import * as path from 'node:path'
 import type { ServerTreeEntry } from '../../test-support/github-state.js'
 import {
   FAKE_MASSGEN,
+  checkoutWith,
   openTempDir,
   runAction,
   type ActionRun
 } from '../../test-support/run-action.js'
-import { samplePull } from '../../test-support/sample-pull.js'
+import { servePullAtBase } from '../../test-support/sample-pull.js'
 import { event, KEYS } from '../../test-support/fixtures.js'
 import { findKeyLeaks } from '../../test-support/leaks.js'
 import { loopbackServers } from '../../test-support/loopback.js'
@@ -28,27 +29,12 @@ const EVENT_BASE = '5c3f0d8e2b1a4c6d7e8f9a0b1c2d3e4f5a6b7c8d'
 
 /** A checkout (the pull request's head) holding these files and links. */
 function checkout(files: Record<string, string | { link: string }>): string {
-  const dir = openTempDir('settings-file-ws-')
-  for (const [name, entry] of Object.entries(files)) {
-    const at = path.join(dir, name)
-    fs.mkdirSync(path.dirname(at), { recursive: true })
-    if (typeof entry === 'string') fs.writeFileSync(at, entry)
-    else fs.symlinkSync(entry.link, at)
-  }
-  return dir
+  return checkoutWith('settings-file-ws-', files)
 }
 
 /** PR #42 changing these files; the base commit's tree. */
 function serve(changed: string[], base: Record<string, ServerTreeEntry>) {
-  const pull = samplePull()
-  pull.files = changed.map((filename) => ({
-    filename,
-    status: 'modified',
-    additions: 1,
-    deletions: 1
-  }))
-  github().state.pulls['42'] = pull
-  github().state.files = { [EVENT_BASE]: base }
+  servePullAtBase(github().state, EVENT_BASE, changed, base)
 }
 
 /** A fake-MassGen run; the MassGen config it was handed ('' when none). */
