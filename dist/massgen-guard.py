@@ -36,6 +36,25 @@ def _no_instructions(module):
     print(_SETTINGS["active_line"], file=sys.stderr, flush=True)
 
 
+def _no_artifact_testing(module):
+    # A read-only review makes no artifact to run, view or click through.
+    section = getattr(module, "OutputFirstVerificationSection", None)
+    if section is None or not _SETTINGS.get("review_only"):
+        return
+    build = section.__init__
+
+    def built_off(self, *args, **kwargs):
+        build(self, *args, **kwargs)
+        self.enabled = False
+
+    section.__init__ = built_off
+
+
+def _prompt_sections(module):
+    _no_instructions(module)
+    _no_artifact_testing(module)
+
+
 # Arguments that carry the agents' text into MassGen's framing.
 _AGENT_TEXT = ("agent_summaries", "agent_answers", "all_answers", "agent_changedocs", "vote_summary")
 
@@ -89,7 +108,7 @@ def _after_read_gate(module):
 
 
 _PATCHES = {
-    "massgen.system_prompt_sections": _no_instructions,
+    "massgen.system_prompt_sections": _prompt_sections,
     "massgen.message_templates": _neutral_answers,
     "massgen.mcp_tools.client": _after_read_gate,
 }

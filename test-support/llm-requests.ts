@@ -144,3 +144,13 @@ export function readBody(req: http.IncomingMessage): Promise<string> {
     req.on('error', reject)
   })
 }
+
+/** The system messages a kept request body (`keepBodies`) sent, joined; '' when none. */
+export function systemPromptOf(request: RecordedRequest): string {
+  const body = (request.body ?? {}) as { messages?: unknown }
+  const messages = Array.isArray(body.messages) ? body.messages : []
+  return (messages as Array<{ role?: unknown; content?: unknown }>)
+    .filter((m) => m.role === 'system' && typeof m.content === 'string')
+    .map((m) => m.content as string)
+    .join('\n')
+}

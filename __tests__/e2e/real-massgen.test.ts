@@ -13,6 +13,7 @@
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { systemPromptOf } from '../../test-support/llm-requests.js'
 import {
   commandResultsOf,
   type LlmServer
@@ -164,6 +165,17 @@ describe('real MassGen, two agents in local mode (one run)', () => {
     )
     expect(run.summary).toContain('Mine has numbers.')
     expect(run.exitCode).toBe(0)
+  })
+
+  it("a run that is not a read-only review keeps MassGen's section on testing what the agents made", () => {
+    const chats = consensus.server.requests.filter((r) =>
+      r.path.endsWith('/completions')
+    )
+    // The agents' own requests (the final presentation has a framing of its own).
+    const keeping = chats.filter((r) =>
+      systemPromptOf(r).includes('<output_first_iteration')
+    )
+    expect(keeping.length).toBeGreaterThanOrEqual(2)
   })
 
   it('chatcompletion sends the OpenAI key: no file MassGen writes, no log, no request holds it', () => {

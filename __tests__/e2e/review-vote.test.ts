@@ -6,6 +6,7 @@
 // in the vote, and a finding only the pull request's own description backs
 // is marked and does not count.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals'
+import { systemPromptOf } from '../../test-support/llm-requests.js'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import {
@@ -105,6 +106,16 @@ describe('review: inline with the vote on every finding (real MassGen twice)', (
     expect(completions.filter((r) => r.reply === 'final')).toEqual([])
     expect(run.outputs.winner).toBe('agent_b')
     expect(run.outputs.answer).toContain('Review by agent b.')
+  })
+
+  it("every request of the review leaves out MassGen's section on testing what the agents made (a read-only review makes nothing)", () => {
+    const chats = llm.requests.filter((r) => r.path.endsWith('/completions'))
+    expect(chats.length).toBeGreaterThan(3)
+    for (const request of chats) {
+      const system = systemPromptOf(request)
+      expect(system).toContain('<massgen_coordination')
+      expect(system).not.toContain('output_first_iteration')
+    }
   })
 
   it('two raise the same problem and the third confirms it in the vote: confirmed by 3/3, posted inline', () => {

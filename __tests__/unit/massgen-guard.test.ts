@@ -25,6 +25,10 @@ const STAND_IN: Record<string, string> = {
     '        return context_path + "/AGENTS.md"',
     '    def build_content(self):',
     '        return "the pull request\'s AGENTS.md"',
+    'class OutputFirstVerificationSection:',
+    '    def __init__(self, decomposition_mode=False, fast_iteration_mode=False):',
+    '        self.enabled = True',
+    '        self.fast = fast_iteration_mode',
     ''
   ].join('\n'),
   'message_templates.py': [
@@ -47,12 +51,17 @@ const STAND_IN: Record<string, string> = {
 
 let dir: string
 let guard: string
+/** The guard of a run that is not a read-only review. */
+let otherGuard: string
 let standIn: string
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-guard-'))
   const work = path.join(dir, 'run')
   fs.mkdirSync(work)
-  guard = writeMassgenGuard(work)
+  guard = writeMassgenGuard(work, { reviewOnly: true })
+  const other = path.join(dir, 'question')
+  fs.mkdirSync(other)
+  otherGuard = writeMassgenGuard(other, { reviewOnly: false })
   standIn = path.join(dir, 'stand-in')
   fs.mkdirSync(path.join(standIn, 'massgen'), { recursive: true })
   for (const [name, text] of Object.entries(STAND_IN))
@@ -61,7 +70,11 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 /** Runs `script` under the guard (`arg` is its sys.argv[2]): what it printed as JSON, and its stderr lines. */
-function python(script: string, arg = ''): { out: unknown; stderr: string[] } {
+function python(
+  script: string,
+  arg = '',
+  guardDir = guard
+): { out: unknown; stderr: string[] } {
   const run = spawnSync(
     'python3',
     [
@@ -71,7 +84,7 @@ function python(script: string, arg = ''): { out: unknown; stderr: string[] } {
       arg
     ],
     {
-      env: withMassgenGuard({ PATH: process.env.PATH }, guard),
+      env: withMassgenGuard({ PATH: process.env.PATH }, guardDir),
       encoding: 'utf8'
     }
   )
@@ -116,6 +129,16 @@ describe('the guard MassGen loads at start-up', () => {
       out: [null, ''],
       stderr: [GUARD_ACTIVE_LINE]
     })
+  })
+
+  it("builds MassGen's section on testing the agents' artifacts disabled in a read-only review, and only there", () => {
+    const script = [
+      'from massgen.system_prompt_sections import OutputFirstVerificationSection as S',
+      'made = S(fast_iteration_mode=True)',
+      'print(json.dumps([made.enabled, made.fast]))'
+    ].join('\n')
+    expect(python(script).out).toEqual([false, true])
+    expect(python(script, '', otherGuard).out).toEqual([true, true])
   })
 
   it("neutralises markers in the agents' answers and summaries as the action does", () => {

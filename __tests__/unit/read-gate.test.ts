@@ -64,7 +64,7 @@ function runWithGuard(gated: boolean): string[] {
         STAND_IN_GATE: gate,
         ...(gated ? { [READ_GATE_ENV]: gate } : {})
       },
-      writeMassgenGuard(work)
+      writeMassgenGuard(work, { reviewOnly: false })
     )
     return execFileSync('python3', ['-c', SCRIPT, stand], {
       env,

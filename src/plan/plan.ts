@@ -105,7 +105,10 @@ export function planRun(input: PlanInput): RunPlan {
     readServer: input.readServer,
     ...(input.readContainer ? { readContainer: input.readContainer } : {}),
     ...(input.ballot ? { ballot: true } : {}),
-    ...(idlePresentation(settings) ? { noPresentation: true } : {}),
+    // Its final presentation is idle (config.ts IDLE_PRESENTATION): a
+    // writable context path is written there, and any other run's report
+    // shows the presenter's text as the answer.
+    ...(readOnlyReview(settings) ? { noPresentation: true } : {}),
     contextPaths: [
       { path: settings.contextPath, permission: settings.contextPermission },
       ...input.extraContextPaths.map((path) => ({
@@ -132,13 +135,8 @@ export function planRun(input: PlanInput): RunPlan {
   }
 }
 
-/**
- * Whether the final presentation is idle (config.ts IDLE_PRESENTATION): in
- * a read-only review. A writable context path is written at the
- * presentation (MassGen keeps it then anyway), and any other run's report
- * shows the presenter's text as the answer.
- */
-function idlePresentation(
+/** A review whose agents write nothing: it makes no artifact to present or test. */
+export function readOnlyReview(
   settings: Pick<Settings, 'review' | 'contextPermission'>
 ): boolean {
   return settings.review === 'inline' && settings.contextPermission === 'read'

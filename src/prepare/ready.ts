@@ -8,6 +8,7 @@ import { saveStepState } from '../core/step-state.js'
 import type { ProcessRunner } from '../core/process.js'
 import type { RunResult, Settings } from '../core/types.js'
 import type { RunContext } from '../context/run-context.js'
+import { readOnlyReview } from '../plan/plan.js'
 import type { PlannedAnswers } from '../plan/run-plan.js'
 import { writeMassgenGuard } from '../safety/massgen-guard.js'
 import { preflight } from './preflight.js'
@@ -73,7 +74,9 @@ export async function readyRun(
       JSON.stringify(setup.installation.pendingSave)
     )
   // Before MassGen first starts (the preflight too): what it loads by itself.
-  const guardDir = writeMassgenGuard(workDir)
+  const guardDir = writeMassgenGuard(workDir, {
+    reviewOnly: readOnlyReview(settings)
+  })
   const refused = settings.userConfig
     ? await preflight(runner, setup.installation, setup.config.configFile, {
         workDir,

@@ -12,6 +12,10 @@
 //   instructions come from the base commit instead (project-instructions.ts).
 // - the answers MassGen frames as `<agentN.M> ... <end of agentN.M>` pass
 //   through neutralizeMarkers' pattern first (massgen-markers.ts).
+// - in a read-only review, OutputFirstVerificationSection (the same file:
+//   about 7.5 KB of its 9.8 KB system prompt, on every request, on running,
+//   viewing and clicking through websites, games, audio the agents made) is
+//   built disabled: a review makes no artifact (docs/massgen-0.1.97.md).
 //
 // python-dotenv (which MassGen calls at start-up and in its tools) is turned
 // off by PYTHON_DOTENV_DISABLED in the same environment.
@@ -65,8 +69,9 @@ export const GUARD_ACTIVE_LINE =
  */
 const GUARD_SOURCE = new URL('./massgen-guard.py', import.meta.url)
 
-function guardSettings(): string {
+function guardSettings(framing: GuardFraming): string {
   return JSON.stringify({
+    review_only: framing.reviewOnly,
     marker_pattern: MARKER_PATTERN,
     marker_open: MARKER_OPEN,
     marker_close: MARKER_CLOSE,
@@ -78,18 +83,27 @@ function guardSettings(): string {
   })
 }
 
+/** What of MassGen's framing the run has no use for. */
+export interface GuardFraming {
+  /** A read-only review: no section on testing the artifacts agents make. */
+  readonly reviewOnly: boolean
+}
+
 /**
  * Writes the guard into a new folder beside the run's folder and returns it
  * (for PYTHONPATH). Exclusive creation: nothing already there is followed or
  * reused.
  */
-export function writeMassgenGuard(workDir: string): string {
+export function writeMassgenGuard(
+  workDir: string,
+  framing: GuardFraming
+): string {
   const dir = `${workDir}-guard`
   fs.mkdirSync(dir, { mode: 0o755 })
   const written = { flag: 'wx', mode: 0o444 } as const
   fs.writeFileSync(
     path.join(dir, 'massgen_guard.json'),
-    guardSettings(),
+    guardSettings(framing),
     written
   )
   fs.writeFileSync(
