@@ -13,7 +13,7 @@
 // - the answers MassGen frames as `<agentN.M> ... <end of agentN.M>` pass
 //   through neutralizeMarkers' pattern first (massgen-markers.ts).
 // - in a read-only review, OutputFirstVerificationSection (the same file:
-//   about 7.5 KB of its 9.8 KB system prompt, on every request, on running,
+//   about 5.1 KB of its 9.9 KB system prompt, on every request, on running,
 //   viewing and clicking through websites, games, audio the agents made) is
 //   built disabled: a review makes no artifact (docs/massgen-0.1.97.md).
 //
