@@ -2,6 +2,7 @@
 // still alive that belong to it, and runs started a few at a time.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
+import { livingGroupMembers } from '../src/process/process.ts'
 
 /** Processes (other than zombies) whose environment holds the marker. */
 export function processesWithMarker(marker: string): number[] {
@@ -81,17 +82,20 @@ export async function inBatches<T, R>(
 
 /** Live processes (not zombies) of the process group `pgid`. */
 export function processesInGroup(pgid: number): number[] {
-  const found: number[] = []
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-      // Fields after the parenthesised command: state, ppid, pgrp, ...
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z')
-        found.push(Number(pid))
-    } catch {
-      // Gone meanwhile.
-    }
+  return livingGroupMembers(pgid)
+}
+
+/**
+ * The group's live processes once a SIGKILL sent to it has had its effect:
+ * the kernel ends a killed process when it next runs it, later on a loaded
+ * machine. Polls until none is left, for at most 10 s.
+ */
+export async function groupAfterKill(pgid: number): Promise<number[]> {
+  const until = Date.now() + 10_000
+  let living = livingGroupMembers(pgid)
+  while (living.length > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    living = livingGroupMembers(pgid)
   }
-  return found
+  return living
 }

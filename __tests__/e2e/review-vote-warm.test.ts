@@ -34,7 +34,10 @@ import {
   massgenBinary,
   virtualenvFolders
 } from '../../test-support/massgen-binary.js'
-import { processesInGroup } from '../../test-support/processes.js'
+import {
+  groupAfterKill,
+  processesInGroup
+} from '../../test-support/processes.js'
 import type { LlmScript } from '../../test-support/llm-protocol.js'
 import { State } from '../../src/core/constants.js'
 
@@ -209,7 +212,7 @@ describe('a warm MassGen left by a main step that died', () => {
     }))
   })
 
-  it('is stopped by the post step (by its saved pid and start time), its process group gone', () => {
+  it('is stopped by the post step (by its saved pid and start time), its process group gone', async () => {
     const pid = Number(run.state[State.WarmMassgenPid])
     expect(pid).toBeGreaterThan(1)
     expect(run.state[State.WarmMassgenIdentity]).toMatch(/^\d+$/)
@@ -223,6 +226,7 @@ describe('a warm MassGen left by a main step that died', () => {
         `Stopped MassGen's process group ${pid}|MassGen \\(pid ${pid}\\) is no longer running`
       )
     )
-    expect(processesInGroup(pid)).toEqual([])
+    // The post step sends SIGKILL and does not wait for it.
+    expect(await groupAfterKill(pid)).toEqual([])
   })
 })

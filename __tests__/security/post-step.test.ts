@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import type { GitHubServer } from '../../test-support/github-server.js'
 import { runPostStep } from '../../test-support/run-action.js'
 import { livingGroupMembers } from '../../src/process/process.js'
+import { groupAfterKill } from '../../test-support/processes.js'
 import { ONE_MODEL, prRun } from '../../test-support/pr-run.js'
 import { githubWithPull } from '../../test-support/loopback.js'
 import { State } from '../../src/core/constants.js'
@@ -56,7 +57,7 @@ describe('post step and the saved MassGen pid', () => {
     // The process's start time in clock ticks since boot.
     expect(run.state['massgen-identity']).toMatch(/^\d+$/)
     expect(run.post?.stdout).toContain(`Stopped MassGen's process group ${pid}`)
-    expect(livingGroupMembers(pid)).toEqual([])
+    expect(await groupAfterKill(pid)).toEqual([])
   }, 60_000)
 
   it("the post step stops the vote round's MassGen started warm (vote/warm-ballot.ts) when the main step died before it", async () => {
@@ -73,7 +74,7 @@ describe('post step and the saved MassGen pid', () => {
       })
       expect(post.exitCode).toBe(0)
       expect(post.stdout).toContain(`Stopped MassGen's process group ${pid}`)
-      expect(livingGroupMembers(pid)).toEqual([])
+      expect(await groupAfterKill(pid)).toEqual([])
     } finally {
       warm.kill('SIGKILL')
     }

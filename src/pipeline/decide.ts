@@ -32,7 +32,11 @@ import { layeredInputs, type SettingsFile } from '../inputs/settings-file.js'
 import { readShardInputs, type ShardInputs } from '../inputs/shard-inputs.js'
 import type { AgentChoice } from '../inputs/models.js'
 import { chooseAgents } from '../plan/plan.js'
-import { planSettingsFile } from '../shards/shard-job.js'
+import {
+  planSettingsFile,
+  readShardPlan,
+  type ShardPlanRead
+} from '../shards/shard-job.js'
 import { destinationFor } from './destination.js'
 import type { Destination } from '../report/report.js'
 import { actionSecrets, actionToken, gitHubOnce } from './step-env.js'
@@ -71,6 +75,8 @@ export interface DecidedRole extends DecidedStep {
   readonly pullNumber: number | undefined
   /** The repository config file the settings were read with (the matrix puts it in the shards' plan). */
   readonly settingsFile: SettingsFile | undefined
+  /** Role 'shard': its plan, read once here (its config file is in it). */
+  readonly shardPlan?: ShardPlanRead
 }
 
 /** Undefined when the event is skipped, refused or failed (said where it belongs). */
@@ -87,7 +93,12 @@ export async function decide(): Promise<Decided | DecidedRole | undefined> {
   )
   const setupSource = setupSourceFor(trigger, context.payload)
   const github = gitHubOnce(actionToken())
-  const file = await loadSettingsFile(role, { trigger, setupSource }, github)
+  // A shard's plan, read once: its config file is in it.
+  const shardPlan =
+    role.role === 'shard' ? await readShardPlan(role) : undefined
+  const file = shardPlan
+    ? planSettingsFile(shardPlan)
+    : await loadSettingsFile(role, { trigger, setupSource }, github)
   if (file === 'failed') return undefined
   // The matrix review's own keys (shard-paths, max-shards...) may come from
   // the file too: read again through it.
@@ -119,7 +130,8 @@ export async function decide(): Promise<Decided | DecidedRole | undefined> {
       role: inputs.role,
       agents,
       pullNumber: pullNumberOf(settings),
-      settingsFile: file
+      settingsFile: file,
+      ...(shardPlan ? { shardPlan } : {})
     }
   const decision = await decideRun(
     settings,
@@ -193,16 +205,18 @@ function roleSource(settingsFile: SettingsFile | undefined) {
 /**
  * The repository config file (context/base-setup.ts readSettingsFile), read
  * before the inputs it fills; 'failed' when it cannot be used (said on the
- * pull request too). A comment that is not a command reads none; a shard,
- * which holds no token, takes the one the matrix job read from its plan.
+ * pull request too). A comment that is not a command reads none, nor does
+ * an event the action ignores (a shard takes the file from its plan).
  */
 async function loadSettingsFile(
   role: ShardInputs,
   source: { trigger: Trigger; setupSource: SetupSource },
   gh: () => GitHubApi
 ): Promise<SettingsFile | undefined | 'failed'> {
-  if (role.role === 'shard') return planSettingsFile(role)
   if (role.role === 'run' && skippedBeforeFile(source.trigger)) return undefined
+  // An event the action ignores (an edited comment) names no base commit:
+  // a matrix role would read the checkout, which may be the pull request's.
+  if (source.trigger.kind === 'ignored') return undefined
   const token = actionToken()
   try {
     return await readSettingsFile(source.setupSource, {

@@ -61,9 +61,12 @@ function matrixVariant(
 ): Variant<unknown, unknown> {
   const { inputs, settings } = decided
   if (decided.role === 'shard') {
+    if (!decided.shardPlan)
+      throw new Error('A shard was decided without its plan')
     const job: ShardJob = {
       inputs,
       settings,
+      planRead: decided.shardPlan,
       agents: decided.agents,
       artifacts: artifactDoor,
       workDir

@@ -174,38 +174,50 @@ function planDoor(pull: PullRequestContext, base: PlanFile['base']): GitHubApi {
   }) as GitHubApi
 }
 
+/** A shard's plan, read once before its settings (the config file is in it): the plan or why not. */
+export type ShardPlanRead =
+  { readonly plan: PlanFile } | { readonly error: unknown }
+
 /**
- * A shard's repository config file: the one the matrix job read from the
- * base commit and put in its plan (whose sha256 the matrix entry carries); a
- * shard holds no token to read it. None when the plan cannot be read here:
- * the prepare stage reads it again and fails naming why.
+ * The shard's plan, read by decide before the settings: its repository
+ * config file is the one the matrix job read from the base commit (a shard
+ * holds no token to read it). A plan that cannot be read is kept as its
+ * error: the prepare stage records it, and the shard runs nothing.
  */
-export async function planSettingsFile(
+export async function readShardPlan(
   inputs: ShardInputs
-): Promise<SettingsFile | undefined> {
-  if (!inputs.shard) return undefined
+): Promise<ShardPlanRead> {
   const root = process.env.RUNNER_TEMP || os.tmpdir()
   const dir = fs.mkdtempSync(path.join(root, 'massgen-shard-plan-'))
   try {
+    if (!inputs.shard) throw new Error(`Input '${Inputs.Shard}' is empty`)
     const tag = core.getInput(Inputs.CommentTag).trim() || Defaults.CommentTag
-    const plan = await readPlan(
-      await artifactDoor(),
-      tag,
-      dir,
-      inputs.shard.planSha256
-    )
-    const file = plan.settingsFile
-    return (
-      file && {
-        origin: `${file.origin} (the matrix job's plan)`,
-        values: new Map(Object.entries(file.values))
-      }
-    )
-  } catch {
-    return undefined
+    return {
+      plan: await readPlan(
+        await artifactDoor(),
+        tag,
+        dir,
+        inputs.shard.planSha256
+      )
+    }
+  } catch (error) {
+    return { error }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** The repository config file the matrix job put in the plan, if any. */
+export function planSettingsFile(
+  read: ShardPlanRead
+): SettingsFile | undefined {
+  const file = 'plan' in read ? read.plan.settingsFile : undefined
+  return (
+    file && {
+      origin: `${file.origin} (the matrix job's plan)`,
+      values: new Map(Object.entries(file.values))
+    }
+  )
 }
 
 export async function readPlan(
@@ -299,6 +311,8 @@ function shardSettings(settings: Settings, entry: ShardEntry): Settings {
 export interface ShardJob {
   readonly inputs: ShardInputs
   readonly settings: Settings
+  /** Its plan, as decide read it (readShardPlan). */
+  readonly planRead: ShardPlanRead
   /** The step's one choice of agents (pipeline/decide.ts). */
   readonly agents: AgentChoice
   readonly artifacts: () => Promise<ArtifactDoor>
@@ -352,12 +366,8 @@ export async function prepareShard(
   let head = ''
   let entry: ShardEntry | undefined
   try {
-    const plan = await readPlan(
-      door,
-      job.settings.commentTag,
-      path.join(job.workDir, 'plan'),
-      ref.planSha256
-    )
+    if ('error' in job.planRead) throw job.planRead.error
+    const plan = job.planRead.plan
     head = plan.pull.headSha.toLowerCase()
     entry = plannedEntry(plan.shards, ref)
     return { ...known, entry, head, run: shardRun(job, entry, plan, secrets) }
