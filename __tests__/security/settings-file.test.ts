@@ -194,4 +194,21 @@ describe('the repository config file', () => {
       '.github/massgen-action.yml in the workspace goes through a link'
     )
   })
+
+  it('attack: a matrix job on an edited comment (an event the action ignores) with the pull request checked out — the planted file is never read', async () => {
+    const planted = await runAction({
+      eventName: 'issue_comment',
+      payload: event('issue_comment.edited'),
+      githubApiUrl: github().url,
+      workspace: checkout({ [FILE]: 'max-shards: [planted]\n' }),
+      inputs: {
+        role: 'matrix',
+        'github-token': TOKEN,
+        'comment-tag': 'settings-file-8'
+      }
+    })
+    // Read, its bad value would stop the job naming the key.
+    expect(planted.stdout).not.toMatch(/max-shards|planted/)
+    expect(planted.outputs.status).not.toBe('config-error')
+  })
 })
