@@ -184,22 +184,25 @@ async function withFindingVote(
           (Date.now() - answers.answersStarted) / 1000
         )
       : undefined
-  const findingVote =
-    put &&
-    ('skipped' in put
-      ? put.skipped
-      : await voteRound(put.ballot, answers, core))
-  // Handed its ballots, or not needed: stopped here.
-  await answers.warm?.discard(
-    !put
-      ? "no vote round: the answers' run did not succeed"
-      : 'skipped' in put
-        ? (put.skipped.skipped ?? 'no vote round')
-        : 'the vote round did not start MassGen'
-  )
-  // The read container, kept for the vote round, goes with the run's other
-  // containers once the step takes the checkout back (pipeline/credentials.ts).
-  return findingVote ? { ...first, findingVote } : first
+  try {
+    const findingVote =
+      put &&
+      ('skipped' in put
+        ? put.skipped
+        : await voteRound(put.ballot, answers, core))
+    // The read container, kept for the vote round, goes with the run's other
+    // containers once the step takes the checkout back (pipeline/credentials.ts).
+    return findingVote ? { ...first, findingVote } : first
+  } finally {
+    // Handed its ballots, or not needed, or the round threw: stopped here.
+    await answers.warm?.discard(
+      !put
+        ? "no vote round: the answers' run did not succeed"
+        : 'skipped' in put
+          ? (put.skipped.skipped ?? 'no vote round')
+          : 'the vote round did not start MassGen'
+    )
+  }
 }
 
 /**
