@@ -207,8 +207,12 @@ describe('the repository config file', () => {
         'comment-tag': 'settings-file-8'
       }
     })
-    // Read, its bad value would stop the job naming the key.
+    // Read, its bad value would stop the job naming the key; unread, the
+    // job stops anyway: its gate would otherwise be the defaults.
     expect(planted.stdout).not.toMatch(/max-shards|planted/)
-    expect(planted.outputs.status).not.toBe('config-error')
+    expect(planted.stdout).toContain(
+      "Role 'matrix' on a 'issue_comment' event the action does not run on"
+    )
+    expect(planted.outputs.status).toBe('config-error')
   })
 })

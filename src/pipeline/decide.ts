@@ -28,7 +28,11 @@ import {
   readReportSettings,
   readSettings
 } from '../inputs/settings.js'
-import { layeredInputs, type SettingsFile } from '../inputs/settings-file.js'
+import {
+  layeredInputs,
+  SETTINGS_FILE,
+  type SettingsFile
+} from '../inputs/settings-file.js'
 import { readShardInputs, type ShardInputs } from '../inputs/shard-inputs.js'
 import type { AgentChoice } from '../inputs/models.js'
 import { chooseAgents } from '../plan/plan.js'
@@ -215,8 +219,16 @@ async function loadSettingsFile(
 ): Promise<SettingsFile | undefined | 'failed'> {
   if (role.role === 'run' && skippedBeforeFile(source.trigger)) return undefined
   // An event the action ignores (an edited comment) names no base commit:
-  // a matrix role would read the checkout, which may be the pull request's.
-  if (source.trigger.kind === 'ignored') return undefined
+  // a matrix role would read the checkout, which may be the pull request's,
+  // and without the file its gate would be the defaults: it stops instead.
+  if (source.trigger.kind === 'ignored') {
+    await failBeforeRun(
+      new InputError(
+        `Role '${role.role}' on a '${context.eventName}' event the action does not run on: its base commit, where ${SETTINGS_FILE} is read, is unknown. Run the matrix review on pull_request events.`
+      )
+    )
+    return 'failed'
+  }
   const token = actionToken()
   try {
     return await readSettingsFile(source.setupSource, {
