@@ -50,6 +50,16 @@ def _no_artifact_testing(module):
     section.__init__ = built_off
 
 
+def _no_background_tools(module):
+    # A review whose agents run no commands and call no tool of the user's
+    # starts nothing in the background: MassGen 0.1.97 offers six schemas to
+    # manage such jobs in every request, with no switch of its own.
+    backend = getattr(module, "CustomToolAndMCPBackend", None)
+    if backend is None or not _SETTINGS.get("no_background_tools"):
+        return
+    backend._get_background_tool_management_schemas = lambda self: []
+
+
 def _prompt_sections(module):
     _no_instructions(module)
     _no_artifact_testing(module)
@@ -111,6 +121,7 @@ _PATCHES = {
     "massgen.system_prompt_sections": _prompt_sections,
     "massgen.message_templates": _neutral_answers,
     "massgen.mcp_tools.client": _after_read_gate,
+    "massgen.backend.base_with_custom_tool_and_mcp": _no_background_tools,
 }
 
 

@@ -178,6 +178,16 @@ describe('real MassGen, two agents in local mode (one run)', () => {
     expect(keeping.length).toBeGreaterThanOrEqual(2)
   })
 
+  it('a run that is not a read-only review keeps the schemas to manage background jobs', () => {
+    const chats = consensus.server.requests.filter((r) =>
+      r.path.endsWith('/completions')
+    )
+    const offering = chats.filter((r) =>
+      r.toolNames.includes('custom_tool__start_background_tool')
+    )
+    expect(offering.length).toBeGreaterThanOrEqual(2)
+  })
+
   it('chatcompletion sends the OpenAI key: no file MassGen writes, no log, no request holds it', () => {
     expectNoKeyLeak(consensus.run, github())
   })

@@ -118,6 +118,14 @@ describe('review: inline with the vote on every finding (real MassGen twice)', (
     }
   })
 
+  it('no request of the review offers the schemas to manage background jobs (its agents call only the read tools)', () => {
+    const chats = llm.requests.filter((r) => r.path.endsWith('/completions'))
+    for (const request of chats) {
+      expect(request.toolNames).toContain('mcp__filesystem__read_text_file')
+      expect(request.toolNames.filter((n) => /background/.test(n))).toEqual([])
+    }
+  })
+
   it('two raise the same problem and the third confirms it in the vote: confirmed by 3/3, posted inline', () => {
     const findings = JSON.parse(run.outputs.findings ?? '[]') as FindingOut[]
     const recursionOut = findings.find((f) => f.file === 'src/parser.ts')

@@ -41,6 +41,17 @@ const STAND_IN: Record<string, string> = {
     '        return task',
     ''
   ].join('\n'),
+  'backend/__init__.py': '',
+  'backend/base_with_custom_tool_and_mcp.py': [
+    'class CustomToolAndMCPBackend:',
+    '    def _get_background_tool_management_schemas(self):',
+    '        return [{"function": {"name": "custom_tool__start_background_tool"}}]',
+    '    def _get_custom_tools_schemas(self):',
+    '        return [{"function": {"name": "custom_tool__mine"}}] + self._get_background_tool_management_schemas()',
+    'class ChatCompletionsBackend(CustomToolAndMCPBackend):',
+    '    pass',
+    ''
+  ].join('\n'),
   'other.py': [
     'class ProjectInstructionsSection:',
     '    def build_content(self):',
@@ -58,14 +69,23 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-guard-'))
   const work = path.join(dir, 'run')
   fs.mkdirSync(work)
-  guard = writeMassgenGuard(work, { reviewOnly: true })
+  guard = writeMassgenGuard(work, {
+    reviewOnly: true,
+    noBackgroundTools: true
+  })
   const other = path.join(dir, 'question')
   fs.mkdirSync(other)
-  otherGuard = writeMassgenGuard(other, { reviewOnly: false })
+  otherGuard = writeMassgenGuard(other, {
+    reviewOnly: false,
+    noBackgroundTools: false
+  })
   standIn = path.join(dir, 'stand-in')
   fs.mkdirSync(path.join(standIn, 'massgen'), { recursive: true })
-  for (const [name, text] of Object.entries(STAND_IN))
-    fs.writeFileSync(path.join(standIn, 'massgen', name), text)
+  for (const [name, text] of Object.entries(STAND_IN)) {
+    const file = path.join(standIn, 'massgen', name)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, text)
+  }
 })
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
@@ -139,6 +159,18 @@ describe('the guard MassGen loads at start-up', () => {
     ].join('\n')
     expect(python(script).out).toEqual([false, true])
     expect(python(script, '', otherGuard).out).toEqual([true, true])
+  })
+
+  it('offers no schemas to manage background jobs where nothing can run long, and only there', () => {
+    const script = [
+      'from massgen.backend.base_with_custom_tool_and_mcp import ChatCompletionsBackend as B',
+      'print(json.dumps([s["function"]["name"] for s in B()._get_custom_tools_schemas()]))'
+    ].join('\n')
+    expect(python(script).out).toEqual(['custom_tool__mine'])
+    expect(python(script, '', otherGuard).out).toEqual([
+      'custom_tool__mine',
+      'custom_tool__start_background_tool'
+    ])
   })
 
   it("neutralises markers in the agents' answers and summaries as the action does", () => {

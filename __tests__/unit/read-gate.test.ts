@@ -64,7 +64,10 @@ function runWithGuard(gated: boolean): string[] {
         STAND_IN_GATE: gate,
         ...(gated ? { [READ_GATE_ENV]: gate } : {})
       },
-      writeMassgenGuard(work, { reviewOnly: false })
+      writeMassgenGuard(work, {
+        reviewOnly: false,
+        noBackgroundTools: false
+      })
     )
     return execFileSync('python3', ['-c', SCRIPT, stand], {
       env,

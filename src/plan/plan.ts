@@ -142,6 +142,24 @@ export function readOnlyReview(
   return settings.review === 'inline' && settings.contextPermission === 'read'
 }
 
+/**
+ * A read-only review whose agents can call only the read server's tools (no
+ * commands, no config of the user's that could add tools): nothing of theirs
+ * runs long enough to start in the background.
+ */
+export function readToolsOnly(
+  settings: Pick<
+    Settings,
+    'review' | 'contextPermission' | 'agentCommands' | 'userConfig'
+  >
+): boolean {
+  return (
+    readOnlyReview(settings) &&
+    !agentCommandsOn(settings) &&
+    settings.userConfig === undefined
+  )
+}
+
 /** The ballot run's keys over whatever the user's config set there. */
 function asBallotRun(config: Record<string, unknown>): Record<string, unknown> {
   const orchestrator = (config.orchestrator ?? {}) as Record<string, unknown>

@@ -8,7 +8,7 @@ import { saveStepState } from '../core/step-state.js'
 import type { ProcessRunner } from '../core/process.js'
 import type { RunResult, Settings } from '../core/types.js'
 import type { RunContext } from '../context/run-context.js'
-import { readOnlyReview } from '../plan/plan.js'
+import { readOnlyReview, readToolsOnly } from '../plan/plan.js'
 import type { PlannedAnswers } from '../plan/run-plan.js'
 import { writeMassgenGuard } from '../safety/massgen-guard.js'
 import { preflight } from './preflight.js'
@@ -75,7 +75,8 @@ export async function readyRun(
     )
   // Before MassGen first starts (the preflight too): what it loads by itself.
   const guardDir = writeMassgenGuard(workDir, {
-    reviewOnly: readOnlyReview(settings)
+    reviewOnly: readOnlyReview(settings),
+    noBackgroundTools: readToolsOnly(settings)
   })
   const refused = settings.userConfig
     ? await preflight(runner, setup.installation, setup.config.configFile, {

@@ -72,6 +72,7 @@ const GUARD_SOURCE = new URL('./massgen-guard.py', import.meta.url)
 function guardSettings(framing: GuardFraming): string {
   return JSON.stringify({
     review_only: framing.reviewOnly,
+    no_background_tools: framing.noBackgroundTools,
     marker_pattern: MARKER_PATTERN,
     marker_open: MARKER_OPEN,
     marker_close: MARKER_CLOSE,
@@ -87,6 +88,12 @@ function guardSettings(framing: GuardFraming): string {
 export interface GuardFraming {
   /** A read-only review: no section on testing the artifacts agents make. */
   readonly reviewOnly: boolean
+  /**
+   * Nothing the agents may call runs for long (a read-only review with no
+   * commands and no config of the user's, whose tools the action does not
+   * know): no schemas to start and poll background jobs.
+   */
+  readonly noBackgroundTools: boolean
 }
 
 /**
