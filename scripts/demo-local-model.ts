@@ -56,15 +56,20 @@ export async function localModelReview(
       (n, r) => n + (r.promptTokens ?? 0) + (r.completionTokens ?? 0),
       0
     )
+    // The outcome first, as the comment opens with it; the texts follow.
+    say('')
+    say(
+      `status: ${run.outputs.status}    verdict: ${run.outputs.verdict ?? '-'}    ${seconds} s in all, ${Math.round(modelMs / 1000)} s in the model, ${requests.length} model requests, ${tokens} tokens`
+    )
+    say(
+      'a 135M model reviews poorly (it may miss the planted unbounded recursion): this run shows the pipeline, not review quality (docs/evaluation.md)'
+    )
     say('')
     say('--- the comment the action would post on #42 ---')
-    say(comment)
+    say(comment.replace(/^<!--[^\n]*-->\n/, ''))
     say('--- inline review comments ---')
     say(inline || '(none)')
     say('---')
-    say(
-      `status: ${run.outputs.status}    ${seconds} s in all, ${Math.round(modelMs / 1000)} s in the model, ${requests.length} model requests, ${tokens} tokens`
-    )
     say(
       `written to ${path.relative(process.cwd(), out) || out}/: comment.md, summary.md, outputs.json, action-log.txt, model-requests.jsonl`
     )

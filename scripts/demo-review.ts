@@ -72,6 +72,11 @@ export async function reviewDemo(
       JSON.stringify(run.outputs, null, 2)
     )
     fs.writeFileSync(path.join(out, 'action-log.txt'), run.stdout + run.stderr)
+    // The outcome first, as the comment opens with it; the texts follow.
+    say('')
+    say(
+      `status: ${run.outputs.status}    verdict: ${run.outputs.verdict ?? '-'}`
+    )
     say('')
     say('--- the comment the action posts on #42 ---')
     say(comment.replace(/^<!--[^\n]*-->\n/, ''))
@@ -89,9 +94,6 @@ export async function reviewDemo(
         `${f.severity} ${f.file}:${f.line} "${f.title}": confirmed by ${f.confirmed ?? '-'}, rejected by ${f.rejected ?? '-'} -> ${f.posted}`
       )
     say('')
-    say(
-      `status: ${run.outputs.status}    verdict: ${run.outputs.verdict ?? '-'}`
-    )
     say(
       `written to ${path.relative(process.cwd(), out) || out}/: comment.md (the sticky comment), review.md (the review and its inline comments),`
     )

@@ -36,6 +36,7 @@ import {
   reviewBody
 } from '../../src/review/render.js'
 import { runReview, type ReviewInput } from '../../src/review/post.js'
+import { skippedVote } from '../../src/review/ballot.js'
 import { withoutFindingsBlocks } from '../../src/core/findings-fence.js'
 import {
   BYTES_BEFORE_CACHE,
@@ -523,5 +524,36 @@ describe('noise limits', () => {
       '1 held back by max-inline-comments (1;'
     )
     expect(reviewBody(report, ctx)).toContain('1 below min-severity (concern)')
+  })
+
+  it('a skipped vote says the raisers alone count only when there are findings', async () => {
+    const ctx = { tag: 'massgen', agentCount: 1, secrets: [] }
+    const log = { info: () => {}, warning: () => {} }
+    const skipped = (why: string, findings: number) => ({
+      ...skippedVote(why, findings),
+      agentsWithBlock: 0,
+      dropped: 0
+    })
+    const clean = await runReview(
+      base({ answers: [{ agent: 'agent_a', text: answer([]) }] }),
+      undefined,
+      log
+    )
+    expect(clean.groups).toEqual([])
+    const none = findingsSection(
+      { ...clean, vote: skipped('there were no findings', 0) },
+      ctx
+    )
+    expect(none).toContain('No findings')
+    expect(none).not.toContain('No vote on the findings')
+    const found = await runReview(base({}), undefined, log)
+    expect(
+      findingsSection(
+        { ...found, vote: skipped('max-cost was spent by the answers', 3) },
+        ctx
+      )
+    ).toContain(
+      'No vote on the findings: max-cost was spent by the answers; the raisers alone count.'
+    )
   })
 })

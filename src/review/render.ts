@@ -598,6 +598,8 @@ function findingsTable(report: ReviewReport, ctx: ReviewTextContext): string[] {
 function voteNote(report: ReviewReport): string {
   const vote = report.vote
   if (!vote) return ''
+  // With no findings the report already says so: a skipped vote adds nothing.
+  if (!vote.ran && report.groups.length === 0) return ''
   if (!vote.ran)
     return `_No vote on the findings: ${vote.skipped ?? 'it did not run'}; the raisers alone count._`
   const tokens =
