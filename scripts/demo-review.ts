@@ -41,7 +41,7 @@ export async function reviewDemo(
     say(`GitHub API stand-in: ${github.url}`)
     say(`MassGen: ${massgen}`)
     say(
-      'reviewing pull request #42 with dist/index.js under Node 24: MassGen runs twice, for the answers and for the vote on every finding (a minute or two)...'
+      'reviewing pull request #42 with dist/index.js under Node 24: MassGen runs twice, for the answers and for the vote on every finding (about half a minute on an idle 2-core machine)...'
     )
     const run = await runAction({
       eventName: 'pull_request',

@@ -86,6 +86,11 @@ export interface AgentScript {
    */
   reads?: string[]
   /**
+   * `false`: the answer after the reads does not quote them (the demo's
+   * agents answer as reviewers do, without the whole diff they read).
+   */
+  quoteReads?: false
+  /**
    * How the agent behaves in the review's vote round (a request whose
    * messages hold the `massgen-finding-votes` instructions): these fields
    * replace the ones above there, e.g. `{ answer: <a votes block> }`.
@@ -327,7 +332,10 @@ export function decide(
     if (tool)
       return {
         kind: 'new_answer',
-        args: { content: answerWithQuotes(answer, done) },
+        args: {
+          content:
+            agent.quoteReads === false ? answer : answerWithQuotes(answer, done)
+        },
         withEvidence: true
       }
     answer = `${answer}\n\nFiles not read: no read tool offered (tools: ${commands.toolNames.join(', ') || 'none'}).`

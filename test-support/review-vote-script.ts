@@ -137,9 +137,9 @@ export const WALKTHROUGHS = {
 
 /**
  * Everyone votes for agent_b in the answers round; the ballots in the vote
- * round. `plain` (the demo's run): every agent reads the diff, and agent_a's
- * ballot is without its attack (the hostile reason, a second vote, an
- * unknown finding).
+ * round. `plain` (the demo's run): every agent reads the diff (and answers
+ * without quoting it), and agent_a's ballot is without its attack (the
+ * hostile reason, a second vote, an unknown finding).
  */
 export function voteScript(options: { plain?: boolean } = {}): LlmScript {
   const ballot = (items: (typeof VOTES)['a']) => {
@@ -163,7 +163,9 @@ export function voteScript(options: { plain?: boolean } = {}): LlmScript {
           voteFor: 'agent_b',
           // The demo's agents read the diff, as real ones do (the report
           // says when the agents read none of the pull request's files).
-          ...(options.plain ? { reads: ['prompt:diff.patch'] } : {}),
+          ...(options.plain
+            ? { reads: ['prompt:diff.patch'], quoteReads: false as const }
+            : {}),
           voteRound: { answer: votesBlock(ballot(VOTES[x])) }
         }
       ])
