@@ -74,6 +74,35 @@ describe('the renames and removals a comparison names', () => {
     }
   })
 
+  it('the loopback’s pull request files name a rename since the base with previous_filename, as diff-entry says', async () => {
+    const github = await startGitHubServer({ issues: [42] })
+    try {
+      github.state.pulls['42'] = {
+        ...pushesPull(),
+        files: [
+          {
+            filename: 'src/ports.ts',
+            status: 'renamed',
+            additions: 0,
+            deletions: 0,
+            previousFilename: 'src/limits.ts'
+          }
+        ]
+      }
+      const res = await fetch(
+        `${github.url}/repos/octo-org/octo-repo/pulls/42/files`
+      )
+      const files = (await res.json()) as unknown[]
+      expect(schemaErrors('diff-entry', files[0])).toEqual([])
+      expect(files[0]).toMatchObject({
+        status: 'renamed',
+        previous_filename: 'src/limits.ts'
+      })
+    } finally {
+      await github.close()
+    }
+  })
+
   it('a files list at GitHub’s cap of 300, or an entry it cannot read, names nothing (a rename past it would go unseen)', () => {
     const entry = (i: number) => ({ filename: `f${i}.ts`, status: 'modified' })
     expect(
