@@ -180,6 +180,13 @@ describe('a blocker whose file is renamed stands', () => {
       expect.objectContaining({ file: 'src/limits.ts', posted: 'earlier' })
     )
     expect(attack.run.summary).toContain('file renamed to src/ports.ts')
+    expect(attack.run.summary).toContain('confirmed (raised again)')
+    // Not posted twice: no new thread at the new path.
+    expect(
+      attack.github.state.reviewComments.filter(
+        (c) => c.path === 'src/ports.ts'
+      )
+    ).toEqual([])
   })
 
   it('attack: `git mv` of the blocker’s file and no agent raises it again: it is carried forward as at its old path', async () => {
