@@ -2,7 +2,8 @@
 // its review comments move with their lines or turn outdated, as GitHub
 // does), and GET /compare/{base}...{head} answered from the commit graph
 // (@octokit/openapi `commit-comparison`: status ahead, behind, identical or
-// diverged; 404 for a commit it does not know). Erasable TypeScript.
+// diverged; 404 for a commit it does not know; its files from the change's
+// diff, a rename with `previous_filename`). Erasable TypeScript.
 import { HttpError, type Handler } from './github-replies.ts'
 import type { ServerFile, ServerState } from './github-state.ts'
 
@@ -134,6 +135,54 @@ function commitJson(sha: string, base: string, s: ServerState) {
   }
 }
 
+/**
+ * A comparison's `files` (@octokit/openapi `diff-entry`), from its diff as
+ * git writes it: a rename is one entry, `renamed`, with `previous_filename`;
+ * `patch` is the file's hunks, absent when there are none.
+ */
+export function changedFiles(
+  diff: string,
+  at: { api: string; web: string; head: string }
+) {
+  const parts = diff
+    .split(/^(?=diff --git )/m)
+    .filter((p) => p.startsWith('diff --git '))
+  return parts.map((part) => {
+    const lines = part.split('\n')
+    const header = /^diff --git a\/(.+) b\/(.+)$/.exec(lines[0] ?? '')
+    const from = lines.find((l) => l.startsWith('rename from '))?.slice(12)
+    const to = lines.find((l) => l.startsWith('rename to '))?.slice(10)
+    const filename = to ?? header?.[2] ?? ''
+    const status = from
+      ? 'renamed'
+      : lines.some((l) => l.startsWith('new file mode'))
+        ? 'added'
+        : lines.some((l) => l.startsWith('deleted file mode'))
+          ? 'removed'
+          : 'modified'
+    const hunk = lines.findIndex((l) => l.startsWith('@@'))
+    const patch = hunk < 0 ? '' : lines.slice(hunk).join('\n').trimEnd()
+    const count = (c: string) =>
+      lines.slice(Math.max(hunk, 0)).filter((l) => hunk >= 0 && l.startsWith(c))
+        .length
+    const additions = count('+')
+    const deletions = count('-')
+    return {
+      sha: '0'.repeat(40),
+      filename,
+      status,
+      additions,
+      deletions,
+      changes: additions + deletions,
+      blob_url: `${at.web}/blob/${at.head}/${encodeURI(filename)}`,
+      raw_url: `${at.web}/raw/${at.head}/${encodeURI(filename)}`,
+      contents_url: `${at.api}/contents/${encodeURI(filename)}?ref=${at.head}`,
+      ...(patch ? { patch } : {}),
+      ...(from ? { previous_filename: from } : {})
+    }
+  })
+}
+
 export const compareRoutes: [string, Handler][] = [
   [
     'GET /repos/{owner}/{repo}/compare/{basehead}',
@@ -179,7 +228,11 @@ export const compareRoutes: [string, Handler][] = [
           behind_by: down.get(mergeBase) ?? 0,
           total_commits: up.get(mergeBase) ?? 0,
           commits: [],
-          files: []
+          files: changedFiles(s.compareDiffs?.[`${base}...${head}`] ?? '', {
+            api: c.base,
+            web: `${s.serverUrl}/${repo}`,
+            head
+          })
         }
       }
     }

@@ -204,3 +204,50 @@ export function retryOnlyPush(sha = '5'.repeat(40)): Push {
     change: added('src/retry.ts', retry)
   }
 }
+
+/**
+ * A push after the first that only renames src/limits.ts to src/ports.ts
+ * (`git mv`, no line changed) and adds the retry helper; `force` makes it a
+ * rewritten branch instead (the comparison with the reviewed commit then
+ * names no rename).
+ */
+export function renamePush(sha = '6'.repeat(40), force = false): Push {
+  const diff = added('src/ports.ts', LIMITS_V1) + added('src/retry.ts', retry)
+  const files = [
+    fileOf('src/ports.ts', LIMITS_V1.length),
+    fileOf('src/retry.ts', retry.length)
+  ]
+  if (force) return { sha, diff, files, force: true }
+  return {
+    sha,
+    diff,
+    files,
+    change:
+      [
+        'diff --git a/src/limits.ts b/src/ports.ts',
+        'similarity index 100%',
+        'rename from src/limits.ts',
+        'rename to src/ports.ts',
+        ''
+      ].join('\n') + added('src/retry.ts', retry)
+  }
+}
+
+/** A push after the first that deletes src/limits.ts and adds the retry helper. */
+export function deletePush(sha = '7'.repeat(40)): Push {
+  return {
+    sha,
+    diff: added('src/retry.ts', retry),
+    files: [fileOf('src/retry.ts', retry.length)],
+    change:
+      [
+        'diff --git a/src/limits.ts b/src/limits.ts',
+        'deleted file mode 100644',
+        '--- a/src/limits.ts',
+        '+++ /dev/null',
+        `@@ -1,${LIMITS_V1.length} +0,0 @@`,
+        ...LIMITS_V1.map((l) => `-${l}`),
+        ''
+      ].join('\n') + added('src/retry.ts', retry)
+  }
+}

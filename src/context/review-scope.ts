@@ -18,6 +18,7 @@ import {
   type LastReview
 } from './earlier-record.js'
 import { judgeResolutions } from './earlier-resolutions.js'
+import { followPaths } from './earlier-paths.js'
 import type { EarlierFinding } from '../core/review.js'
 import { neutralizeMarkers } from '../safety/massgen-markers.js'
 import { stripInvisible } from '../safety/visible-text.js'
@@ -54,18 +55,17 @@ export async function scopeReview(
       return undefined
     })
   const askedFull = request.fromComment && asksFullReview(request.question)
-  let last: LastReview | undefined
-  if (settings.reviewScope === 'incremental' && !askedFull) {
-    last = await github
-      .listReviewTexts(pr.number)
-      .then((texts) => lastReview(texts, settings.commentTag))
-      .catch((error: unknown) => {
-        log.warning(
-          `Could not list the earlier reviews (${errorText(error)}); this run reviews the whole pull request.`
-        )
-        return undefined
-      })
-  }
+  // Read for a full review too: the comparison with it says which files
+  // were renamed rather than removed (earlier-paths.ts).
+  const last: LastReview | undefined = await github
+    .listReviewTexts(pr.number)
+    .then((texts) => lastReview(texts, settings.commentTag))
+    .catch((error: unknown) => {
+      log.warning(
+        `Could not list the earlier reviews (${errorText(error)}); this run reviews the whole pull request.`
+      )
+      return undefined
+    })
   const lastReviewed = last?.commit
   const head = pr.headSha.toLowerCase()
   const compare = (from: string, to: string) =>
@@ -99,7 +99,11 @@ export async function scopeReview(
   log.info(
     `Review scope: ${scope.kind} (${scope.reason}); ${earlier?.length ?? 'unknown'} earlier finding(s) open`
   )
-  const across: AcrossPushes = { scope, earlier }
+  const moves = comparison?.status === 'ahead' ? comparison.moves : undefined
+  const across: AcrossPushes = {
+    scope,
+    earlier: earlier && followPaths(earlier, { files: pr.files, moves })
+  }
   if (scope.kind !== 'incremental' || comparison?.status !== 'ahead')
     return { across }
   const kept = new Set(pr.files.map((f) => f.filename))
@@ -141,7 +145,7 @@ function openFindingsText(earlier: EarlierFinding[]): string {
         : 'agreement unknown'
     return (
       `${i + 1}. ${oneLine(e.file, 300)}${line ? ` line ${line}` : ''}` +
-      `${e.outdated ? ' (GitHub marks it outdated: those lines changed)' : ''}` +
+      `${e.moved?.kind === 'renamed' ? ` (the file is renamed: now ${oneLine(e.moved.to, 300)})` : e.outdated ? ' (GitHub marks it outdated: those lines changed)' : ''}` +
       ` · ${e.severity ?? 'severity unknown'} · ${agreed} · title: ${oneLine(e.title, 300) || '(not readable)'}`
     )
   })

@@ -274,7 +274,18 @@ export interface EarlierFinding {
     worth: 'dismissed' | 'ignored'
     why: string
   }
+  /**
+   * Set when its file is no longer at the head under its name
+   * (context/earlier-paths.ts): renamed (now `to`; `linesChanged` when the
+   * rename changed its lines), removed, or unknown (nothing read says which).
+   */
+  moved?: EarlierMove
 }
+
+export type EarlierMove =
+  | { kind: 'renamed'; to: string; linesChanged: boolean }
+  | { kind: 'removed' }
+  | { kind: 'unknown' }
 
 /** dismissed: a person with write access resolved its thread. */
 type EarlierStatus = 'confirmed' | 'fixed' | 'carried' | 'dismissed'

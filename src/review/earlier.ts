@@ -3,6 +3,7 @@
 // thread), confirmed (raised again), fixed (GitHub marks its thread outdated
 // and no agent raised it again: its thread is resolved), or carried forward
 // (its lines did not change and it was not raised again: it stays open).
+// A file renamed since is followed to its new name (context/earlier-paths.ts).
 // Earlier findings are read by context/earlier-record.ts; which still count
 // for the verdict, standing.ts says.
 import type {
@@ -15,12 +16,16 @@ import type {
 import { jaccard, LINE_SLACK, SIMILARITY_THRESHOLD, tokens } from './group.js'
 import { RESOLVED_REPLY_OPENING } from '../github/review-threads.js'
 
-/** A group of this run raises the earlier finding again. */
+/**
+ * A group of this run raises the earlier finding again: on its file, or on
+ * the file's new name when it was renamed since (the same rules there).
+ */
 export function raisesAgain(group: FindingGroup, e: EarlierFinding): boolean {
   if (group.fingerprints.includes(e.fingerprint)) return true
   const words = tokens(e.title)
+  const files = e.moved?.kind === 'renamed' ? [e.file, e.moved.to] : [e.file]
   return group.members.some((m) => {
-    if (m.file !== e.file) return false
+    if (!files.includes(m.file)) return false
     if (jaccard(tokens(m.title), words) < SIMILARITY_THRESHOLD) return false
     // An outdated thread's lines moved: the same words in the file are enough.
     if (e.outdated) return true
@@ -41,7 +46,8 @@ export function classifyEarlier(
       return { finding, status: 'dismissed' }
     if (groups.some((g) => raisesAgain(g, finding)))
       return { finding, status: 'confirmed' }
-    if (!finding.outdated) return { finding, status: 'carried' }
+    if (!finding.outdated || stillThere(finding))
+      return { finding, status: 'carried' }
     const thread: ThreadAction = finding.resolution
       ? 'was-resolved'
       : resolve === 'off'
@@ -53,10 +59,33 @@ export function classifyEarlier(
   })
 }
 
+/**
+ * Its code is still at the head though GitHub marks the thread outdated (a
+ * thread stays on the path it was posted on). A rename moves the code, it
+ * does not fix it: the finding stands as it would have at its old path,
+ * unless the rename changed its lines. A removed file is not still there:
+ * code deleted may be a fix, as it always was. A file gone from the head
+ * that nothing read names as removed or renamed may be either, so it
+ * stands (fails closed).
+ */
+function stillThere(finding: EarlierFinding): boolean {
+  const moved = finding.moved
+  if (moved?.kind === 'unknown') return true
+  return moved?.kind === 'renamed' && !moved.linesChanged
+}
+
 /** The one-line reply posted in a thread before it is resolved. Fixed text. */
-export function resolvedReply(headSha: string): string {
+export function resolvedReply(
+  headSha: string,
+  moved?: EarlierFinding['moved']
+): string {
+  // Never the new name: a path is the pull request's text, not the action's.
+  const where =
+    moved?.kind === 'renamed'
+      ? 'the file was renamed and these lines changed'
+      : 'the lines changed'
   return (
-    `${RESOLVED_REPLY_OPENING} the lines changed in ${headSha.slice(0, 12)} and no agent ` +
+    `${RESOLVED_REPLY_OPENING} ${where} in ${headSha.slice(0, 12)} and no agent ` +
     'raised this finding again.'
   )
 }

@@ -453,7 +453,21 @@ function earlierLine(earlier: EarlierOutcome[] | undefined): string {
 function earlierPlace(e: EarlierOutcome): string {
   const f = e.finding
   const line = f.line ?? f.originalLine
-  return `${f.file}${line ? ` line ${line}` : ''}${f.outdated ? ' (outdated)' : ''}`
+  return `${f.file}${line ? ` line ${line}` : ''}${f.outdated ? ' (outdated)' : ''}${movedNote(f.moved)}`
+}
+
+/** Where an earlier finding's file went, when it is gone from the head. */
+function movedNote(moved: EarlierOutcome['finding']['moved']): string {
+  switch (moved?.kind) {
+    case 'renamed':
+      return `, file renamed to ${moved.to}`
+    case 'removed':
+      return ', file removed'
+    case 'unknown':
+      return ', file gone from the head (removed or renamed: unknown)'
+    default:
+      return ''
+  }
 }
 
 /** The table of earlier findings for the job summary and the sticky comment. */

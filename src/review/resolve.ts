@@ -35,7 +35,7 @@ export async function resolveFixedThreads(
       await github.replyToReviewThread(
         pull.number,
         f.commentId,
-        resolvedReply(pull.headSha)
+        resolvedReply(pull.headSha, f.moved)
       )
       await github.resolveReviewThread(f.threadId)
       log.info(`Resolved the thread of a fixed finding: ${f.url}`)
