@@ -106,6 +106,7 @@ async function review(scene: Scene) {
       check: github.state.checkRuns.at(-1)?.conclusion,
       askedRepository: asked('/repos/octo-org/octo-repo'),
       askedBranch: asked('/repos/octo-org/octo-repo/git/ref/heads%2Fmain'),
+      comments: github.state.comments.map((c) => c.body),
       readAt: github.requests
         .filter((r) => decodeURIComponent(r.path).endsWith(`/contents/${FILE}`))
         .map((r) => r.query.ref)
@@ -169,6 +170,19 @@ describe("the repository config file of a pull request based on another branch: 
     expect(r.run.stdout).toContain(
       `${FILE} must be read from the base commit through the API; the commit the default branch 'main' is at could not be found`
     )
+  })
+
+  it("a bad key in the default branch's file stops the run naming the file, the branch's commit and the key, in the summary and on the pull request", async () => {
+    const r = await review({
+      base: onOld,
+      files: { [MAIN_HEAD]: { [FILE]: 'fail-on: sometimes\n' }, [OLD]: {} },
+      eventName: 'pull_request'
+    })
+    expect(r.run.outputs.status).toBe('config-error')
+    expect(r.run.exitCode).not.toBe(0)
+    const said = `${FILE} at default branch 'main' at dddddddddddd: key 'fail-on': got 'sometimes'`
+    expect(r.run.summary).toContain(said)
+    expect(r.comments.at(-1)).toContain(said)
   })
 
   it('control: a pull request based on the default branch reads the file at its base commit, as before (not at the branch head)', async () => {
