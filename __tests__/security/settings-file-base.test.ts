@@ -168,7 +168,7 @@ describe("the repository config file of a pull request based on another branch: 
     expect(r.run.exitCode).not.toBe(0)
     expect(r.readAt).toEqual([])
     expect(r.run.stdout).toContain(
-      `${FILE} must be read from the base commit through the API; the commit the default branch 'main' is at could not be found`
+      `${FILE} must be read through the API, never from the checkout; the commit the default branch 'main' is at could not be found`
     )
   })
 

@@ -8,6 +8,7 @@
 import type { SetupSource } from '../event/setup-source.js'
 import type { GitHubApi } from '../github/api.js'
 import type { FileAtCommit } from '../github/contents.js'
+import type { PullBase } from '../github/pull.js'
 import { Inputs } from '../core/constants.js'
 import { errorText } from '../core/text.js'
 import { InputError, queryFromText } from '../inputs/settings.js'
@@ -134,7 +135,7 @@ export async function readSettingsFile(
     return undefined
   }
   const api = where.github()
-  const intro = `On ${source.why} ${SETTINGS_FILE} must be read from the base commit through the API`
+  const intro = `On ${source.why} ${SETTINGS_FILE} must be read through the API, never from the checkout`
   const commit =
     source.from === 'branch'
       ? { sha: source.ref, label: `base ${source.ref.slice(0, 12)}` }
@@ -161,11 +162,6 @@ export async function readSettingsFile(
     `${SETTINGS_FILE} ${why(read, place)}${size}${detail} (read from ${commit.label}, ` +
       'not from the checkout: a pull request cannot set up its own review). Nothing was run.'
   )
-}
-
-interface PullBase {
-  sha: string
-  ref: string
 }
 
 /** The commit the file is read at, and how messages name it. */
