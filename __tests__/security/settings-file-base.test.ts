@@ -80,7 +80,7 @@ async function review(scene: Scene) {
     github.state.pulls['42'] = pull
     github.state.files = scene.files
     github.state.branches = { main: MAIN_HEAD, 'old-release': OLD }
-    if (scene.fault) github.injectFault(scene.fault, faults.serverError(), 10)
+    if (scene.fault) github.injectFault(scene.fault, faults.forbidden())
     const run = await runAction({
       eventName: scene.eventName,
       payload: payloadOf(scene, pull.head.sha),
@@ -157,7 +157,7 @@ describe("the repository config file of a pull request based on another branch: 
     expect(r.askedRepository).toBe(1)
   })
 
-  it("the default branch's head cannot be read (GitHub errs) — the run fails closed, naming the file", async () => {
+  it('GitHub refuses to say where the default branch is (403: a token without contents: read) — the run fails closed, naming the file', async () => {
     const r = await review({
       base: onOld,
       files: { [MAIN_HEAD]: blockerOnMain, [OLD]: {} },
@@ -168,7 +168,7 @@ describe("the repository config file of a pull request based on another branch: 
     expect(r.run.exitCode).not.toBe(0)
     expect(r.readAt).toEqual([])
     expect(r.run.stdout).toContain(
-      `${FILE} must be read through the API, never from the checkout; the commit the default branch 'main' is at could not be found`
+      `${FILE} must be read through the API, never from the checkout; the commit the default branch 'main' is at could not be found: GitHubError: Reading the commit branch 'main' is at`
     )
   })
 
