@@ -179,9 +179,20 @@ export function fakeGitHub(state: ServerState = defaultState()): FakeGitHub {
         ? { kind: 'too-large', bytes }
         : { kind: 'file', text: entry, bytes }
     },
-    async getPullBaseSha(number) {
-      record('getPullBaseSha', [number])
-      return pull(number).base.sha
+    async getPullBase(number) {
+      record('getPullBase', [number])
+      const { sha, ref } = pull(number).base
+      return { sha, ref }
+    },
+    async getDefaultBranch() {
+      record('getDefaultBranch', [])
+      return state.defaultBranch ?? 'main'
+    },
+    async getBranchHead(branch) {
+      record('getBranchHead', [branch])
+      const sha = state.branches?.[branch]
+      if (!sha) throw notFound(`branch ${branch}`)
+      return sha
     },
     async readFollowUp(issueNumber, tag, beforeId) {
       record('readFollowUp', [issueNumber, tag, beforeId])

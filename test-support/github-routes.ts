@@ -26,6 +26,7 @@ import { reviewRoutes } from './github-reviews.ts'
 import { checkRoutes } from './github-checks.ts'
 import { compareRoutes } from './github-compare.ts'
 import { graphqlRoutes } from './github-graphql.ts'
+import { repositoryRoutes } from './github-repository.ts'
 
 /**
  * GET /repos/{owner}/{repo}/contents/{path} as api.github.com answers it
@@ -462,6 +463,7 @@ routes.push(...reviewRoutes)
 routes.push(...checkRoutes)
 routes.push(...compareRoutes)
 routes.push(...graphqlRoutes)
+routes.push(...repositoryRoutes)
 
 export const compiled = routes.map(([key, handler]) => {
   const [method, template] = key.split(' ') as [string, string]

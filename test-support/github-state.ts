@@ -95,6 +95,10 @@ export interface ServerState {
    * (`{ submodule: 'https://...git' }`); a path with files below it is a folder.
    */
   files?: Record<string, Record<string, ServerTreeEntry>>
+  /** The repository's default branch (GET /repos/{owner}/{repo}); default main. */
+  defaultBranch?: string
+  /** The commit each branch is at (GET /git/ref/heads/{branch}); a branch not given answers 404. */
+  branches?: Record<string, string>
   /** Pull-request reviews (github-reviews.ts), pending ones included. */
   reviews: ServerReview[]
   /** Check runs (github-checks.ts), their annotations appended per request. */

@@ -89,3 +89,8 @@ export function schemaErrors(name: string, data: unknown): string[] {
   )
   return errorsOf(fn, data)
 }
+
+/** The value of `#/components/examples/NAME`: what GitHub documents it answers. */
+export function exampleValue(name: string): unknown {
+  return (lookup(`#/components/examples/${name}`) as Json).value
+}

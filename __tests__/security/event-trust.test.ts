@@ -301,6 +301,10 @@ describe("workflow_run naming another repository's pull request (finding 11)", (
           }
         }
       })
+      // The fixture's repository's default branch is master, and pull
+      // request #42 is based on main: its config file is read at master's
+      // head (none there), which GitHub must know.
+      github.state.branches = { master: 'f'.repeat(40) }
       const { result } = await run({ eventName: 'workflow_run', payload })
       expect(result.outputs.status).toBe('success')
       expect(commentsOn(github, 2)).toEqual([])

@@ -11,6 +11,7 @@ import {
   type ServerState
 } from '../../test-support/github-server.js'
 import { samplePull } from '../../test-support/sample-pull.js'
+import { schemaErrors } from '../../test-support/openapi.js'
 
 const BASE = 'b'.repeat(40)
 
@@ -23,6 +24,8 @@ function world(): ServerState {
     hubot: 'read',
     custom: { role_name: 'reviewer', permission: 'read' }
   }
+  state.defaultBranch = 'trunk'
+  state.branches = { trunk: 'd'.repeat(40), 'release/1.0': 'e'.repeat(40) }
   state.files = {
     [BASE]: {
       'AGENTS.md': 'Cite file:line.\n',
@@ -63,10 +66,33 @@ describe('fakeGitHub answers as createGitHub over the loopback GitHub', () => {
   it("the pull request's head, merge and base commits", async () => {
     const { api } = fakeGitHub(world())
     expect(await api.getPullTip(42)).toEqual(await real.getPullTip(42))
-    expect(await api.getPullBaseSha(42)).toBe(await real.getPullBaseSha(42))
+    expect(await api.getPullBase(42)).toEqual(await real.getPullBase(42))
     expect((await api.getPullHead(42)).sha).toBe(
       (await real.getPullHead(42)).sha
     )
+  })
+
+  it('the default branch and the commit a branch is at, answered as GitHub documents them', async () => {
+    const { api } = fakeGitHub(world())
+    expect(await api.getDefaultBranch()).toBe('trunk')
+    expect(await real.getDefaultBranch()).toBe('trunk')
+    for (const branch of ['trunk', 'release/1.0'])
+      expect(await api.getBranchHead(branch)).toBe(
+        await real.getBranchHead(branch)
+      )
+    await expect(api.getBranchHead('gone')).rejects.toMatchObject({
+      status: 404
+    })
+    await expect(real.getBranchHead('gone')).rejects.toMatchObject({
+      status: 404
+    })
+    for (const [route, schema] of [
+      ['/repos/octo-org/octo-repo', 'full-repository'],
+      ['/repos/octo-org/octo-repo/git/ref/heads%2Frelease%2F1.0', 'git-ref']
+    ] as const) {
+      const answer = await fetch(`${server.url}${route}`)
+      expect(schemaErrors(schema, await answer.json())).toEqual([])
+    }
   })
 
   it('files at a commit: a file, too large, a link, a submodule, a folder, none', async () => {

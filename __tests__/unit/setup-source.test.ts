@@ -1,6 +1,10 @@
 // Which events read the setup files from the base commit (setup-source.ts).
 import { describe, expect, it } from '@jest/globals'
-import { eventBaseSha, setupSourceFor } from '../../src/event/setup-source.js'
+import {
+  eventBase,
+  eventDefaultBranch,
+  setupSourceFor
+} from '../../src/event/setup-source.js'
 import { readTrigger } from '../../src/event/trigger.js'
 import { event } from '../../test-support/fixtures.js'
 
@@ -76,14 +80,32 @@ describe('where the setup files come from', () => {
   })
 })
 
-describe("the base commit a pull_request event names (the config file's, no API call)", () => {
-  it('is a full SHA or nothing, whatever the payload holds', () => {
-    expect(eventBaseSha(event('pull_request.opened'))).toBe(
-      '5c3f0d8e2b1a4c6d7e8f9a0b1c2d3e4f5a6b7c8d'
-    )
-    expect(eventBaseSha(event('issue_comment.created.pr'))).toBeUndefined()
+describe("the base a pull_request event names and the default branch (the config file's, no API call)", () => {
+  it('the base is a full SHA and a branch, or nothing, whatever the payload holds', () => {
+    expect(eventBase(event('pull_request.opened'))).toEqual({
+      sha: '5c3f0d8e2b1a4c6d7e8f9a0b1c2d3e4f5a6b7c8d',
+      ref: 'main'
+    })
+    expect(eventBase(event('issue_comment.created.pr'))).toBeUndefined()
     for (const sha of ['main', 42, null, 'a'.repeat(41)])
-      expect(eventBaseSha({ pull_request: { base: { sha } } })).toBeUndefined()
-    expect(eventBaseSha('text')).toBeUndefined()
+      expect(
+        eventBase({ pull_request: { base: { sha, ref: 'main' } } })
+      ).toBeUndefined()
+    for (const ref of [undefined, '', ' ', 42])
+      expect(
+        eventBase({ pull_request: { base: { sha: 'a'.repeat(40), ref } } })
+      ).toBeUndefined()
+    expect(eventBase('text')).toBeUndefined()
+  })
+  it('the default branch is a name, or nothing', () => {
+    expect(eventDefaultBranch(event('issue_comment.created.pr'))).toBe('main')
+    for (const payload of [
+      {},
+      { repository: {} },
+      { repository: { default_branch: '' } },
+      { repository: { default_branch: 7 } },
+      'text'
+    ])
+      expect(eventDefaultBranch(payload)).toBeUndefined()
   })
 })

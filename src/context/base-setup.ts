@@ -8,6 +8,7 @@
 import type { SetupSource } from '../event/setup-source.js'
 import type { GitHubApi } from '../github/api.js'
 import type { FileAtCommit } from '../github/contents.js'
+import type { PullBase } from '../github/pull.js'
 import { Inputs } from '../core/constants.js'
 import { errorText } from '../core/text.js'
 import { InputError, queryFromText } from '../inputs/settings.js'
@@ -23,18 +24,18 @@ import {
 
 type NotAFile = Exclude<FileAtCommit, { kind: 'file' }>
 
-function why(read: NotAFile): string {
+function why(read: NotAFile, place = 'the base commit'): string {
   switch (read.kind) {
     case 'absent':
-      return 'is not in the base commit (add it to the base branch first)'
+      return `is not in ${place} (add it to the base branch first)`
     case 'link':
-      return 'is a link in the base commit (expected a regular file)'
+      return `is a link in ${place} (expected a regular file)`
     case 'not-a-file':
-      return `is a ${read.type === 'dir' ? 'folder' : read.type} in the base commit (expected a regular file)`
+      return `is a ${read.type === 'dir' ? 'folder' : read.type} in ${place} (expected a regular file)`
     case 'too-large':
-      return 'is too large in the base commit'
+      return `is too large in ${place}`
     case 'unreadable':
-      return 'could not be read from the base commit'
+      return `could not be read from ${place}`
   }
 }
 
@@ -98,20 +99,24 @@ export async function withBaseSetup(
 }
 
 /**
- * The repository config file (inputs/settings-file.ts): from the base
- * commit on events that carry someone else's code, so a pull request that
- * edits it does not change its own review; else from the workspace.
- * Undefined when there is none (the inputs and defaults apply); an
- * InputError when it is there but cannot be used. `baseSha` is the event's
- * own base commit, when it names one (no API call then).
+ * The repository config file (inputs/settings-file.ts): on events that carry
+ * someone else's code it is read through the API, never from the checkout,
+ * so a pull request that edits it does not change its own review; else from
+ * the workspace. Undefined when there is none (the inputs and defaults
+ * apply); an InputError when it is there but cannot be used, or when where
+ * it is cannot be learned.
  */
 export async function readSettingsFile(
   source: SetupSource,
   where: {
     workspace: string
     github: (() => GitHubApi) | undefined
-    baseSha?: string
+    /** The pull request's base as the event names it (no API call then). */
+    base?: PullBase
+    /** The default branch as the event names it (else asked once). */
+    defaultBranch?: string
     warn: (message: string) => void
+    note: (message: string) => void
   }
 ): Promise<SettingsFile | undefined> {
   if (source.from === 'workspace')
@@ -130,19 +135,19 @@ export async function readSettingsFile(
     return undefined
   }
   const api = where.github()
-  const intro = `On ${source.why} ${SETTINGS_FILE} must be read from the base commit through the API`
-  const ref =
-    source.from === 'pull-base' && /^[0-9a-f]{40}$/i.test(where.baseSha ?? '')
-      ? (where.baseSha as string)
-      : await baseRef(api, source, intro)
+  const intro = `On ${source.why} ${SETTINGS_FILE} must be read through the API, never from the checkout`
+  const commit =
+    source.from === 'branch'
+      ? { sha: source.ref, label: `base ${source.ref.slice(0, 12)}` }
+      : await policyCommit(api, source, where, intro)
   const read = await api
-    .getFileAtCommit(SETTINGS_FILE, ref, MAX_SETTINGS_FILE_BYTES)
+    .getFileAtCommit(SETTINGS_FILE, commit.sha, MAX_SETTINGS_FILE_BYTES)
     .catch((error: unknown): NotAFile => ({
       kind: 'unreadable',
       detail: errorText(error)
     }))
   if (read.kind === 'absent') return undefined
-  const origin = `${SETTINGS_FILE} at base ${ref.slice(0, 12)}`
+  const origin = `${SETTINGS_FILE} at ${commit.label}`
   if (read.kind === 'file') return usable(parseSettingsFile(read.text, origin))
   const detail =
     read.kind === 'unreadable' && read.detail
@@ -152,10 +157,92 @@ export async function readSettingsFile(
     read.kind === 'too-large'
       ? ` (expected at most ${MAX_SETTINGS_FILE_BYTES} bytes)`
       : ''
+  const place = commit.place ?? 'the base commit'
   throw new InputError(
-    `${SETTINGS_FILE} ${why(read)}${size}${detail} (read from base ${ref.slice(0, 12)}, ` +
+    `${SETTINGS_FILE} ${why(read, place)}${size}${detail} (read from ${commit.label}, ` +
       'not from the checkout: a pull request cannot set up its own review). Nothing was run.'
   )
+}
+
+/** The commit the file is read at, and how messages name it. */
+interface PolicyCommit {
+  sha: string
+  label: string
+  place?: string
+}
+
+/**
+ * The repository's policy lives on its default branch. A pull request's
+ * author can retarget it to any branch (an old release branch without the
+ * file, or with a laxer one) and have a maintainer's comment, or a push,
+ * run the review there; so a base other than the default branch reads the
+ * file at the default branch's head. A base that is the default branch
+ * reads it at the base commit, as the event names it.
+ */
+async function policyCommit(
+  api: GitHubApi,
+  source: Extract<SetupSource, { from: 'pull-base' }>,
+  where: { base?: PullBase; defaultBranch?: string; note: (m: string) => void },
+  intro: string
+): Promise<PolicyCommit> {
+  const base = where.base ?? (await pullBase(api, source, intro))
+  const branch =
+    where.defaultBranch ??
+    (await asked(
+      () => api.getDefaultBranch(),
+      intro,
+      'the default branch',
+      /\S/
+    ))
+  if (base.ref === branch)
+    return { sha: base.sha, label: `base ${base.sha.slice(0, 12)}` }
+  const sha = await asked(
+    () => api.getBranchHead(branch),
+    intro,
+    `the commit the default branch '${branch}' is at`,
+    /^[0-9a-f]{40}$/i
+  )
+  const label = `default branch '${branch}' at ${sha.slice(0, 12)}`
+  where.note(
+    `${SETTINGS_FILE} is read from the ${label}, not from the base branch ` +
+      `'${base.ref}' (${base.sha.slice(0, 12)}) of pull request #${source.pullNumber}: ` +
+      "the repository's policy lives on its default branch, and a pull request can be retargeted to any branch."
+  )
+  return { sha, label, place: `the default branch '${branch}'` }
+}
+
+/** What GitHub names in the expected form, or an InputError (fail closed). */
+async function asked(
+  ask: () => Promise<string>,
+  intro: string,
+  what: string,
+  form: RegExp
+): Promise<string> {
+  try {
+    const answer = await ask()
+    if (form.test(answer)) return answer
+    throw new Error(`GitHub named none ('${answer.slice(0, 40)}')`)
+  } catch (error) {
+    throw new InputError(
+      `${intro}; ${what} could not be found: ${String(error).slice(0, 300)}. Nothing was run.`
+    )
+  }
+}
+
+async function pullBase(
+  api: GitHubApi,
+  source: Extract<SetupSource, { from: 'pull-base' }>,
+  intro: string
+): Promise<PullBase> {
+  try {
+    const base = await api.getPullBase(source.pullNumber)
+    if (/^[0-9a-f]{40}$/i.test(base.sha) && base.ref.trim()) return base
+    throw new Error(`the API named no base commit ('${base.sha.slice(0, 40)}')`)
+  } catch (error) {
+    throw new InputError(
+      `${intro}; the base commit could not be found: ${String(error).slice(0, 300)}. Nothing was run.`
+    )
+  }
 }
 
 function usable(
@@ -171,15 +258,7 @@ async function baseRef(
   intro: string
 ): Promise<string> {
   if (source.from === 'branch') return source.ref
-  try {
-    const sha = await api.getPullBaseSha(source.pullNumber)
-    if (/^[0-9a-f]{40}$/i.test(sha)) return sha
-    throw new Error(`the API named no base commit ('${sha.slice(0, 40)}')`)
-  } catch (error) {
-    throw new InputError(
-      `${intro}; the base commit could not be found: ${String(error).slice(0, 300)}. Nothing was run.`
-    )
-  }
+  return (await pullBase(api, source, intro)).sha
 }
 
 function problem(file: SetupFileRef, read: NotAFile, ref: string): string {

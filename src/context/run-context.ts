@@ -95,7 +95,7 @@ async function baseInstructions(
   let ref = baseSha
   if (!ref && decision.pullRequest) {
     try {
-      ref = await github.getPullBaseSha(decision.pullRequest)
+      ref = (await github.getPullBase(decision.pullRequest)).sha
     } catch (error) {
       core.warning(
         `Could not read the base of pull request #${decision.pullRequest} (${String(error)}); ` +

@@ -54,14 +54,28 @@ export function setupSourceFor(
 }
 
 /**
- * The base commit a pull_request event names (GitHub's, not the author's),
- * where the repository config file is read without an API call.
+ * The base a pull_request event names (GitHub's, not the author's): the
+ * branch and its commit, where the repository config file is read without
+ * an API call. Undefined unless both are there in their form.
  */
-export function eventBaseSha(payload: unknown): string | undefined {
-  const base = record(record(record(payload)?.pull_request)?.base)?.sha
-  return typeof base === 'string' && /^[0-9a-f]{40}$/i.test(base)
-    ? base
+export function eventBase(
+  payload: unknown
+): { sha: string; ref: string } | undefined {
+  const base = record(record(record(payload)?.pull_request)?.base)
+  const sha = base?.sha
+  const ref = base?.ref
+  return typeof sha === 'string' &&
+    /^[0-9a-f]{40}$/i.test(sha) &&
+    typeof ref === 'string' &&
+    ref.trim()
+    ? { sha, ref }
     : undefined
+}
+
+/** The repository's default branch as the event names it, if it does. */
+export function eventDefaultBranch(payload: unknown): string | undefined {
+  const branch = record(record(payload)?.repository)?.default_branch
+  return typeof branch === 'string' && branch.trim() ? branch : undefined
 }
 
 function pullBase(pullNumber: number, what: string): SetupSource {

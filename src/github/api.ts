@@ -12,6 +12,7 @@ import {
   readPullHead,
   readPullTip,
   readPullRequestContext,
+  type PullBase,
   type PullHead,
   type PullTip,
   type PullRequestContext
@@ -33,6 +34,7 @@ import {
 } from './review-threads.js'
 import { compareCommits, type Comparison } from './compare.js'
 import { readRunAttemptStart } from './run-attempt.js'
+import { readBranchHead, readDefaultBranch } from './default-branch.js'
 import type { Log } from '../core/log.js'
 
 export type Permission =
@@ -85,8 +87,8 @@ export interface PullDoor {
   getPullHead(number: number): Promise<PullHead>
   /** The head and merge commits alone (pull_request events name their head). */
   getPullTip(number: number): Promise<PullTip>
-  /** The commit a pull request's base branch is at (the maintainers' code). */
-  getPullBaseSha(number: number): Promise<string>
+  /** The branch a pull request would merge into and the commit it is at (the maintainers' code). */
+  getPullBase(number: number): Promise<PullBase>
   /** A regular file at that very path at a commit, at most maxBytes, or why not (links refused). */
   getFileAtCommit(
     file: string,
@@ -143,9 +145,13 @@ export interface CheckDoor {
   checkRunAnnotationKeys(id: number): Promise<Set<string>>
 }
 
-/** The repository itself: who may write to it, when a run of it started. */
+/** The repository itself: who may write to it, when a run of it started, its default branch. */
 export interface RepoDoor {
   getPermission(username: string): Promise<Permission>
+  /** The default branch's name. */
+  getDefaultBranch(): Promise<string>
+  /** The commit a branch is at. */
+  getBranchHead(branch: string): Promise<string>
   /** When attempt `attempt` of workflow run `runId` started (its run_started_at). */
   getRunAttemptStart(runId: number, attempt: number): Promise<Date>
 }
@@ -221,7 +227,7 @@ function pullDoor(target: Target): PullDoor {
       readPullRequestContext(target, number, maxDiffBytes),
     getPullHead: (number) => readPullHead(target, number),
     getPullTip: (number) => readPullTip(target, number),
-    getPullBaseSha: (number) => readPullBase(target, number),
+    getPullBase: (number) => readPullBase(target, number),
     getFileAtCommit: (file, ref, maxBytes) =>
       readFileAtCommit(target, file, ref, maxBytes),
     compareCommits: (base, head) => compareCommits(target, base, head)
@@ -260,6 +266,8 @@ function checkDoor(target: Target): CheckDoor {
 function repoDoor(target: Target): RepoDoor {
   return {
     getPermission: (username) => readPermission(target, username),
+    getDefaultBranch: () => readDefaultBranch(target),
+    getBranchHead: (branch) => readBranchHead(target, branch),
     getRunAttemptStart: (runId, attempt) =>
       readRunAttemptStart(target, runId, attempt)
   }

@@ -260,11 +260,17 @@ async function readTimeline(
   return items
 }
 
-/** The base commit of a pull request. */
+/** A pull request's base: the branch it would merge into and its commit. */
+export interface PullBase {
+  sha: string
+  ref: string
+}
+
+/** The base branch and commit of a pull request. */
 export async function readPullBase(
   target: { octokit: Octokit; owner: string; repo: string },
   number: number
-): Promise<string> {
+): Promise<PullBase> {
   const { octokit, owner, repo } = target
   try {
     const { data } = await octokit.rest.pulls.get({
@@ -272,7 +278,7 @@ export async function readPullBase(
       repo,
       pull_number: number
     })
-    return data.base.sha
+    return { sha: data.base.sha, ref: data.base.ref }
   } catch (e) {
     throw toGitHubError(e, `Reading the base of pull request #${number}`)
   }

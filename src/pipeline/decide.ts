@@ -15,7 +15,8 @@ import {
 } from '../event/intake.js'
 import { localModeRefusal } from '../event/local-mode.js'
 import {
-  eventBaseSha,
+  eventBase,
+  eventDefaultBranch,
   setupSourceFor,
   type SetupSource
 } from '../event/setup-source.js'
@@ -234,8 +235,10 @@ async function loadSettingsFile(
     return await readSettingsFile(source.setupSource, {
       workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
       github: token ? gh : undefined,
-      baseSha: eventBaseSha(context.payload),
-      warn: (message) => core.warning(message)
+      base: eventBase(context.payload),
+      defaultBranch: eventDefaultBranch(context.payload),
+      warn: (message) => core.warning(message),
+      note: (message) => core.info(message)
     })
   } catch (error) {
     await failBeforeRun(error, fileErrorDestination(source.trigger, gh))
