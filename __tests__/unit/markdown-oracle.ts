@@ -27,16 +27,37 @@ function parse(markdown: string): Root {
 let last: { markdown: string; tree: Root } | undefined
 
 function parseAnew(markdown: string): Root {
-  return fromMarkdown(markdown, {
+  const gfm = gfmFromMarkdown()
+  const tree = fromMarkdown(markdown, {
     extensions: [
       gfmFootnote(),
       gfmStrikethrough(),
       gfmTable(),
       gfmTaskListItem()
     ],
-    mdastExtensions: [gfmFromMarkdown()]
+    mdastExtensions: gfm.map((extension) => ({
+      ...extension,
+      transforms: []
+    }))
   })
+  // GFM's transforms (the bare-URL links) walk the whole tree recursively,
+  // which a few thousand nested `- > ` overflow: each is run on one block
+  // of phrasing at a time instead, the only nodes whose text it links.
+  const transforms = gfm.flatMap((extension) => extension.transforms ?? [])
+  walk(tree, (node) => {
+    if (!PHRASING_BLOCKS.has(node.type)) return
+    for (const transform of transforms)
+      transform({ type: 'root', children: [node as RootContent] })
+  })
+  return tree
 }
+
+/** The blocks whose children are phrasing (text, links, code spans...). */
+const PHRASING_BLOCKS: ReadonlySet<string> = new Set([
+  'paragraph',
+  'heading',
+  'tableCell'
+])
 
 /**
  * Every node in document order, with whether raw `<code>` encloses it.

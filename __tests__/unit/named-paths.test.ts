@@ -32,6 +32,7 @@ const NOT_OURS = new Set([
   'src/parser.ts',
   'src/limits.ts', // docs/review.md, docs/review-pushes.md: the reviewed project's files
   'src/retry.ts',
+  'src/ports.ts', // test-support/pushes-pull.ts: src/limits.ts renamed
   './x.js', // docs/setup-speed.md: a measured import
   './x.ts',
   'HOME/.massgen/sessions.json', // docs/massgen-0.1.97.md: MassGen's own file
