@@ -210,11 +210,16 @@ describe('the tally and its evidence', () => {
 })
 
 describe('which findings count', () => {
-  /** Ballots: c confirm with code, n confirm without, p quoting the PR, r reject. */
+  /**
+   * Ballots: c confirm with code, n confirm without, p quoting the PR, r
+   * reject, R reject quoting the code.
+   */
   const ballots = (spec: string): Vote[] =>
     [...spec].map((kind, i): Vote => {
       const agent = `agent_${i}`
       if (kind === 'r') return { agent, ballot: 'reject', reason: 'no' }
+      if (kind === 'R')
+        return { agent, ballot: 'reject', reason: 'no', evidence: 'code' }
       if (kind === 'a') return { agent, ballot: 'abstain', reason: '' }
       const evidence =
         kind === 'c' ? 'code' : kind === 'p' ? 'pull-request-text' : 'none'
@@ -257,6 +262,69 @@ describe('which findings count', () => {
     // Without it: the raisers.
     expect(isCounted(group('blocker', 2), 2)).toBe(true)
     expect(isCounted(group('blocker', 1), 2)).toBe(false)
+  })
+
+  it('a rejection weighs 1 whatever it quotes: quoting the printed code vetoes nothing', () => {
+    // Two agents: a confirmation quoting the code outweighs a rejection
+    // that quotes the same line.
+    expect(isCounted(group('blocker', 1, 'cR'), 1)).toBe(true)
+    // Three: two confirmations that paraphrase outweigh it too...
+    expect(isCounted(group('blocker', 2, 'nnR'), 1)).toBe(true)
+    // ...and two rejections, quoting or not, still tie one code quote.
+    expect(isCounted(group('blocker', 1, 'cRR'), 1)).toBe(false)
+    expect(isCounted(group('blocker', 1, 'cRr'), 1)).toBe(false)
+  })
+
+  it("a rejection's quote of the code is kept for the report, not weighed", () => {
+    const [g] = groupFindings([finding({ severity: 'blocker' })], undefined)
+    const line =
+      'if (tokens[at] === "[") node.children.push(parseNested(tokens, at + 1))'
+    const excerpt = new Map([
+      [
+        g as FindingGroup,
+        { source: 'diff' as const, lines: [{ number: 18, text: line }] }
+      ]
+    ])
+    const ids = new Set(['F1'])
+    const tally = tallyVotes(
+      [g as FindingGroup],
+      [
+        parseVotes(
+          'agent_a',
+          votes([
+            {
+              finding: 'F1',
+              vote: 'confirm',
+              line: 18,
+              quote: line,
+              reason: 'r'
+            }
+          ]),
+          ids
+        ),
+        parseVotes(
+          'agent_b',
+          votes([
+            {
+              finding: 'F1',
+              vote: 'reject',
+              line: 18,
+              quote: line,
+              reason: 'bounded elsewhere'
+            }
+          ]),
+          ids
+        )
+      ],
+      excerpt,
+      []
+    )
+    const vote = tally.get(g as FindingGroup) as FindingVote
+    expect(vote.votes.map((v) => [v.agent, v.ballot, v.evidence])).toEqual([
+      ['agent_a', 'confirm', 'code'],
+      ['agent_b', 'reject', 'code']
+    ])
+    expect(isCounted({ ...(g as FindingGroup), vote }, 1)).toBe(true)
   })
 
   it('the verdict counts only those: a rejected blocker leaves a confirmed concern', () => {

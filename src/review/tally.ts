@@ -4,11 +4,15 @@
 // lists them. Pure. Each rule holds whatever ONE agent votes, since one
 // prompt-injected model must not decide a finding:
 //
-// 1. Weight. A ballot weighs 2 when its quote is found in the code the
-//    question showed (evidence from the code), 1 without (no quote, a quote
-//    that is not in the code, a raiser's standing finding), 0 abstaining.
-//    One agent weighs at most 2 and two agreeing agents at least 2, and a
-//    tie does not count: no agent alone outweighs two others that agree.
+// 1. Weight. A confirmation weighs 2 when its quote is found in the code
+//    the question showed (evidence from the code: the finding is on code
+//    that is really there), 1 without (no quote, a quote that is not in the
+//    code, a raiser's standing finding). A rejection weighs 1 whatever it
+//    quotes: the question prints the code, so quoting a line of it shows
+//    nothing about the finding being wrong (an injected agent could veto
+//    any finding by copying the flagged line). 0 abstaining. One agent
+//    weighs at most 2 and two agreeing agents at least 2, and a tie does
+//    not count: no agent alone outweighs two others that agree.
 // 2. Counted: at least `min-agreement` agents confirm (set-aside ones left
 //    out) and the confirmations weigh more than the rejections. A group
 //    several rounds voted on (a matrix review) counts when one round's
@@ -42,9 +46,9 @@ import type {
 } from '../core/review.js'
 import { highestSeverity, RANK } from './group.js'
 
-/** A ballot backed by a quote found in the code. */
+/** A confirmation backed by a quote found in the code. */
 export const CODE_WEIGHT = 2
-/** A ballot without such a quote. */
+/** A confirmation without such a quote, and every rejection. */
 export const PLAIN_WEIGHT = 1
 
 /** Whether a confirmation rests only on the pull request's own text (rule 3). */
@@ -56,6 +60,8 @@ function setAside(v: Vote): boolean {
 export function weightOf(v: Vote, withPrText = false): number {
   if (v.ballot === 'abstain') return 0
   if (setAside(v)) return withPrText ? PLAIN_WEIGHT : 0
+  // A rejection's quote is kept for the report, never weighed (rule 1).
+  if (v.ballot === 'reject') return PLAIN_WEIGHT
   return v.evidence === 'code' ? CODE_WEIGHT : PLAIN_WEIGHT
 }
 

@@ -269,7 +269,8 @@ export function tallyVotes(
           ballot: given.ballot,
           ...(given.line ? { line: given.line } : {}),
           reason: given.reason,
-          // A rejection weighs more only with a quote of the code (tally.ts).
+          // A rejection's quote of the code is shown (the line it points
+          // at), never weighed: tally.ts rule 1.
           ...(given.ballot === 'confirm' ||
           (given.ballot === 'reject' && evidence === 'code')
             ? { evidence }
