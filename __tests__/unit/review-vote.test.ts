@@ -593,3 +593,167 @@ describe('noise limits', () => {
     expect(reviewBody(report, ctx)).toContain('1 below min-severity (concern)')
   })
 })
+
+describe('ballots that did not come back (tally.ts rule 8): the verdict cannot pass on them', () => {
+  const blocker = {
+    file: 'src/parser.ts',
+    line: 18,
+    severity: 'blocker',
+    title: 'Unbounded recursion'
+  }
+  const LINE =
+    'if (tokens[at] === "[") node.children.push(parseNested(tokens, at + 1))'
+  const answer = (items: unknown[]) => `Review.\n\n${findingsBlock(items)}`
+  const ASKED = ['agent_a', 'agent_b', 'agent_c']
+  /** Each agent's findings; `ballots`, the vote round's answers that came back. */
+  const review = (
+    raised: Record<string, unknown[]>,
+    ballots: Record<string, unknown[]>,
+    over: Partial<ReviewInput> = {}
+  ) =>
+    runReview(
+      {
+        pullNumber: 42,
+        headSha: 'b'.repeat(40),
+        diff: REVIEW_DIFF,
+        diffTruncated: false,
+        changedFiles: ['src/parser.ts', 'README.md', 'src/cache.ts'],
+        answers: ASKED.map((agent) => ({
+          agent,
+          text: answer(raised[agent] ?? [])
+        })),
+        winner: 'agent_a',
+        tag: 'massgen',
+        minAgreement: 1,
+        minSeverity: 'nit',
+        maxInlineComments: 10,
+        prTexts: [],
+        secrets: [],
+        vote: {
+          ran: true,
+          findings: 2,
+          answers: Object.fromEntries(
+            Object.entries(ballots).map(([a, b]) => [a, votes(b)])
+          ),
+          asked: ASKED
+        },
+        ...over
+      },
+      undefined,
+      { info: () => {}, warning: () => {} }
+    )
+  const abstain = { finding: 'F1', vote: 'abstain', reason: '?' }
+  const reject = { finding: 'F1', vote: 'reject', reason: 'no' }
+
+  it("a blocker two agents raised, only the third's abstention back: incomplete, naming the finding and the agents", async () => {
+    const report = await review(
+      { agent_a: [blocker], agent_b: [blocker] },
+      { agent_c: [abstain] }
+    )
+    expect(report.groups[0]?.posted).toBe('unconfirmed')
+    expect(report.verdict).toBe('incomplete')
+    expect(report.unvoted).toEqual([
+      {
+        file: 'src/parser.ts',
+        line: 18,
+        severity: 'blocker',
+        title: 'Unbounded recursion',
+        agents: ['agent_a', 'agent_b']
+      }
+    ])
+    const ctx = { tag: 'massgen', agentCount: 3, secrets: [] }
+    expect(findingsSection(report, ctx)).toContain(
+      'the blocker **Unbounded recursion** (src/parser.ts:18) got no vote from agent_a, agent_b'
+    )
+    expect(reviewBody(report, ctx)).toContain(
+      'the vote on 1 blocker is missing 2 ballot(s) that could have confirmed it'
+    )
+  })
+
+  it('every asked agent voted: as before, rejected is rejected', async () => {
+    const report = await review(
+      { agent_a: [blocker], agent_b: [blocker] },
+      { agent_a: [reject], agent_b: [reject], agent_c: [reject] }
+    )
+    expect(report.verdict).toBe('pass')
+    expect(report.unvoted).toBeUndefined()
+  })
+
+  it('missing ballots that could not have counted it hold nothing: two rejections tie the best the missing raiser could give', async () => {
+    const report = await review(
+      { agent_a: [blocker] },
+      { agent_b: [reject], agent_c: [reject] }
+    )
+    expect(report.verdict).toBe('pass')
+    // One rejection: the raiser's lost confirmation of the code would count it.
+    const held = await review({ agent_a: [blocker] }, { agent_b: [reject] })
+    expect(held.verdict).toBe('incomplete')
+    expect(held.unvoted?.[0]?.agents).toEqual(['agent_a', 'agent_c'])
+  })
+
+  it('a nit never holds the verdict; a concern only when the verdict would change', async () => {
+    const nit = await review(
+      { agent_a: [{ ...blocker, severity: 'nit' }] },
+      { agent_c: [abstain] }
+    )
+    expect(nit.verdict).toBe('pass')
+    const concern = { ...blocker, severity: 'concern' }
+    const alone = await review({ agent_a: [concern] }, { agent_c: [abstain] })
+    expect(alone.verdict).toBe('incomplete')
+    // Another concern counts already: the verdict is `concerns` either way.
+    const cast = {
+      file: 'src/cache.ts',
+      line: 5,
+      severity: 'concern',
+      title: 'cached casts a missing entry'
+    }
+    const both = await review(
+      { agent_a: [concern], agent_c: [cast] },
+      {
+        // The groups go in file order: F1 is the cast, F2 the recursion.
+        agent_c: [
+          {
+            finding: 'F1',
+            vote: 'confirm',
+            line: 5,
+            quote: 'return entries.get(key) as Node',
+            reason: 'r'
+          },
+          { ...abstain, finding: 'F2' }
+        ]
+      }
+    )
+    expect(both.groups.map((g) => [g.lead.title, g.posted])).toEqual([
+      ['cached casts a missing entry', 'inline'],
+      ['Unbounded recursion', 'unconfirmed']
+    ])
+    expect(both.verdict).toBe('concerns')
+    expect(both.unvoted).toBeUndefined()
+  })
+
+  it("a finding its raisers' word would not count either, a counted blocker, or a round that names no one asked: as before", async () => {
+    const one = await review(
+      { agent_a: [blocker] },
+      { agent_c: [abstain] },
+      { minAgreement: 2 }
+    )
+    expect(one.verdict).toBe('pass')
+    const counted = await review(
+      { agent_a: [blocker], agent_b: [blocker] },
+      {
+        agent_c: [
+          { finding: 'F1', vote: 'confirm', line: 18, quote: LINE, reason: 'r' }
+        ]
+      }
+    )
+    expect(counted.verdict).toBe('blockers')
+    const unnamed = await review(
+      { agent_a: [blocker], agent_b: [blocker] },
+      { agent_c: [abstain] },
+      {
+        vote: { ran: true, findings: 1, answers: { agent_c: votes([abstain]) } }
+      }
+    )
+    expect(unnamed.verdict).toBe('pass')
+  })
+})

@@ -45,7 +45,7 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
   concerns: '🟠 concerns',
   blockers: '🔴 blockers',
   unclear: '❔ unclear (the agents split)',
-  incomplete: '⚠️ incomplete (not all of the change was read)'
+  incomplete: '⚠️ incomplete (not all of the change was read or voted on)'
 }
 
 const POSTED_LABEL: Record<Posted, string> = {
@@ -323,7 +323,7 @@ export function reviewBody(
     scopeLine(report),
     report.coverage ? `_${coverageLine(report.coverage)}._` : '',
     report.verdict === 'incomplete'
-      ? `**Incomplete:** ${incompleteReason(report.coverage, report)}; the check run and the job summary name the files.`
+      ? `**Incomplete:** ${incompleteReason(report.coverage, report)}; the check run and the job summary name the files and the votes.`
       : '',
     earlierLine(report.earlier),
     link('Workflow run', ctx.runUrl)
@@ -374,9 +374,10 @@ function coverageSection(
   const coverage = report.coverage
   const why =
     report.verdict === 'incomplete'
-      ? `**Incomplete:** ${incompleteReason(coverage, report)}. Unread code can hold a blocker, so the verdict is not \`pass\`; \`fail-on\` fails on it.`
+      ? `**Incomplete:** ${incompleteReason(coverage, report)}. What was not read or voted on can hold a blocker, so the verdict is not \`pass\`; \`fail-on\` fails on it.`
       : ''
-  if (!coverage) return why
+  const unvoted = unvotedLines(report, secrets)
+  if (!coverage) return [why, unvoted].filter(Boolean).join('\n\n')
   const rows = coverage.unread
     .slice(0, MAX_UNREAD_ROWS)
     .map(
@@ -391,10 +392,30 @@ function coverageSection(
     rows.length
       ? ['| Not read | Why |', '| --- | --- |', ...rows].join('\n')
       : '',
-    more > 0 ? `_…and ${more} more (left-out.tsv in the logs)._` : ''
+    more > 0 ? `_…and ${more} more (left-out.tsv in the logs)._` : '',
+    unvoted
   ]
     .filter(Boolean)
     .join('\n\n')
+}
+
+/**
+ * Each finding whose vote is missing ballots that could have counted it
+ * (tally.ts rule 8): which agents gave no vote on it, in plain words.
+ */
+function unvotedLines(
+  report: ReviewReport,
+  secrets: readonly string[]
+): string {
+  return (report.unvoted ?? [])
+    .map(
+      (u) =>
+        `- **Vote missing ballots:** the ${u.severity} **${cell(u.title, secrets, 200)}** ` +
+        `(${cell(`${u.file}:${u.line}`, secrets, 200)}) got no vote from ` +
+        `${u.agents.map((a) => cell(a, secrets, 60)).join(', ')} ` +
+        '(the ballot did not come back, or could not be read): without those ballots it neither counts nor is ruled out.'
+    )
+    .join('\n')
 }
 
 function scopeLine(report: ReviewReport): string {

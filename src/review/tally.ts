@@ -35,6 +35,15 @@
 //    is on the lines the comment is on and its author counts (confirms, not
 //    by the pull request's text alone, in a counted group); else it is shown
 //    as text. Either way it is attributed to its author.
+// 8. A ballot that did not come back is no vote (vote.ts tallyVotes), but
+//    it is not a rejection either: when a finding does not count, its
+//    raisers' word alone would count it (the rule without a vote), and the
+//    agents asked that gave no vote on it (no ballot back, or none readable
+//    on it) could have counted it had they confirmed it with the code, its
+//    vote is missing those ballots (coverage.ts makes the verdict
+//    `incomplete` for it). Else the PR's author would open the gate by
+//    making the raisers' ballots unreadable (a flagged line that breaks
+//    their JSON) or late.
 import type {
   Finding,
   FindingGroup,
@@ -111,6 +120,32 @@ export function groupCounts(
   const vote = group.vote
   if (!vote) return group.agents.length >= minAgreement
   return (vote.byRound ?? [vote]).some((v) => votesCount(v.votes, minAgreement))
+}
+
+/**
+ * The agents asked to vote whose missing votes could have counted a group
+ * the votes did not count (rule 8); none when the group counts, when its
+ * raisers' word would not count it either, or when it was voted on in
+ * several rounds (a matrix review: each shard asks its own agents).
+ */
+export function missingBallots(
+  group: FindingGroup,
+  asked: readonly string[],
+  minAgreement: number
+): string[] {
+  const vote = group.vote
+  if (!vote || vote.byRound) return []
+  const missing = asked.filter((a) => !vote.votes.some((v) => v.agent === a))
+  if (missing.length === 0 || groupCounts(group, minAgreement)) return []
+  if (!groupCounts({ ...group, vote: undefined }, minAgreement)) return []
+  // The best they could have given: each a confirmation quoting the code.
+  const best: Vote[] = missing.map((agent) => ({
+    agent,
+    ballot: 'confirm',
+    reason: '',
+    evidence: 'code'
+  }))
+  return votesCount([...vote.votes, ...best], minAgreement) ? missing : []
 }
 
 /** The vote on a finding from its agents' votes (one each), tallied. */
