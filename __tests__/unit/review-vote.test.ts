@@ -668,6 +668,10 @@ describe('ballots that did not come back (tally.ts rule 8): the verdict cannot p
     expect(reviewBody(report, ctx)).toContain(
       'the vote on 1 blocker is missing 2 ballot(s) that could have confirmed it'
     )
+    // No thread tracks it: the next push reviews the whole pull request.
+    expect(reviewBody(report, ctx)).toMatch(
+      /<!-- massgen-action:reviewed tag=massgen outside=1 -->$/
+    )
   })
 
   it('every asked agent voted: as before, rejected is rejected', async () => {

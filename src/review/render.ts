@@ -348,18 +348,22 @@ const UNTHREADED: ReadonlySet<Posted> = new Set([
 
 /**
  * Counted blockers and concerns no review thread tracks: in the body or the
- * summary only, or a duplicate of no earlier thread's finding. The next run
- * reviews the whole pull request when there are any (earlier-record.ts):
- * only threads carry a finding across an incremental review.
+ * summary only, or a duplicate of no earlier thread's finding; and the ones
+ * whose vote is missing ballots (coverage.ts), which have no thread either.
+ * The next run reviews the whole pull request when there are any
+ * (earlier-record.ts): only threads carry a finding across an incremental
+ * review.
  */
 function untracked(report: ReviewReport): number {
   const threads = (report.earlier ?? []).map((o) => o.finding)
-  return report.groups.filter(
-    (g) =>
-      g.severity !== 'nit' &&
-      UNTHREADED.has(g.posted) &&
-      !threads.some((e) => raisesAgain(g, e))
-  ).length
+  return (
+    report.groups.filter(
+      (g) =>
+        g.severity !== 'nit' &&
+        UNTHREADED.has(g.posted) &&
+        !threads.some((e) => raisesAgain(g, e))
+    ).length + (report.unvoted?.length ?? 0)
+  )
 }
 
 /** What this run reviewed: the whole pull request or the changes since the last review. */
