@@ -5,7 +5,7 @@ import type { Finding, FindingGroup, Vote } from '../../src/core/review.js'
 import { groupFindings } from '../../src/review/group.js'
 import { mergeRoundVotes } from '../../src/review/merged-votes.js'
 import { voteOf } from '../../src/review/vote.js'
-import { tallied } from '../../src/review/tally.js'
+import { missingBallots, tallied } from '../../src/review/tally.js'
 import { isCounted } from '../../src/review/counted.js'
 
 const finding = (
@@ -137,6 +137,59 @@ describe('mergeRoundVotes', () => {
     expect(
       group?.vote?.votes.find((v) => v.agent === 's1-security/agent_a')
     ).toMatchObject({ ballot: 'confirm', implicit: true, evidence: 'none' })
+  })
+
+  it("keeps each round's missing ballots (tally.ts rule 8): a shard's lost ballots are looked at in its own round", () => {
+    const lost = (votes: Vote[], missing: string[]) => ({
+      members: [bugs],
+      vote: { ...voteOf(votes), missing }
+    })
+    // One round: its raiser's ballot and one peer's were lost, a third abstained.
+    const [alone] = mergeRoundVotes(grouped([bugs]), [
+      lost(
+        [vote('s1-bugs/agent_c', 'abstain')],
+        ['s1-bugs/agent_a', 's1-bugs/agent_b']
+      )
+    ])
+    expect(alone && isCounted(alone, 1)).toBe(false)
+    expect(alone && missingBallots(alone, 1)).toEqual([
+      's1-bugs/agent_a',
+      's1-bugs/agent_b'
+    ])
+    // A hostile look-alike's round rejecting in full does not hide them.
+    const lookAlike = finding('s1-evil/agent_a')
+    const [group] = mergeRoundVotes(grouped([bugs, lookAlike]), [
+      lost(
+        [vote('s1-bugs/agent_c', 'abstain')],
+        ['s1-bugs/agent_a', 's1-bugs/agent_b']
+      ),
+      {
+        ...round(
+          [lookAlike],
+          [vote('s1-evil/agent_a', 'reject'), vote('s1-evil/agent_b', 'reject')]
+        ),
+        vote: {
+          ...voteOf([
+            vote('s1-evil/agent_a', 'reject'),
+            vote('s1-evil/agent_b', 'reject')
+          ]),
+          missing: []
+        }
+      }
+    ])
+    expect(group && isCounted(group, 1)).toBe(false)
+    expect(group && missingBallots(group, 1)).toEqual([
+      's1-bugs/agent_a',
+      's1-bugs/agent_b'
+    ])
+    // Every ballot back: nothing is missing.
+    const [full] = mergeRoundVotes(grouped([bugs]), [
+      lost(
+        [vote('s1-bugs/agent_a', 'reject'), vote('s1-bugs/agent_b', 'reject')],
+        []
+      )
+    ])
+    expect(full && missingBallots(full, 1)).toEqual([])
   })
 
   it('leaves a group no round voted on without a vote: its raisers count', () => {

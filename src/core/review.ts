@@ -101,6 +101,12 @@ export interface FindingVote {
   raisers?: readonly string[]
   /** ...and its own votes on them, without the other rounds' confirmations. */
   ownVotes?: readonly Vote[]
+  /**
+   * The agents its round asked that gave no vote on it (no ballot back, or
+   * none readable on it): tally.ts rule 8. Unset when the round did not say
+   * whom it asked.
+   */
+  missing?: readonly string[]
 }
 
 /** The vote round (vote/vote-round.ts) as it ran, or why it did not. */

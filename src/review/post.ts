@@ -183,7 +183,7 @@ function withVotes(
   const ballots = Object.entries(round.answers)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([agent, text]) => parseVotes(agent, text, ids))
-  const tally = tallyVotes(voted, ballots, excerpts, input.prTexts)
+  const tally = tallyVotes(voted, ballots, excerpts, input.prTexts, round.asked)
   return {
     groups: groups.map((g) => {
       const vote = tally.get(g)
@@ -399,8 +399,7 @@ async function earlierPosted(
 /**
  * The findings whose vote is missing ballots that could have counted them
  * (tally.ts rule 8) and that would change this verdict (coverage.ts
- * holdsVerdict); none a maintainer dismissed. Only a single run's round
- * names the agents it asked.
+ * holdsVerdict); none a maintainer dismissed.
  */
 function unvotedFindings(
   input: ReviewInput,
@@ -408,10 +407,8 @@ function unvotedFindings(
   verdict: Verdict,
   earlier: EarlierOutcome[] | undefined
 ): UnvotedFinding[] {
-  const asked = input.roundVotes ? undefined : input.vote?.asked
-  if (!asked) return []
   return groups.flatMap((g) => {
-    const agents = missingBallots(g, asked, input.minAgreement)
+    const agents = missingBallots(g, input.minAgreement)
     const finding = {
       file: g.anchor.file,
       line: g.anchor.line,

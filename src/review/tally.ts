@@ -124,28 +124,33 @@ export function groupCounts(
 
 /**
  * The agents asked to vote whose missing votes could have counted a group
- * the votes did not count (rule 8); none when the group counts, when its
- * raisers' word would not count it either, or when it was voted on in
- * several rounds (a matrix review: each shard asks its own agents).
+ * the votes did not count (rule 8); none when the group counts, or when its
+ * raisers' word would not count it either. A group several rounds voted on
+ * (a matrix review: each shard asks its own agents) is looked at round by
+ * round, as it is counted.
  */
 export function missingBallots(
   group: FindingGroup,
-  asked: readonly string[],
   minAgreement: number
 ): string[] {
   const vote = group.vote
-  if (!vote || vote.byRound) return []
-  const missing = asked.filter((a) => !vote.votes.some((v) => v.agent === a))
-  if (missing.length === 0 || groupCounts(group, minAgreement)) return []
+  if (!vote || groupCounts(group, minAgreement)) return []
   if (!groupCounts({ ...group, vote: undefined }, minAgreement)) return []
-  // The best they could have given: each a confirmation quoting the code.
-  const best: Vote[] = missing.map((agent) => ({
-    agent,
-    ballot: 'confirm',
-    reason: '',
-    evidence: 'code'
-  }))
-  return votesCount([...vote.votes, ...best], minAgreement) ? missing : []
+  const couldCount = (round: FindingVote): readonly string[] => {
+    const missing = round.missing ?? []
+    // The best they could have given: each a confirmation quoting the code.
+    const best: Vote[] = missing.map((agent) => ({
+      agent,
+      ballot: 'confirm',
+      reason: '',
+      evidence: 'code'
+    }))
+    return missing.length > 0 &&
+      votesCount([...round.votes, ...best], minAgreement)
+      ? missing
+      : []
+  }
+  return [...new Set((vote.byRound ?? [vote]).flatMap(couldCount))].sort()
 }
 
 /** The vote on a finding from its agents' votes (one each), tallied. */
