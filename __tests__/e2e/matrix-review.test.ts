@@ -1255,6 +1255,57 @@ describe('the finding vote across two question shards on the same files', () => 
       }
     }
   )
+
+  it.each([
+    [
+      'control: both ballots came back and reject it',
+      [
+        { agent: 'agent_a', text: ballot([reject('F1', 'no')]) },
+        { agent: 'agent_b', text: ballot([reject('F1', 'no')]) }
+      ],
+      'pass'
+    ],
+    [
+      "attack: agent_a's ballot does not parse, agent_b's never came back",
+      [
+        {
+          agent: 'agent_a',
+          text: `\`\`\`massgen-finding-votes\n[{"finding": "F1", "vote": "confirm", "quote": "${CODE}"", "reason": "r"}]\n\`\`\``
+        }
+      ],
+      'incomplete'
+    ]
+  ])(
+    "a shard's lost ballots do not drop the blocker its agents raised (tally.ts rule 8: %s)",
+    async (_what, ballots, verdict) => {
+      // Only the security shard raises the blocker; the bugs shard found nothing.
+      const honestBugs = forgeBugs((r) => ({
+        ...r,
+        answers: ['agent_a', 'agent_b'].map((agent) => ({
+          agent,
+          text: findingsBlock([])
+        }))
+      }))
+      forge((r) => ({
+        ...r,
+        answers: ['agent_a', 'agent_b'].map((agent) => ({
+          agent,
+          text: findingsBlock([offByOne])
+        })),
+        vote: { ...(r.vote as object), ballots }
+      }))
+      try {
+        const run = await aggregate('1')
+        expect(byTitle(run, offByOne.title)?.posted).toBe('unconfirmed')
+        expect(run.outputs.verdict).toBe(verdict)
+        const said = `got no vote from s1-security/agent_a, s1-security/agent_b`
+        if (verdict === 'incomplete') expect(latestComment()).toContain(said)
+        else expect(latestComment()).not.toContain(said)
+      } finally {
+        forgeBugs(() => honestBugs)
+      }
+    }
+  )
 })
 
 describe('a pull request of 3,001 files, GitHub naming 3,000 of them', () => {

@@ -6,7 +6,9 @@
 // what a prompt injection would ask while the others are honest, and a
 // control run where it is honest too; the attack must not change the
 // outcome the honest agents' evidence gives. A matrix review's attacks are
-// in matrix-review.test.ts.
+// in matrix-review.test.ts. Attacks 7 and 8 came from a security review:
+// a rejection quoting the flagged line (tally.ts rule 1) and ballots made
+// unreadable (rule 8).
 import { beforeAll, describe, expect, it, jest } from '@jest/globals'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -96,11 +98,20 @@ const abstain = (finding: string) => ({
   reason: 'cannot tell'
 })
 
+/** A rejection that copies a line of the code it was shown into `quote`. */
+const rejectQuoting = (finding: string, line: number, quote: string) => ({
+  finding,
+  vote: 'reject',
+  line,
+  quote,
+  reason: 'bounded elsewhere, not a problem'
+})
+
 interface Play {
   /** Each agent's findings and whom it votes for in MassGen's answer round. */
   agents: Record<string, { findings: unknown[]; voteFor: string }>
-  /** Each agent's ballot in the finding vote. */
-  ballots: Record<string, unknown[]>
+  /** Each agent's ballot in the finding vote: its votes, or its answer's text as is. */
+  ballots: Record<string, unknown[] | string>
   pull?: Partial<ReturnType<typeof reviewPull>>
   workspace?: string
 }
@@ -112,6 +123,8 @@ interface Played {
   question: string
   check: { conclusion: string | null } | undefined
   inline: Array<{ path: string; line: number | null; body: string }>
+  /** The sticky comment on the pull request. */
+  comment: string
 }
 
 async function play(p: Play): Promise<Played> {
@@ -139,7 +152,10 @@ async function play(p: Play): Promise<Played> {
         ...scriptedAgents(script),
         FAKE_MASSGEN_BALLOTS: JSON.stringify(
           Object.fromEntries(
-            Object.entries(p.ballots).map(([id, b]) => [id, votes(b)])
+            Object.entries(p.ballots).map(([id, b]) => [
+              id,
+              typeof b === 'string' ? b : votes(b)
+            ])
           )
         ),
         FAKE_MASSGEN_RECORD: record
@@ -161,7 +177,9 @@ async function play(p: Play): Promise<Played> {
       check: github.state.checkRuns[0],
       inline: github.state.reviewComments.filter(
         (c) => c.reviewId === review?.id
-      )
+      ),
+      comment:
+        github.state.comments.find((c) => c.issueNumber === 42)?.body ?? ''
     }
   } finally {
     await github.close()
@@ -489,5 +507,172 @@ describe('attack 3: the code of a file with a non-ASCII name is shown, so an exa
         ?.evidence
     ).toBe('code')
     expectBlockers(pastBudget)
+  })
+})
+
+describe('attack 7: a rejection that quotes the flagged line vetoes nothing (the question prints the code: copying a line of it shows nothing against the finding)', () => {
+  const two = (injected: unknown[]): Play => ({
+    agents: {
+      agent_a: { findings: [recursion(18)], voteFor: 'agent_a' },
+      agent_b: { findings: [], voteFor: 'agent_a' }
+    },
+    ballots: {
+      agent_a: [confirm('F1', 18, LINE_18)],
+      agent_b: injected
+    }
+  })
+  // Two raisers confirm in their own words (quotes not exact).
+  const three = (votesOf: Record<string, unknown[]>): Play => ({
+    agents: {
+      agent_a: { findings: [recursion(18)], voteFor: 'agent_a' },
+      agent_b: { findings: [recursion(18)], voteFor: 'agent_a' },
+      agent_c: { findings: [], voteFor: 'agent_a' }
+    },
+    ballots: {
+      agent_a: [
+        confirm('F1', 18, 'parseNested calls itself for every bracket')
+      ],
+      agent_b: [
+        confirm('F1', 18, 'the recursion on each [ has no depth bound')
+      ],
+      ...votesOf
+    }
+  })
+  let attack: Played
+  let control: Played
+  let attackThree: Played
+  let majority: Played
+  beforeAll(async () => {
+    ;[attack, control, attackThree, majority] = await Promise.all([
+      play(two([rejectQuoting('F1', 18, LINE_18)])),
+      play(two([reject('F1')])),
+      play(three({ agent_c: [rejectQuoting('F1', 18, LINE_18)] })),
+      // Two agents that agree still decide against one: the raiser b and
+      // agent c reject quoting the line, a confirms quoting it.
+      play(
+        three({
+          agent_a: [confirm('F1', 18, LINE_18)],
+          agent_b: [rejectQuoting('F1', 18, LINE_18)],
+          agent_c: [rejectQuoting('F1', 18, LINE_18)]
+        })
+      )
+    ])
+  })
+
+  it('control: two agents, a bare reject loses to the quote of the code', () => {
+    expect(control.findings[0]).toMatchObject({ confirmed: 1, rejected: 1 })
+    expectBlockers(control)
+  })
+
+  it('attack: two agents, the reject quoting line 18 exactly weighs no more than the bare one; the blocker counts', () => {
+    expect(attack.findings[0]).toMatchObject({
+      confirmed: 1,
+      rejected: 1,
+      posted: 'inline'
+    })
+    // Its quote is in the code and shown as such, but not weighed.
+    expect(attack.findings[0]?.votes?.map((v) => v.evidence)).toEqual([
+      'code',
+      'code'
+    ])
+    expectBlockers(attack)
+  })
+
+  it('attack: three agents, two confirmations in their own words outweigh one reject quoting the line', () => {
+    expect(attackThree.findings[0]).toMatchObject({
+      confirmed: 2,
+      rejected: 1
+    })
+    expect(COUNTED).toContain(attackThree.findings[0]?.posted)
+    expectBlockers(attackThree)
+  })
+
+  it('control: two rejections against one confirmation quoting the code: not counted, the gate stays open', () => {
+    expect(majority.findings[0]).toMatchObject({
+      confirmed: 1,
+      rejected: 2,
+      posted: 'unconfirmed'
+    })
+    expect(majority.run.outputs.verdict).toBe('pass')
+    expect(majority.run.exitCode).toBe(0)
+    expect(majority.check?.conclusion).toBe('success')
+  })
+})
+
+describe("attack 8: ballots that do not come back do not drop a blocker (the flagged line's quotes break the raisers' JSON)", () => {
+  /**
+   * An honest confirmation that copies line 18 into its JSON without
+   * escaping its double quotes: the whole votes block cannot be parsed.
+   */
+  const unescaped = [
+    'My votes.',
+    '',
+    '```massgen-finding-votes',
+    `[{"finding": "F1", "vote": "confirm", "line": 18, "quote": "${LINE_18}", "reason": "no depth limit"}]`,
+    '```'
+  ].join('\n')
+  const three = (ballots: Play['ballots']): Play => ({
+    agents: {
+      agent_a: { findings: [recursion(18)], voteFor: 'agent_a' },
+      agent_b: { findings: [recursion(18)], voteFor: 'agent_a' },
+      agent_c: { findings: [], voteFor: 'agent_a' }
+    },
+    ballots
+  })
+  let attack: Played
+  let control: Played
+  beforeAll(async () => {
+    ;[attack, control] = await Promise.all([
+      play(
+        three({
+          agent_a: unescaped,
+          agent_b: unescaped,
+          agent_c: [abstain('F1')]
+        })
+      ),
+      play(
+        three({
+          agent_a: [reject('F1')],
+          agent_b: [reject('F1')],
+          agent_c: [reject('F1')]
+        })
+      )
+    ])
+  })
+
+  it('control: every ballot came back and rejects the blocker: pass stays pass', () => {
+    expect(control.findings[0]).toMatchObject({
+      confirmed: 0,
+      rejected: 3,
+      posted: 'unconfirmed'
+    })
+    expect(control.run.outputs.verdict).toBe('pass')
+    expect(control.run.exitCode).toBe(0)
+    expect(control.check?.conclusion).toBe('success')
+    expect(control.comment).not.toContain('Vote missing ballots')
+  })
+
+  it("attack: only agent_c's abstention was read; the blocker two agents raised is not confirmed, and the verdict is incomplete, failing fail-on: blocker", () => {
+    expect(attack.findings[0]).toMatchObject({
+      confirmed: 0,
+      rejected: 0,
+      posted: 'unconfirmed'
+    })
+    expect(attack.findings[0]?.votes?.map((v) => [v.agent, v.vote])).toEqual([
+      ['agent_c', 'abstain']
+    ])
+    expect(attack.run.outputs.verdict).toBe('incomplete')
+    expect(attack.run.exitCode).toBe(1)
+    expect(attack.check?.conclusion).toBe('failure')
+  })
+
+  it('attack: the comment and the job summary say which finding is missing whose ballots', () => {
+    const said =
+      /the blocker \*\*Unbounded recursion in parseNested\*\* \(src\/parser\.ts:18\) got no vote from agent_a, agent_b/
+    expect(attack.comment).toMatch(said)
+    expect(attack.run.summary).toMatch(said)
+    expect(attack.comment).toContain(
+      'the vote on 1 blocker is missing 2 ballot(s)'
+    )
   })
 })

@@ -110,13 +110,19 @@ describe('the tally of the finding vote (properties)', () => {
       const before = isCounted(groupOf(kinds), minAgreement)
       const after = isCounted(groupOf(changed), minAgreement)
       const codeFor = count(others, 'confirm-code')
-      const codeAgainst = count(others, 'reject-code')
+      const against = count(others, 'reject') + count(others, 'reject-code')
+      const confirming = others.filter(
+        (k) => k.startsWith('confirm') || k === 'raised-silent'
+      ).length
       // A clear majority of all the voters, without the one that changes.
       if (codeFor * 2 > n && codeFor >= minAgreement) {
         expect(before).toBe(true)
         expect(after).toBe(true)
       }
-      if (codeAgainst * 2 > n) {
+      // A rejection's quote is no evidence (tally.ts rule 1): the clear
+      // majority against is most voters rejecting, none of the others
+      // confirming.
+      if (against * 2 > n && confirming === 0) {
         expect(before).toBe(false)
         expect(after).toBe(false)
       }
@@ -135,13 +141,11 @@ describe('the tally of the finding vote (properties)', () => {
         kinds.map((_, j) =>
           j === a || j === b ? k : j === i ? withI : 'abstain'
         )
-      // Two confirmations without evidence tie one rejection with it (a tie
-      // does not count): with evidence, i would decide, never against them.
+      // Two confirmations, with or without evidence, outweigh any one
+      // rejection, whatever it quotes (tally.ts rule 1).
       for (const k of ['confirm-code', 'confirm-none'] as const)
         if (minAgreement <= 2)
-          expect(isCounted(groupOf(pair(k, other)), minAgreement)).toBe(
-            !(k === 'confirm-none' && other === 'reject-code')
-          )
+          expect(isCounted(groupOf(pair(k, other)), minAgreement)).toBe(true)
       expect(isCounted(groupOf(pair('reject', other)), 1)).toBe(false)
       expect(isCounted(groupOf(pair('reject-code', other)), 1)).toBe(false)
     })

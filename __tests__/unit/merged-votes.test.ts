@@ -5,7 +5,7 @@ import type { Finding, FindingGroup, Vote } from '../../src/core/review.js'
 import { groupFindings } from '../../src/review/group.js'
 import { mergeRoundVotes } from '../../src/review/merged-votes.js'
 import { voteOf } from '../../src/review/vote.js'
-import { tallied } from '../../src/review/tally.js'
+import { missingBallots, tallied } from '../../src/review/tally.js'
 import { isCounted } from '../../src/review/counted.js'
 
 const finding = (
@@ -82,7 +82,8 @@ describe('mergeRoundVotes', () => {
         [
           vote('s1-evil/agent_a', 'reject'),
           vote('s1-evil/agent_b', 'reject'),
-          vote('s1-evil/agent_c', 'reject')
+          vote('s1-evil/agent_c', 'reject'),
+          vote('s1-evil/agent_d', 'reject')
         ]
       )
     ])
@@ -91,16 +92,11 @@ describe('mergeRoundVotes', () => {
       's1-evil/agent_a'
     ])
     // The report still shows every vote the group got...
-    expect(group?.vote).toMatchObject({ confirmed: 2, rejected: 3 })
-    // ...and the union alone would not count it with 3 rejections that
-    // quote the code against 2 confirmations that do.
-    const quoting = group?.vote?.votes.map((v) =>
-      v.ballot === 'reject' ? { ...v, evidence: 'code' as const } : v
-    )
+    expect(group?.vote).toMatchObject({ confirmed: 2, rejected: 4 })
+    // ...and the union alone would not count it: 4 rejections weigh as
+    // much as 2 confirmations that quote the code (a tie).
     expect(
-      group?.vote &&
-        quoting &&
-        isCounted({ ...group, vote: voteOf(quoting) }, 2)
+      group?.vote && isCounted({ ...group, vote: voteOf(group.vote.votes) }, 2)
     ).toBe(false)
     // What counts it is s1-bugs' own round: 2 confirms, none rejected.
     expect(group && isCounted(group, 2)).toBe(true)
@@ -141,6 +137,59 @@ describe('mergeRoundVotes', () => {
     expect(
       group?.vote?.votes.find((v) => v.agent === 's1-security/agent_a')
     ).toMatchObject({ ballot: 'confirm', implicit: true, evidence: 'none' })
+  })
+
+  it("keeps each round's missing ballots (tally.ts rule 8): a shard's lost ballots are looked at in its own round", () => {
+    const lost = (votes: Vote[], missing: string[]) => ({
+      members: [bugs],
+      vote: { ...voteOf(votes), missing }
+    })
+    // One round: its raiser's ballot and one peer's were lost, a third abstained.
+    const [alone] = mergeRoundVotes(grouped([bugs]), [
+      lost(
+        [vote('s1-bugs/agent_c', 'abstain')],
+        ['s1-bugs/agent_a', 's1-bugs/agent_b']
+      )
+    ])
+    expect(alone && isCounted(alone, 1)).toBe(false)
+    expect(alone && missingBallots(alone, 1)).toEqual([
+      's1-bugs/agent_a',
+      's1-bugs/agent_b'
+    ])
+    // A hostile look-alike's round rejecting in full does not hide them.
+    const lookAlike = finding('s1-evil/agent_a')
+    const [group] = mergeRoundVotes(grouped([bugs, lookAlike]), [
+      lost(
+        [vote('s1-bugs/agent_c', 'abstain')],
+        ['s1-bugs/agent_a', 's1-bugs/agent_b']
+      ),
+      {
+        ...round(
+          [lookAlike],
+          [vote('s1-evil/agent_a', 'reject'), vote('s1-evil/agent_b', 'reject')]
+        ),
+        vote: {
+          ...voteOf([
+            vote('s1-evil/agent_a', 'reject'),
+            vote('s1-evil/agent_b', 'reject')
+          ]),
+          missing: []
+        }
+      }
+    ])
+    expect(group && isCounted(group, 1)).toBe(false)
+    expect(group && missingBallots(group, 1)).toEqual([
+      's1-bugs/agent_a',
+      's1-bugs/agent_b'
+    ])
+    // Every ballot back: nothing is missing.
+    const [full] = mergeRoundVotes(grouped([bugs]), [
+      lost(
+        [vote('s1-bugs/agent_a', 'reject'), vote('s1-bugs/agent_b', 'reject')],
+        []
+      )
+    ])
+    expect(full && missingBallots(full, 1)).toEqual([])
   })
 
   it('leaves a group no round voted on without a vote: its raisers count', () => {

@@ -211,11 +211,16 @@ describe('the tally and its evidence', () => {
 })
 
 describe('which findings count', () => {
-  /** Ballots: c confirm with code, n confirm without, p quoting the PR, r reject. */
+  /**
+   * Ballots: c confirm with code, n confirm without, p quoting the PR, r
+   * reject, R reject quoting the code.
+   */
   const ballots = (spec: string): Vote[] =>
     [...spec].map((kind, i): Vote => {
       const agent = `agent_${i}`
       if (kind === 'r') return { agent, ballot: 'reject', reason: 'no' }
+      if (kind === 'R')
+        return { agent, ballot: 'reject', reason: 'no', evidence: 'code' }
       if (kind === 'a') return { agent, ballot: 'abstain', reason: '' }
       const evidence =
         kind === 'c' ? 'code' : kind === 'p' ? 'pull-request-text' : 'none'
@@ -258,6 +263,69 @@ describe('which findings count', () => {
     // Without it: the raisers.
     expect(isCounted(group('blocker', 2), 2)).toBe(true)
     expect(isCounted(group('blocker', 1), 2)).toBe(false)
+  })
+
+  it('a rejection weighs 1 whatever it quotes: quoting the printed code vetoes nothing', () => {
+    // Two agents: a confirmation quoting the code outweighs a rejection
+    // that quotes the same line.
+    expect(isCounted(group('blocker', 1, 'cR'), 1)).toBe(true)
+    // Three: two confirmations that paraphrase outweigh it too...
+    expect(isCounted(group('blocker', 2, 'nnR'), 1)).toBe(true)
+    // ...and two rejections, quoting or not, still tie one code quote.
+    expect(isCounted(group('blocker', 1, 'cRR'), 1)).toBe(false)
+    expect(isCounted(group('blocker', 1, 'cRr'), 1)).toBe(false)
+  })
+
+  it("a rejection's quote of the code is kept for the report, not weighed", () => {
+    const [g] = groupFindings([finding({ severity: 'blocker' })], undefined)
+    const line =
+      'if (tokens[at] === "[") node.children.push(parseNested(tokens, at + 1))'
+    const excerpt = new Map([
+      [
+        g as FindingGroup,
+        { source: 'diff' as const, lines: [{ number: 18, text: line }] }
+      ]
+    ])
+    const ids = new Set(['F1'])
+    const tally = tallyVotes(
+      [g as FindingGroup],
+      [
+        parseVotes(
+          'agent_a',
+          votes([
+            {
+              finding: 'F1',
+              vote: 'confirm',
+              line: 18,
+              quote: line,
+              reason: 'r'
+            }
+          ]),
+          ids
+        ),
+        parseVotes(
+          'agent_b',
+          votes([
+            {
+              finding: 'F1',
+              vote: 'reject',
+              line: 18,
+              quote: line,
+              reason: 'bounded elsewhere'
+            }
+          ]),
+          ids
+        )
+      ],
+      excerpt,
+      []
+    )
+    const vote = tally.get(g as FindingGroup) as FindingVote
+    expect(vote.votes.map((v) => [v.agent, v.ballot, v.evidence])).toEqual([
+      ['agent_a', 'confirm', 'code'],
+      ['agent_b', 'reject', 'code']
+    ])
+    expect(isCounted({ ...(g as FindingGroup), vote }, 1)).toBe(true)
   })
 
   it('the verdict counts only those: a rejected blocker leaves a confirmed concern', () => {
@@ -555,5 +623,173 @@ describe('noise limits', () => {
     ).toContain(
       'No vote on the findings: max-cost was spent by the answers; the raisers alone count.'
     )
+  })
+})
+
+describe('ballots that did not come back (tally.ts rule 8): the verdict cannot pass on them', () => {
+  const blocker = {
+    file: 'src/parser.ts',
+    line: 18,
+    severity: 'blocker',
+    title: 'Unbounded recursion'
+  }
+  const LINE =
+    'if (tokens[at] === "[") node.children.push(parseNested(tokens, at + 1))'
+  const answer = (items: unknown[]) => `Review.\n\n${findingsBlock(items)}`
+  const ASKED = ['agent_a', 'agent_b', 'agent_c']
+  /** Each agent's findings; `ballots`, the vote round's answers that came back. */
+  const review = (
+    raised: Record<string, unknown[]>,
+    ballots: Record<string, unknown[]>,
+    over: Partial<ReviewInput> = {}
+  ) =>
+    runReview(
+      {
+        pullNumber: 42,
+        headSha: 'b'.repeat(40),
+        diff: REVIEW_DIFF,
+        diffTruncated: false,
+        changedFiles: ['src/parser.ts', 'README.md', 'src/cache.ts'],
+        answers: ASKED.map((agent) => ({
+          agent,
+          text: answer(raised[agent] ?? [])
+        })),
+        winner: 'agent_a',
+        tag: 'massgen',
+        minAgreement: 1,
+        minSeverity: 'nit',
+        maxInlineComments: 10,
+        prTexts: [],
+        secrets: [],
+        vote: {
+          ran: true,
+          findings: 2,
+          answers: Object.fromEntries(
+            Object.entries(ballots).map(([a, b]) => [a, votes(b)])
+          ),
+          asked: ASKED
+        },
+        ...over
+      },
+      undefined,
+      { info: () => {}, warning: () => {} }
+    )
+  const abstain = { finding: 'F1', vote: 'abstain', reason: '?' }
+  const reject = { finding: 'F1', vote: 'reject', reason: 'no' }
+
+  it("a blocker two agents raised, only the third's abstention back: incomplete, naming the finding and the agents", async () => {
+    const report = await review(
+      { agent_a: [blocker], agent_b: [blocker] },
+      { agent_c: [abstain] }
+    )
+    expect(report.groups[0]?.posted).toBe('unconfirmed')
+    expect(report.verdict).toBe('incomplete')
+    expect(report.unvoted).toEqual([
+      {
+        file: 'src/parser.ts',
+        line: 18,
+        severity: 'blocker',
+        title: 'Unbounded recursion',
+        agents: ['agent_a', 'agent_b']
+      }
+    ])
+    const ctx = { tag: 'massgen', agentCount: 3, secrets: [] }
+    expect(findingsSection(report, ctx)).toContain(
+      'the blocker **Unbounded recursion** (src/parser.ts:18) got no vote from agent_a, agent_b'
+    )
+    expect(reviewBody(report, ctx)).toContain(
+      'the vote on 1 blocker is missing 2 ballot(s) that could have confirmed it'
+    )
+    // No thread tracks it: the next push reviews the whole pull request.
+    expect(reviewBody(report, ctx)).toMatch(
+      /<!-- massgen-action:reviewed tag=massgen outside=1 -->$/
+    )
+  })
+
+  it('every asked agent voted: as before, rejected is rejected', async () => {
+    const report = await review(
+      { agent_a: [blocker], agent_b: [blocker] },
+      { agent_a: [reject], agent_b: [reject], agent_c: [reject] }
+    )
+    expect(report.verdict).toBe('pass')
+    expect(report.unvoted).toBeUndefined()
+  })
+
+  it('missing ballots that could not have counted it hold nothing: two rejections tie the best the missing raiser could give', async () => {
+    const report = await review(
+      { agent_a: [blocker] },
+      { agent_b: [reject], agent_c: [reject] }
+    )
+    expect(report.verdict).toBe('pass')
+    // One rejection: the raiser's lost confirmation of the code would count it.
+    const held = await review({ agent_a: [blocker] }, { agent_b: [reject] })
+    expect(held.verdict).toBe('incomplete')
+    expect(held.unvoted?.[0]?.agents).toEqual(['agent_a', 'agent_c'])
+  })
+
+  it('a nit never holds the verdict; a concern only when the verdict would change', async () => {
+    const nit = await review(
+      { agent_a: [{ ...blocker, severity: 'nit' }] },
+      { agent_c: [abstain] }
+    )
+    expect(nit.verdict).toBe('pass')
+    const concern = { ...blocker, severity: 'concern' }
+    const alone = await review({ agent_a: [concern] }, { agent_c: [abstain] })
+    expect(alone.verdict).toBe('incomplete')
+    // Another concern counts already: the verdict is `concerns` either way.
+    const cast = {
+      file: 'src/cache.ts',
+      line: 5,
+      severity: 'concern',
+      title: 'cached casts a missing entry'
+    }
+    const both = await review(
+      { agent_a: [concern], agent_c: [cast] },
+      {
+        // The groups go in file order: F1 is the cast, F2 the recursion.
+        agent_c: [
+          {
+            finding: 'F1',
+            vote: 'confirm',
+            line: 5,
+            quote: 'return entries.get(key) as Node',
+            reason: 'r'
+          },
+          { ...abstain, finding: 'F2' }
+        ]
+      }
+    )
+    expect(both.groups.map((g) => [g.lead.title, g.posted])).toEqual([
+      ['cached casts a missing entry', 'inline'],
+      ['Unbounded recursion', 'unconfirmed']
+    ])
+    expect(both.verdict).toBe('concerns')
+    expect(both.unvoted).toBeUndefined()
+  })
+
+  it("a finding its raisers' word would not count either, a counted blocker, or a round that names no one asked: as before", async () => {
+    const one = await review(
+      { agent_a: [blocker] },
+      { agent_c: [abstain] },
+      { minAgreement: 2 }
+    )
+    expect(one.verdict).toBe('pass')
+    const counted = await review(
+      { agent_a: [blocker], agent_b: [blocker] },
+      {
+        agent_c: [
+          { finding: 'F1', vote: 'confirm', line: 18, quote: LINE, reason: 'r' }
+        ]
+      }
+    )
+    expect(counted.verdict).toBe('blockers')
+    const unnamed = await review(
+      { agent_a: [blocker], agent_b: [blocker] },
+      { agent_c: [abstain] },
+      {
+        vote: { ran: true, findings: 1, answers: { agent_c: votes([abstain]) } }
+      }
+    )
+    expect(unnamed.verdict).toBe('pass')
   })
 })

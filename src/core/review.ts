@@ -71,7 +71,7 @@ export interface Vote {
   reason: string
   /**
    * Set on confirmations: what the quote was found in; on rejections only
-   * when their quote is in the code.
+   * when their quote is in the code (shown, never weighed: tally.ts).
    */
   evidence?: Evidence
   /** A raiser that gave no vote: its finding stands as its confirmation. */
@@ -101,6 +101,12 @@ export interface FindingVote {
   raisers?: readonly string[]
   /** ...and its own votes on them, without the other rounds' confirmations. */
   ownVotes?: readonly Vote[]
+  /**
+   * The agents its round asked that gave no vote on it (no ballot back, or
+   * none readable on it): tally.ts rule 8. Unset when the round did not say
+   * whom it asked.
+   */
+  missing?: readonly string[]
 }
 
 /** The vote round (vote/vote-round.ts) as it ran, or why it did not. */
@@ -119,6 +125,11 @@ export interface VoteRound {
   /** Each agent's answer in the round, by agent id. */
   answers: Record<string, string>
   /**
+   * Every agent the ballot was put to, by id, the ones whose answer never
+   * came back too (tally.ts rule 8).
+   */
+  asked?: readonly string[]
+  /**
    * A matrix review's rounds (shards/shard-votes.ts): each shard's findings
    * were put to that shard's agents only, not to every agent.
    */
@@ -127,12 +138,26 @@ export interface VoteRound {
 
 /**
  * `unclear`: the agents' votes split with no majority on the outcome
- * (review/split.ts); `incomplete`: code the review did not read, or fewer
- * readable answers than `min-agreement`, would otherwise have let it pass
- * (review/coverage.ts).
+ * (review/split.ts); `incomplete`: code the review did not read, fewer
+ * readable answers than `min-agreement`, or ballots missing from a
+ * finding's vote would otherwise have let it pass (review/coverage.ts).
  */
 export type Verdict =
   'pass' | 'concerns' | 'blockers' | 'unclear' | 'incomplete'
+
+/**
+ * A finding whose vote is missing ballots that could have counted it
+ * (tally.ts rule 8), at a severity that would change the verdict
+ * (coverage.ts): the verdict is `incomplete`.
+ */
+export interface UnvotedFinding {
+  file: string
+  line: number
+  severity: Severity
+  title: string
+  /** The agents asked that gave no vote on it. */
+  agents: string[]
+}
 
 /** A changed file the review did not read, and why. */
 export interface UnreadFile {
@@ -193,6 +218,8 @@ export interface ReviewReport {
    * one still open may be missing, so the verdict cannot be `pass`.
    */
   earlierUnread?: boolean
+  /** Findings whose vote is missing ballots that could have counted them. */
+  unvoted?: UnvotedFinding[]
   /** Findings given but not kept (bad schema, unknown file, over the caps). */
   dropped: number
   minAgreement: number

@@ -79,6 +79,11 @@ function othersConfirmations(
     .filter((v) => v.ballot === 'confirm')
 }
 
+/** The agents a round asked that gave no vote on its finding (tally.ts rule 8). */
+function missingOf(round: RoundVote): Pick<FindingVote, 'missing'> {
+  return round.vote.missing ? { missing: round.vote.missing } : {}
+}
+
 export function mergeRoundVotes(
   groups: readonly FindingGroup[],
   rounds: readonly RoundVote[]
@@ -99,7 +104,9 @@ export function mergeRoundVotes(
     const union = voteOf(
       oneEach([...voted.flatMap((r) => r.vote.votes), ...unasked])
     )
-    if (voted.length === 1) return { ...group, vote: union }
+    const [only] = voted
+    if (voted.length === 1 && only)
+      return { ...group, vote: { ...union, ...missingOf(only) } }
     const byRound = voted.map((own) => ({
       ...voteOf(
         oneEach([
@@ -110,7 +117,8 @@ export function mergeRoundVotes(
       ),
       // Whose severity this round's own count backs (tally.ts, rule 6).
       raisers: own.members.map((m) => m.agent),
-      ownVotes: own.vote.votes
+      ownVotes: own.vote.votes,
+      ...missingOf(own)
     }))
     return { ...group, vote: { ...union, byRound } }
   })

@@ -16,7 +16,7 @@ import { parseDiffLines, placeOnDiff } from './diff.js'
 import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
 import { groupFindings } from './group.js'
 import { atLeast, byStrength, isCounted } from './counted.js'
-import { tallied, verdictOver } from './tally.js'
+import { missingBallots, tallied, verdictOver } from './tally.js'
 import { excerptsFor, pastTheEnd, type Excerpt } from './excerpt.js'
 import {
   MAX_VOTED_FINDINGS,
@@ -43,13 +43,15 @@ import type {
   Coverage,
   ReviewReport,
   Severity,
+  UnvotedFinding,
   VoteRound
 } from '../core/review.js'
-import { coveredVerdict } from './coverage.js'
+import { coveredVerdict, holdsVerdict } from './coverage.js'
 import { errorText } from '../core/text.js'
 import { classifyEarlier, raisesAgain } from './earlier.js'
 import {
   gatingFindings,
+  raisesDismissed,
   standingFindings,
   verdictAcrossPushes
 } from './standing.js'
@@ -181,7 +183,7 @@ function withVotes(
   const ballots = Object.entries(round.answers)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([agent, text]) => parseVotes(agent, text, ids))
-  const tally = tallyVotes(voted, ballots, excerpts, input.prTexts)
+  const tally = tallyVotes(voted, ballots, excerpts, input.prTexts, round.asked)
   return {
     groups: groups.map((g) => {
       const vote = tally.get(g)
@@ -394,6 +396,34 @@ async function earlierPosted(
   }
 }
 
+/**
+ * The findings whose vote is missing ballots that could have counted them
+ * (tally.ts rule 8) and that would change this verdict (coverage.ts
+ * holdsVerdict); none a maintainer dismissed.
+ */
+function unvotedFindings(
+  input: ReviewInput,
+  groups: readonly FindingGroup[],
+  verdict: Verdict,
+  earlier: EarlierOutcome[] | undefined
+): UnvotedFinding[] {
+  return groups.flatMap((g) => {
+    const agents = missingBallots(g, input.minAgreement)
+    const finding = {
+      file: g.anchor.file,
+      line: g.anchor.line,
+      severity: g.severity,
+      title: g.lead.title,
+      agents
+    }
+    return agents.length > 0 &&
+      holdsVerdict(verdict, finding) &&
+      !raisesDismissed(g, earlier)
+      ? [finding]
+      : []
+  })
+}
+
 /** What the review found and decided, before anything is posted. */
 function reviewReport(
   input: ReviewInput,
@@ -405,29 +435,30 @@ function reviewReport(
 ): ReviewReport {
   const groups = planned.map((p) => p.group)
   const agentsWithBlock = parsed.filter((p) => p.block === 'found').length
+  // Every earlier finding that still stands counts too (standing.ts).
+  const acrossPushes = verdictAcrossPushes(
+    thisRun,
+    standingFindings({
+      groups,
+      minAgreement: input.minAgreement,
+      ...(earlier ? { earlier } : {})
+    })
+  )
+  const unvoted = unvotedFindings(input, groups, acrossPushes, earlier)
   return {
-    // Every earlier finding that still stands counts too (standing.ts); a
-    // review that left changed code unread is never a pass (coverage.ts).
-    verdict: coveredVerdict(
-      verdictAcrossPushes(
-        thisRun,
-        standingFindings({
-          groups,
-          minAgreement: input.minAgreement,
-          ...(earlier ? { earlier } : {})
-        })
-      ),
-      input.coverage,
-      {
-        agentsWithBlock,
-        minAgreement: input.minAgreement,
-        ...(input.earlierUnread ? { earlierUnread: true } : {})
-      }
-    ),
+    // A review that left changed code unread, or a finding's vote missing
+    // ballots that could have counted it, is never a pass (coverage.ts).
+    verdict: coveredVerdict(acrossPushes, input.coverage, {
+      agentsWithBlock,
+      minAgreement: input.minAgreement,
+      ...(input.earlierUnread ? { earlierUnread: true } : {}),
+      unvoted
+    }),
     groups: planned.map((p) => ({ ...p.group, posted: p.posted })),
     agentCount: parsed.length,
     agentsWithBlock,
     ...(input.earlierUnread ? { earlierUnread: true } : {}),
+    ...(unvoted.length ? { unvoted } : {}),
     ...(input.coverage ? { coverage: input.coverage } : {}),
     dropped: parsed.reduce((n, p) => n + p.dropped, 0),
     minAgreement: input.minAgreement,

@@ -45,7 +45,7 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
   concerns: '🟠 concerns',
   blockers: '🔴 blockers',
   unclear: '❔ unclear (the agents split)',
-  incomplete: '⚠️ incomplete (not all of the change was read)'
+  incomplete: '⚠️ incomplete (not all of the change was read or voted on)'
 }
 
 const POSTED_LABEL: Record<Posted, string> = {
@@ -323,7 +323,7 @@ export function reviewBody(
     scopeLine(report),
     report.coverage ? `_${coverageLine(report.coverage)}._` : '',
     report.verdict === 'incomplete'
-      ? `**Incomplete:** ${incompleteReason(report.coverage, report)}; the check run and the job summary name the files.`
+      ? `**Incomplete:** ${incompleteReason(report.coverage, report)}; the check run and the job summary name the files and the votes.`
       : '',
     earlierLine(report.earlier),
     link('Workflow run', ctx.runUrl)
@@ -348,18 +348,22 @@ const UNTHREADED: ReadonlySet<Posted> = new Set([
 
 /**
  * Counted blockers and concerns no review thread tracks: in the body or the
- * summary only, or a duplicate of no earlier thread's finding. The next run
- * reviews the whole pull request when there are any (earlier-record.ts):
- * only threads carry a finding across an incremental review.
+ * summary only, or a duplicate of no earlier thread's finding; and the ones
+ * whose vote is missing ballots (coverage.ts), which have no thread either.
+ * The next run reviews the whole pull request when there are any
+ * (earlier-record.ts): only threads carry a finding across an incremental
+ * review.
  */
 function untracked(report: ReviewReport): number {
   const threads = (report.earlier ?? []).map((o) => o.finding)
-  return report.groups.filter(
-    (g) =>
-      g.severity !== 'nit' &&
-      UNTHREADED.has(g.posted) &&
-      !threads.some((e) => raisesAgain(g, e))
-  ).length
+  return (
+    report.groups.filter(
+      (g) =>
+        g.severity !== 'nit' &&
+        UNTHREADED.has(g.posted) &&
+        !threads.some((e) => raisesAgain(g, e))
+    ).length + (report.unvoted?.length ?? 0)
+  )
 }
 
 /** What this run reviewed: the whole pull request or the changes since the last review. */
@@ -374,9 +378,10 @@ function coverageSection(
   const coverage = report.coverage
   const why =
     report.verdict === 'incomplete'
-      ? `**Incomplete:** ${incompleteReason(coverage, report)}. Unread code can hold a blocker, so the verdict is not \`pass\`; \`fail-on\` fails on it.`
+      ? `**Incomplete:** ${incompleteReason(coverage, report)}. What was not read or voted on can hold a blocker, so the verdict is not \`pass\`; \`fail-on\` fails on it.`
       : ''
-  if (!coverage) return why
+  const unvoted = unvotedLines(report, secrets)
+  if (!coverage) return [why, unvoted].filter(Boolean).join('\n\n')
   const rows = coverage.unread
     .slice(0, MAX_UNREAD_ROWS)
     .map(
@@ -391,10 +396,30 @@ function coverageSection(
     rows.length
       ? ['| Not read | Why |', '| --- | --- |', ...rows].join('\n')
       : '',
-    more > 0 ? `_…and ${more} more (left-out.tsv in the logs)._` : ''
+    more > 0 ? `_…and ${more} more (left-out.tsv in the logs)._` : '',
+    unvoted
   ]
     .filter(Boolean)
     .join('\n\n')
+}
+
+/**
+ * Each finding whose vote is missing ballots that could have counted it
+ * (tally.ts rule 8): which agents gave no vote on it, in plain words.
+ */
+function unvotedLines(
+  report: ReviewReport,
+  secrets: readonly string[]
+): string {
+  return (report.unvoted ?? [])
+    .map(
+      (u) =>
+        `- **Vote missing ballots:** the ${u.severity} **${cell(u.title, secrets, 200)}** ` +
+        `(${cell(`${u.file}:${u.line}`, secrets, 200)}) got no vote from ` +
+        `${u.agents.map((a) => cell(a, secrets, 60)).join(', ')} ` +
+        '(the ballot did not come back, or could not be read): without those ballots it neither counts nor is ruled out.'
+    )
+    .join('\n')
 }
 
 function scopeLine(report: ReviewReport): string {

@@ -106,7 +106,7 @@ export function gateFailure(
   if (report.verdict === 'incomplete')
     return (
       `The review's verdict is 'incomplete' (${incompleteReason(report.coverage, report)}), ` +
-      `and '${Inputs.FailOn}' is '${settings.failOn}': code the review did not read could hold a blocker. ` +
+      `and '${Inputs.FailOn}' is '${settings.failOn}': what the review did not read or vote on could hold a blocker. ` +
       "Files a team accepts unread can be named in 'allow-unread'."
     )
   if (report.verdict === 'unclear')

@@ -4,11 +4,15 @@
 // lists them. Pure. Each rule holds whatever ONE agent votes, since one
 // prompt-injected model must not decide a finding:
 //
-// 1. Weight. A ballot weighs 2 when its quote is found in the code the
-//    question showed (evidence from the code), 1 without (no quote, a quote
-//    that is not in the code, a raiser's standing finding), 0 abstaining.
-//    One agent weighs at most 2 and two agreeing agents at least 2, and a
-//    tie does not count: no agent alone outweighs two others that agree.
+// 1. Weight. A confirmation weighs 2 when its quote is found in the code
+//    the question showed (evidence from the code: the finding is on code
+//    that is really there), 1 without (no quote, a quote that is not in the
+//    code, a raiser's standing finding). A rejection weighs 1 whatever it
+//    quotes: the question prints the code, so quoting a line of it shows
+//    nothing about the finding being wrong (an injected agent could veto
+//    any finding by copying the flagged line). 0 abstaining. One agent
+//    weighs at most 2 and two agreeing agents at least 2, and a tie does
+//    not count: no agent alone outweighs two others that agree.
 // 2. Counted: at least `min-agreement` agents confirm (set-aside ones left
 //    out) and the confirmations weigh more than the rejections. A group
 //    several rounds voted on (a matrix review) counts when one round's
@@ -31,6 +35,15 @@
 //    is on the lines the comment is on and its author counts (confirms, not
 //    by the pull request's text alone, in a counted group); else it is shown
 //    as text. Either way it is attributed to its author.
+// 8. A ballot that did not come back is no vote (vote.ts tallyVotes), but
+//    it is not a rejection either: when a finding does not count, its
+//    raisers' word alone would count it (the rule without a vote), and the
+//    agents asked that gave no vote on it (no ballot back, or none readable
+//    on it) could have counted it had they confirmed it with the code, its
+//    vote is missing those ballots (coverage.ts makes the verdict
+//    `incomplete` for it). Else the PR's author would open the gate by
+//    making the raisers' ballots unreadable (a flagged line that breaks
+//    their JSON) or late.
 import type {
   Finding,
   FindingGroup,
@@ -42,9 +55,9 @@ import type {
 } from '../core/review.js'
 import { highestSeverity, RANK } from './group.js'
 
-/** A ballot backed by a quote found in the code. */
+/** A confirmation backed by a quote found in the code. */
 export const CODE_WEIGHT = 2
-/** A ballot without such a quote. */
+/** A confirmation without such a quote, and every rejection. */
 export const PLAIN_WEIGHT = 1
 
 /** Whether a confirmation rests only on the pull request's own text (rule 3). */
@@ -56,6 +69,8 @@ function setAside(v: Vote): boolean {
 export function weightOf(v: Vote, withPrText = false): number {
   if (v.ballot === 'abstain') return 0
   if (setAside(v)) return withPrText ? PLAIN_WEIGHT : 0
+  // A rejection's quote is kept for the report, never weighed (rule 1).
+  if (v.ballot === 'reject') return PLAIN_WEIGHT
   return v.evidence === 'code' ? CODE_WEIGHT : PLAIN_WEIGHT
 }
 
@@ -105,6 +120,37 @@ export function groupCounts(
   const vote = group.vote
   if (!vote) return group.agents.length >= minAgreement
   return (vote.byRound ?? [vote]).some((v) => votesCount(v.votes, minAgreement))
+}
+
+/**
+ * The agents asked to vote whose missing votes could have counted a group
+ * the votes did not count (rule 8); none when the group counts, or when its
+ * raisers' word would not count it either. A group several rounds voted on
+ * (a matrix review: each shard asks its own agents) is looked at round by
+ * round, as it is counted.
+ */
+export function missingBallots(
+  group: FindingGroup,
+  minAgreement: number
+): string[] {
+  const vote = group.vote
+  if (!vote || groupCounts(group, minAgreement)) return []
+  if (!groupCounts({ ...group, vote: undefined }, minAgreement)) return []
+  const couldCount = (round: FindingVote): readonly string[] => {
+    const missing = round.missing ?? []
+    // The best they could have given: each a confirmation quoting the code.
+    const best: Vote[] = missing.map((agent) => ({
+      agent,
+      ballot: 'confirm',
+      reason: '',
+      evidence: 'code'
+    }))
+    return missing.length > 0 &&
+      votesCount([...round.votes, ...best], minAgreement)
+      ? missing
+      : []
+  }
+  return [...new Set((vote.byRound ?? [vote]).flatMap(couldCount))].sort()
 }
 
 /** The vote on a finding from its agents' votes (one each), tallied. */

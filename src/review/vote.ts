@@ -245,13 +245,15 @@ export function evidenceOf(
  * come back, or gave no vote on it, has none there: neither a confirmation
  * (a raiser's own answer never confirms itself: seen with a real model,
  * issue 44, as "raised by 2, confirmed by 1" with no ballot cast) nor an
- * abstention it never chose.
+ * abstention it never chose. With `asked` (every agent the ballot was put
+ * to), each vote names the ones that gave none (tally.ts rule 8).
  */
 export function tallyVotes(
   groups: FindingGroup[],
   ballots: AgentVotes[],
   excerpts: ReadonlyMap<FindingGroup, Excerpt>,
-  prTexts: readonly string[]
+  prTexts: readonly string[],
+  asked?: readonly string[]
 ): Map<FindingGroup, FindingVote> {
   const out = new Map<FindingGroup, FindingVote>()
   groups.slice(0, MAX_VOTED_FINDINGS).forEach((group, i) => {
@@ -269,7 +271,8 @@ export function tallyVotes(
           ballot: given.ballot,
           ...(given.line ? { line: given.line } : {}),
           reason: given.reason,
-          // A rejection weighs more only with a quote of the code (tally.ts).
+          // A rejection's quote of the code is shown (the line it points
+          // at), never weighed: tally.ts rule 1.
           ...(given.ballot === 'confirm' ||
           (given.ballot === 'reject' && evidence === 'code')
             ? { evidence }
@@ -277,7 +280,13 @@ export function tallyVotes(
         })
       }
     }
-    out.set(group, voteOf(votes))
+    const missing = (asked ?? []).filter(
+      (a) => !votes.some((v) => v.agent === a)
+    )
+    out.set(group, {
+      ...voteOf(votes),
+      ...(asked ? { missing } : {})
+    })
   })
   return out
 }

@@ -62,11 +62,15 @@ export function shardVotes(
   const ballots = round.ballots.map((b) =>
     parseVotes(shardAgent(entry.id, b.agent), b.text, ids)
   )
+  // The shard's round asks every agent of its run: the record's votes
+  // name them, the ones whose ballot never came back too.
+  const asked = accepted.record.votes.map((v) => shardAgent(entry.id, v.agent))
   const tally = tallyVotes(
     voted,
     ballots,
     excerptsFor(voted, diff, undefined),
-    prTexts
+    prTexts,
+    asked
   )
   return {
     votes: voted.flatMap((g) => {

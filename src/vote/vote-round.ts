@@ -57,7 +57,13 @@ function votesOf(
     }
   }
   // The rest (over the ballot's size) keep their raisers' word alone.
-  return { ran: true, findings: ballot.count, answers: byAgent, ...measured }
+  return {
+    ran: true,
+    findings: ballot.count,
+    answers: byAgent,
+    asked: round.agents.map((agent) => agent.id),
+    ...measured
+  }
 }
 
 /** What the round took, as far as MassGen measured it. */
