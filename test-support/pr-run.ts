@@ -54,9 +54,25 @@ export function threeAgentReview(
   llmUrl: string,
   massgen: string = massgenBinary()
 ): Record<string, string> {
+  return agentsReview(['model-a', 'model-b', 'model-c'], llmUrl, massgen)
+}
+
+/** The same review by two agents, model-a and model-b. */
+export function twoAgentReview(
+  llmUrl: string,
+  massgen: string = massgenBinary()
+): Record<string, string> {
+  return agentsReview(['model-a', 'model-b'], llmUrl, massgen)
+}
+
+function agentsReview(
+  models: string[],
+  llmUrl: string,
+  massgen: string
+): Record<string, string> {
   return {
     query: 'Review this pull request.',
-    models: 'vllm/model-a vllm/model-b vllm/model-c',
+    models: models.map((m) => `vllm/${m}`).join(' '),
     'base-url': llmUrl,
     'openai-api-key': KEYS.openai,
     'massgen-command': massgen,

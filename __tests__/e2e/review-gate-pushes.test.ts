@@ -35,8 +35,12 @@ import {
   retryOnlyPush
 } from '../../test-support/pushes-pull.js'
 import { findingsBlock } from '../../test-support/review-pull.js'
-import { event, KEYS } from '../../test-support/fixtures.js'
-import { NO_LLM_URL, scriptedAgents } from '../../test-support/pr-run.js'
+import { event } from '../../test-support/fixtures.js'
+import {
+  NO_LLM_URL,
+  scriptedAgents,
+  twoAgentReview
+} from '../../test-support/pr-run.js'
 
 const AGENTS = ['agent_a', 'agent_b']
 const MALLORY: ServerUser = { login: 'mallory', id: 666, type: 'User' }
@@ -107,14 +111,7 @@ async function reviewBy(
       )
     ),
     inputs: {
-      query: 'Review this pull request.',
-      models: 'vllm/model-a vllm/model-b',
-      'base-url': NO_LLM_URL,
-      'openai-api-key': KEYS.openai,
-      'massgen-command': FAKE_MASSGEN,
-      'max-duration': '600',
-      'upload-logs': 'false',
-      review: 'inline',
+      ...twoAgentReview(NO_LLM_URL, FAKE_MASSGEN),
       'finding-vote': 'false',
       'min-severity': 'nit',
       'fail-on': how.failOn ?? 'blocker'

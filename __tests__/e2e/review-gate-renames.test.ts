@@ -28,8 +28,12 @@ import {
   retryOnlyPush
 } from '../../test-support/pushes-pull.js'
 import { findingsBlock } from '../../test-support/review-pull.js'
-import { event, KEYS } from '../../test-support/fixtures.js'
-import { NO_LLM_URL, scriptedAgents } from '../../test-support/pr-run.js'
+import { event } from '../../test-support/fixtures.js'
+import {
+  NO_LLM_URL,
+  scriptedAgents,
+  twoAgentReview
+} from '../../test-support/pr-run.js'
 
 const QUOTE = 'return Number(text)'
 
@@ -44,7 +48,9 @@ const votes = (items: unknown[]) =>
 
 /**
  * One review of the head, each agent its own findings; with `vote`, the
- * findings are put to a vote where agent_a confirms F1 and agent_b rejects it.
+ * findings are put to a vote where agent_a confirms F1 without quoting the
+ * code and agent_b rejects it: a tie, so this run's vote alone never counts
+ * a finding raised again (what keeps the gate closed is the earlier one).
  */
 function review(
   github: GitHubServer,
@@ -75,13 +81,7 @@ function review(
       ),
       FAKE_MASSGEN_BALLOTS: JSON.stringify({
         agent_a: votes([
-          {
-            finding: 'F1',
-            vote: 'confirm',
-            line: 7,
-            quote: QUOTE,
-            reason: 'NaN'
-          }
+          { finding: 'F1', vote: 'confirm', line: 7, reason: 'NaN' }
         ]),
         agent_b: votes([
           {
@@ -95,14 +95,7 @@ function review(
       })
     },
     inputs: {
-      query: 'Review this pull request.',
-      models: 'vllm/model-a vllm/model-b',
-      'base-url': NO_LLM_URL,
-      'openai-api-key': KEYS.openai,
-      'massgen-command': FAKE_MASSGEN,
-      'max-duration': '600',
-      'upload-logs': 'false',
-      review: 'inline',
+      ...twoAgentReview(NO_LLM_URL, FAKE_MASSGEN),
       'finding-vote': how.vote ? 'true' : 'false',
       'min-severity': 'nit',
       'fail-on': 'blocker'

@@ -29,9 +29,13 @@ import {
   pushesPull,
   pushOf
 } from '../../test-support/pushes-pull.js'
-import { event, KEYS } from '../../test-support/fixtures.js'
+import { event } from '../../test-support/fixtures.js'
 import { expectNoKeyLeak } from '../../test-support/leaks.js'
-import { NO_LLM_URL, scriptedAgents } from '../../test-support/pr-run.js'
+import {
+  NO_LLM_URL,
+  scriptedAgents,
+  twoAgentReview
+} from '../../test-support/pr-run.js'
 import { reviewedMarker } from '../../src/review/render.js'
 
 const AGENTS = ['agent_a', 'agent_b']
@@ -77,14 +81,7 @@ async function reviewPush(
       FAKE_MASSGEN_RECORD: record
     },
     inputs: {
-      query: 'Review this pull request.',
-      models: 'vllm/model-a vllm/model-b',
-      'base-url': NO_LLM_URL,
-      'openai-api-key': KEYS.openai,
-      'massgen-command': FAKE_MASSGEN,
-      'max-duration': '600',
-      'upload-logs': 'false',
-      review: 'inline',
+      ...twoAgentReview(NO_LLM_URL, FAKE_MASSGEN),
       // The 1.0.0 review: every finding inline, no vote round (review-vote.test.ts has the vote).
       'finding-vote': 'false',
       'min-severity': 'nit',

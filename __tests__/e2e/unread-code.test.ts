@@ -20,8 +20,12 @@ import {
   runAction,
   type ActionRun
 } from '../../test-support/run-action.js'
-import { event, KEYS } from '../../test-support/fixtures.js'
-import { NO_LLM_URL, scriptedAgents } from '../../test-support/pr-run.js'
+import { event } from '../../test-support/fixtures.js'
+import {
+  NO_LLM_URL,
+  scriptedAgents,
+  twoAgentReview
+} from '../../test-support/pr-run.js'
 import { findingsBlock } from '../../test-support/review-pull.js'
 import { reviewedMarker } from '../../src/review/render.js'
 
@@ -154,14 +158,7 @@ async function reviewSecondPush(
       FAKE_MASSGEN_RECORD: record
     },
     inputs: {
-      query: 'Review this pull request.',
-      models: 'vllm/model-a vllm/model-b',
-      'base-url': NO_LLM_URL,
-      'openai-api-key': KEYS.openai,
-      'massgen-command': FAKE_MASSGEN,
-      'max-duration': '600',
-      'upload-logs': 'false',
-      review: 'inline',
+      ...twoAgentReview(NO_LLM_URL, FAKE_MASSGEN),
       'finding-vote': 'false',
       ...inputs
     }
@@ -294,14 +291,7 @@ async function reviewPull(
       )
     ),
     inputs: {
-      query: 'Review this pull request.',
-      models: 'vllm/model-a vllm/model-b',
-      'base-url': NO_LLM_URL,
-      'openai-api-key': KEYS.openai,
-      'massgen-command': FAKE_MASSGEN,
-      'max-duration': '600',
-      'upload-logs': 'false',
-      review: 'inline',
+      ...twoAgentReview(NO_LLM_URL, FAKE_MASSGEN),
       'finding-vote': 'false',
       'fail-on': 'blocker',
       ...inputs

@@ -16,8 +16,12 @@ import type { ServerTreeEntry } from '../../test-support/github-state.js'
 import { FAKE_MASSGEN, runAction } from '../../test-support/run-action.js'
 import { PORT, pushesPull } from '../../test-support/pushes-pull.js'
 import { findingsBlock } from '../../test-support/review-pull.js'
-import { event, KEYS } from '../../test-support/fixtures.js'
-import { NO_LLM_URL, scriptedAgents } from '../../test-support/pr-run.js'
+import { event } from '../../test-support/fixtures.js'
+import {
+  NO_LLM_URL,
+  scriptedAgents,
+  twoAgentReview
+} from '../../test-support/pr-run.js'
 
 const FILE = '.github/massgen-action.yml'
 /** The commit the default branch (main) is at. */
@@ -87,13 +91,7 @@ async function review(scene: Scene) {
       githubApiUrl: github.url,
       env: blockerAgents(),
       inputs: {
-        query: 'Review this pull request.',
-        models: 'vllm/model-a vllm/model-b',
-        'base-url': NO_LLM_URL,
-        'openai-api-key': KEYS.openai,
-        'massgen-command': FAKE_MASSGEN,
-        'upload-logs': 'false',
-        review: 'inline',
+        ...twoAgentReview(NO_LLM_URL, FAKE_MASSGEN),
         'finding-vote': 'false',
         'checkout-check': 'warn'
       }
