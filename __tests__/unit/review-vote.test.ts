@@ -764,7 +764,47 @@ describe('ballots that did not come back (tally.ts rule 8): the verdict cannot p
       ['Unbounded recursion', 'unconfirmed']
     ])
     expect(both.verdict).toBe('concerns')
-    expect(both.unvoted).toBeUndefined()
+    // It holds no verdict, but no thread tracks it: the marker counts it, so
+    // the next push reviews the whole pull request and it is not forgotten.
+    expect(both.unvoted?.map((u) => u.title)).toEqual(['Unbounded recursion'])
+    const ctx = { tag: 'massgen', agentCount: 3, secrets: [] }
+    expect(reviewBody(both, ctx)).toMatch(
+      /<!-- massgen-action:reviewed tag=massgen outside=1 -->$/
+    )
+  })
+
+  it('a blocker whose ballots were lost beside a counted blocker: blockers, and the lost one is kept for the next push (no incremental review forgets it)', async () => {
+    const cast = {
+      file: 'src/cache.ts',
+      line: 5,
+      severity: 'blocker',
+      title: 'cached casts a missing entry'
+    }
+    const report = await review(
+      { agent_a: [blocker], agent_b: [blocker], agent_c: [cast] },
+      {
+        // Two raisers put the recursion first: F1; the cast is F2.
+        agent_c: [
+          {
+            finding: 'F1',
+            vote: 'confirm',
+            line: 18,
+            quote: LINE,
+            reason: 'r'
+          },
+          { ...abstain, finding: 'F2' }
+        ]
+      }
+    )
+    expect(report.verdict).toBe('blockers')
+    expect(report.unvoted?.map((u) => [u.title, u.agents])).toEqual([
+      ['cached casts a missing entry', ['agent_a', 'agent_b']]
+    ])
+    const ctx = { tag: 'massgen', agentCount: 3, secrets: [] }
+    expect(reviewBody(report, ctx)).toMatch(
+      /<!-- massgen-action:reviewed tag=massgen outside=1 -->$/
+    )
+    expect(reviewBody(report, ctx)).not.toContain('Incomplete')
   })
 
   it("a finding its raisers' word would not count either, a counted blocker, or a round that names no one asked: as before", async () => {

@@ -46,7 +46,7 @@ import type {
   UnvotedFinding,
   VoteRound
 } from '../core/review.js'
-import { coveredVerdict, holdsVerdict } from './coverage.js'
+import { coveredVerdict } from './coverage.js'
 import { errorText } from '../core/text.js'
 import { classifyEarlier, raisesAgain } from './earlier.js'
 import {
@@ -397,14 +397,16 @@ async function earlierPosted(
 }
 
 /**
- * The findings whose vote is missing ballots that could have counted them
- * (tally.ts rule 8) and that would change this verdict (coverage.ts
- * holdsVerdict); none a maintainer dismissed.
+ * The blockers and concerns whose vote is missing ballots that could have
+ * counted them (tally.ts rule 8); none a maintainer dismissed. All of them,
+ * not only those that hold this verdict (coverage.ts holdsVerdict decides
+ * that): each has no thread, and the review's marker must count it so the
+ * next push reviews the whole pull request, or a blocker beside a counted
+ * one would be forgotten once that one is fixed.
  */
 function unvotedFindings(
   input: ReviewInput,
   groups: readonly FindingGroup[],
-  verdict: Verdict,
   earlier: EarlierOutcome[] | undefined
 ): UnvotedFinding[] {
   return groups.flatMap((g) => {
@@ -417,7 +419,7 @@ function unvotedFindings(
       agents
     }
     return agents.length > 0 &&
-      holdsVerdict(verdict, finding) &&
+      finding.severity !== 'nit' &&
       !raisesDismissed(g, earlier)
       ? [finding]
       : []
@@ -444,7 +446,7 @@ function reviewReport(
       ...(earlier ? { earlier } : {})
     })
   )
-  const unvoted = unvotedFindings(input, groups, acrossPushes, earlier)
+  const unvoted = unvotedFindings(input, groups, earlier)
   return {
     // A review that left changed code unread, or a finding's vote missing
     // ballots that could have counted it, is never a pass (coverage.ts).
