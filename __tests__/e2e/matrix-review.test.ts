@@ -1306,6 +1306,49 @@ describe('the finding vote across two question shards on the same files', () => 
       }
     }
   )
+
+  it("attack: a shard's lost ballots on its blocker are not hidden by the other shard's counted nit on the same line (tally.ts rule 8)", async () => {
+    // The bugs shard raises the same line as a nit and confirms it.
+    const honestBugs = forgeBugs((r) => ({
+      ...r,
+      answers: ['agent_a', 'agent_b'].map((agent) => ({
+        agent,
+        text: findingsBlock([asNit])
+      })),
+      vote: {
+        ...(r.vote as object),
+        ballots: ['agent_a', 'agent_b'].map((agent) => ({
+          agent,
+          text: ballot([confirm('F1', CODE)])
+        }))
+      }
+    }))
+    forge((r) => ({
+      ...r,
+      answers: ['agent_a', 'agent_b'].map((agent) => ({
+        agent,
+        text: findingsBlock([offByOne])
+      })),
+      vote: {
+        ...(r.vote as object),
+        ballots: [
+          {
+            agent: 'agent_a',
+            text: `\`\`\`massgen-finding-votes\n[{"finding": "F1", "vote": "confirm", "quote": "${CODE}"", "reason": "r"}]\n\`\`\``
+          }
+        ]
+      }
+    }))
+    try {
+      const run = await aggregate('1')
+      expect(run.outputs.verdict).toBe('incomplete')
+      expect(latestComment()).toContain(
+        'got no vote from s1-security/agent_a, s1-security/agent_b'
+      )
+    } finally {
+      forgeBugs(() => honestBugs)
+    }
+  })
 })
 
 describe('a pull request of 3,001 files, GitHub naming 3,000 of them', () => {

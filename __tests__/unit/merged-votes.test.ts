@@ -5,7 +5,7 @@ import type { Finding, FindingGroup, Vote } from '../../src/core/review.js'
 import { groupFindings } from '../../src/review/group.js'
 import { mergeRoundVotes } from '../../src/review/merged-votes.js'
 import { voteOf } from '../../src/review/vote.js'
-import { missingBallots, tallied } from '../../src/review/tally.js'
+import { lostBallots, missingBallots, tallied } from '../../src/review/tally.js'
 import { isCounted } from '../../src/review/counted.js'
 
 const finding = (
@@ -190,6 +190,60 @@ describe('mergeRoundVotes', () => {
       )
     ])
     expect(full && missingBallots(full, 1)).toEqual([])
+  })
+
+  it("a shard's lost ballots on a blocker are not hidden by another shard's counted nit on the same line (rule 8)", () => {
+    const nit = { ...finding('s1-perf/agent_a'), severity: 'nit' as const }
+    const [merged] = mergeRoundVotes(grouped([security, nit]), [
+      {
+        members: [security],
+        vote: {
+          ...voteOf([vote('s1-security/agent_c', 'abstain')]),
+          missing: ['s1-security/agent_a', 's1-security/agent_b']
+        }
+      },
+      {
+        ...round(
+          [nit],
+          [
+            vote('s1-perf/agent_a', 'confirm'),
+            vote('s1-perf/agent_b', 'confirm')
+          ]
+        ),
+        vote: {
+          ...voteOf([
+            vote('s1-perf/agent_a', 'confirm'),
+            vote('s1-perf/agent_b', 'confirm')
+          ]),
+          missing: []
+        }
+      }
+    ])
+    const group = merged && tallied(merged, 1)
+    // Counted through the perf round, at the nit its counting member gives.
+    expect(group && [isCounted(group, 1), group.severity]).toEqual([
+      true,
+      'nit'
+    ])
+    expect(group && lostBallots(group, 1)).toEqual({
+      agents: ['s1-security/agent_a', 's1-security/agent_b'],
+      severity: 'blocker'
+    })
+    // Both rounds' ballots back: nothing lost.
+    const [whole] = mergeRoundVotes(grouped([security, nit]), [
+      {
+        members: [security],
+        vote: {
+          ...voteOf([
+            vote('s1-security/agent_a', 'reject'),
+            vote('s1-security/agent_b', 'reject')
+          ]),
+          missing: []
+        }
+      },
+      round([nit], [vote('s1-perf/agent_a', 'confirm')])
+    ])
+    expect(whole && lostBallots(tallied(whole, 1), 1)).toBeUndefined()
   })
 
   it('leaves a group no round voted on without a vote: its raisers count', () => {

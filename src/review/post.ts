@@ -16,7 +16,7 @@ import { parseDiffLines, placeOnDiff } from './diff.js'
 import { findingsBlock, parseFindings, type AgentFindings } from './findings.js'
 import { groupFindings } from './group.js'
 import { atLeast, byStrength, isCounted } from './counted.js'
-import { missingBallots, tallied, verdictOver } from './tally.js'
+import { lostBallots, tallied, verdictOver } from './tally.js'
 import { excerptsFor, pastTheEnd, type Excerpt } from './excerpt.js'
 import {
   MAX_VOTED_FINDINGS,
@@ -410,19 +410,18 @@ function unvotedFindings(
   earlier: EarlierOutcome[] | undefined
 ): UnvotedFinding[] {
   return groups.flatMap((g) => {
-    const agents = missingBallots(g, input.minAgreement)
-    const finding = {
-      file: g.anchor.file,
-      line: g.anchor.line,
-      severity: g.severity,
-      title: g.lead.title,
-      agents
-    }
-    return agents.length > 0 &&
-      finding.severity !== 'nit' &&
-      !raisesDismissed(g, earlier)
-      ? [finding]
-      : []
+    const lost = lostBallots(g, input.minAgreement)
+    if (!lost || lost.severity === 'nit' || raisesDismissed(g, earlier))
+      return []
+    return [
+      {
+        file: g.anchor.file,
+        line: g.anchor.line,
+        severity: lost.severity,
+        title: g.lead.title,
+        agents: lost.agents
+      }
+    ]
   })
 }
 

@@ -43,7 +43,8 @@
 //    vote is missing those ballots (coverage.ts makes the verdict
 //    `incomplete` for it). Else the PR's author would open the gate by
 //    making the raisers' ballots unreadable (a flagged line that breaks
-//    their JSON) or late.
+//    their JSON) or late. In a matrix review each round is looked at on its
+//    own, even when another round's look-alike counts the group lower.
 import type {
   Finding,
   FindingGroup,
@@ -133,24 +134,72 @@ export function missingBallots(
   group: FindingGroup,
   minAgreement: number
 ): string[] {
+  return lostBallots(group, minAgreement)?.agents ?? []
+}
+
+/**
+ * missingBallots with the severity they could have counted: the highest its
+ * raisers gave in the rounds that lost them. A round whose own votes do not
+ * count its raisers' findings is looked at even when another round counts
+ * the group: that round's look-alike (a nit another shard raised on the
+ * same line) would otherwise stand for a blocker whose ballots were lost.
+ */
+export function lostBallots(
+  group: FindingGroup,
+  minAgreement: number
+): { agents: string[]; severity: Severity } | undefined {
   const vote = group.vote
-  if (!vote || groupCounts(group, minAgreement)) return []
-  if (!groupCounts({ ...group, vote: undefined }, minAgreement)) return []
-  const couldCount = (round: FindingVote): readonly string[] => {
-    const missing = round.missing ?? []
-    // The best they could have given: each a confirmation quoting the code.
-    const best: Vote[] = missing.map((agent) => ({
-      agent,
-      ballot: 'confirm',
-      reason: '',
-      evidence: 'code'
-    }))
-    return missing.length > 0 &&
-      votesCount([...round.votes, ...best], minAgreement)
-      ? missing
+  if (!vote) return undefined
+  const rounds = vote.byRound
+    ? vote.byRound.filter((r) => roundLost(r, minAgreement))
+    : !groupCounts(group, minAgreement) &&
+        groupCounts({ ...group, vote: undefined }, minAgreement) &&
+        couldCount(vote.votes, vote.missing ?? [], minAgreement)
+      ? [vote]
       : []
-  }
-  return [...new Set((vote.byRound ?? [vote]).flatMap(couldCount))].sort()
+  const agents = [...new Set(rounds.flatMap((r) => r.missing ?? []))].sort()
+  if (agents.length === 0) return undefined
+  const raisers = new Set(rounds.flatMap((r) => r.raisers ?? []))
+  const raised = vote.byRound
+    ? group.members.filter((m) => raisers.has(m.agent))
+    : group.members
+  const severity = highest(raised) ?? group.severity
+  // A group another round counts at this severity or above loses nothing.
+  if (
+    groupCounts(group, minAgreement) &&
+    RANK[severity] <= RANK[group.severity]
+  )
+    return undefined
+  return { agents, severity }
+}
+
+/**
+ * A round of a matrix review whose own votes do not count its raisers'
+ * findings, which its raisers' word would, and whose missing ballots could.
+ */
+function roundLost(round: FindingVote, minAgreement: number): boolean {
+  const own = round.ownVotes ?? round.votes
+  return (
+    (round.raisers ?? []).length >= minAgreement &&
+    !votesCount(own, minAgreement) &&
+    couldCount(own, round.missing ?? [], minAgreement)
+  )
+}
+
+/** Whether these votes count a finding with each missing agent's best ballot added. */
+function couldCount(
+  votes: readonly Vote[],
+  missing: readonly string[],
+  minAgreement: number
+): boolean {
+  // The best they could have given: each a confirmation quoting the code.
+  const best: Vote[] = missing.map((agent) => ({
+    agent,
+    ballot: 'confirm',
+    reason: '',
+    evidence: 'code'
+  }))
+  return missing.length > 0 && votesCount([...votes, ...best], minAgreement)
 }
 
 /** The vote on a finding from its agents' votes (one each), tallied. */
