@@ -2,7 +2,7 @@
 // (the repository config file) is read when a pull request's base is some
 // other branch (context/base-setup.ts).
 import type { Octokit } from './client.js'
-import { toGitHubError } from './errors.js'
+import { callGitHub } from './errors.js'
 
 type Target = { octokit: Octokit; owner: string; repo: string }
 
@@ -13,12 +13,10 @@ export async function readDefaultBranch({
   repo
 }: Target): Promise<string> {
   const what = `Reading the default branch of ${owner}/${repo}`
-  let branch: unknown
-  try {
-    branch = (await octokit.rest.repos.get({ owner, repo })).data.default_branch
-  } catch (e) {
-    throw toGitHubError(e, what)
-  }
+  const { data } = await callGitHub(what, () =>
+    octokit.rest.repos.get({ owner, repo })
+  )
+  const branch: unknown = data.default_branch
   if (typeof branch !== 'string' || !branch.trim())
     throw new Error(`${what}: GitHub named none`)
   return branch
@@ -30,14 +28,10 @@ export async function readBranchHead(
   branch: string
 ): Promise<string> {
   const what = `Reading the commit branch '${branch}' is at`
-  let object: { type?: unknown; sha?: unknown }
-  try {
-    object = (
-      await octokit.rest.git.getRef({ owner, repo, ref: `heads/${branch}` })
-    ).data.object
-  } catch (e) {
-    throw toGitHubError(e, what)
-  }
+  const { data } = await callGitHub(what, () =>
+    octokit.rest.git.getRef({ owner, repo, ref: `heads/${branch}` })
+  )
+  const object: { type?: unknown; sha?: unknown } = data.object
   if (object.type !== 'commit' || typeof object.sha !== 'string')
     throw new Error(`${what}: GitHub named no commit`)
   return object.sha
