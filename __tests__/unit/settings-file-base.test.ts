@@ -44,7 +44,6 @@ async function read(
     workspace: '/nonexistent',
     github: () => gh.api,
     ...event,
-    warn: (m) => notes.push(`warning: ${m}`),
     note: (m) => notes.push(m)
   })
   return { file, notes }
@@ -137,5 +136,20 @@ describe('the repository config file of a pull request', () => {
     )
     for (const gh of [gone, failing])
       expect(gh.called()).not.toContain('getFileAtCommit')
+  })
+
+  it('no token to read it with, or an event naming no base for outside code: an InputError, never the defaults', async () => {
+    const read = (source: Parameters<typeof readSettingsFile>[0]) =>
+      readSettingsFile(source, {
+        workspace: '/nonexistent',
+        github: undefined,
+        note: () => {}
+      })
+    await expect(read(SOURCE)).rejects.toThrow(
+      /needs input 'github-token' \(with contents: read\)\. Nothing was run\./
+    )
+    await expect(
+      read({ from: 'none', why: 'a workflow_run event for outside code' })
+    ).rejects.toThrow(/names no base commit.*Nothing was run\./)
   })
 })

@@ -115,25 +115,23 @@ export async function readSettingsFile(
     base?: PullBase
     /** The default branch as the event names it (else asked once). */
     defaultBranch?: string
-    warn: (message: string) => void
     note: (message: string) => void
   }
 ): Promise<SettingsFile | undefined> {
   if (source.from === 'workspace')
     return usable(settingsFileInWorkspace(where.workspace))
-  const unread = `${SETTINGS_FILE} was not read (the inputs and defaults apply)`
-  if (source.from === 'none') {
-    where.warn(
-      `On ${source.why} the checkout may hold someone else's code and the event names no base commit: ${unread}.`
+  // Unread, the defaults would stand for the repository's own settings (its
+  // gate among them): the run stops instead, as for the setup files.
+  if (source.from === 'none')
+    throw new InputError(
+      `On ${source.why} the checkout may hold someone else's code and the event names no base commit, ` +
+        `so ${SETTINGS_FILE} cannot be read. Nothing was run.`
     )
-    return undefined
-  }
-  if (!where.github) {
-    where.warn(
-      `Input '${Inputs.GithubToken}' is empty, so ${SETTINGS_FILE} cannot be read from the base commit: ${unread}.`
+  if (!where.github)
+    throw new InputError(
+      `On ${source.why} ${SETTINGS_FILE} is read from the base commit through the API, which needs input ` +
+        `'${Inputs.GithubToken}' (with contents: read). Nothing was run.`
     )
-    return undefined
-  }
   const api = where.github()
   const intro = `On ${source.why} ${SETTINGS_FILE} must be read through the API, never from the checkout`
   const commit =

@@ -237,7 +237,6 @@ async function loadSettingsFile(
       github: token ? gh : undefined,
       base: eventBase(context.payload),
       defaultBranch: eventDefaultBranch(context.payload),
-      warn: (message) => core.warning(message),
       note: (message) => core.info(message)
     })
   } catch (error) {
