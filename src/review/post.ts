@@ -411,7 +411,12 @@ function unvotedFindings(
 ): UnvotedFinding[] {
   return groups.flatMap((g) => {
     const lost = lostBallots(g, input.minAgreement)
-    if (!lost || lost.severity === 'nit' || raisesDismissed(g, earlier))
+    // A dismissed look-alike hides it only at the severity its ballots lost.
+    if (
+      !lost ||
+      lost.severity === 'nit' ||
+      raisesDismissed({ ...g, severity: lost.severity }, earlier)
+    )
       return []
     return [
       {
