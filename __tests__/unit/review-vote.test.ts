@@ -36,7 +36,8 @@ import {
   reviewBody
 } from '../../src/review/render.js'
 import { runReview, type ReviewInput } from '../../src/review/post.js'
-import { skippedVote } from '../../src/review/ballot.js'
+import type { Settings } from '../../src/core/types.js'
+import { skippedVote, voteRoundPossible } from '../../src/review/ballot.js'
 import { withoutFindingsBlocks } from '../../src/core/findings-fence.js'
 import {
   BYTES_BEFORE_CACHE,
@@ -60,6 +61,19 @@ const votes = (items: unknown[]) =>
   ['```massgen-finding-votes', JSON.stringify(items), '```'].join('\n')
 
 const IDS = new Set(['F1', 'F2'])
+
+describe('voteRoundPossible: whether the warm vote-round MassGen is worth starting', () => {
+  it("only with the vote asked for on an inline review and max-duration over the round's minimum", () => {
+    const asked = {
+      review: 'inline',
+      findingVote: true,
+      maxDurationSeconds: 600
+    } as Settings
+    expect(voteRoundPossible(asked)).toBe(true)
+    expect(voteRoundPossible({ ...asked, maxDurationSeconds: 59 })).toBe(false)
+    expect(voteRoundPossible({ ...asked, findingVote: false })).toBe(false)
+  })
+})
 
 describe('parseVotes: hostile answers', () => {
   it('reads the last block; a bad vote, an unknown id or a second vote is dropped, never the rest', () => {

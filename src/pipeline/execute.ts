@@ -20,6 +20,7 @@ import { judgeOutcome } from '../results/judge-outcome.js'
 import {
   answersToVoteOn,
   findingsBallot,
+  voteRoundPossible,
   votesOnFindings
 } from '../review/ballot.js'
 import { liveView } from '../report/live-view.js'
@@ -126,39 +127,45 @@ async function launchAndWatch(
   const following = run.live.follow(tracker.views(), run.firstView)
   const answersStarted = Date.now()
   let warm: WarmBallot | undefined
-  const watched = await massgenLaunch(
-    settings,
-    { workDir, runner, guardDir, ...(reading ? { reading } : {}) },
-    installation,
-    { plan, readServer }
-  )
-    .then((launch) => {
-      // The vote round's MassGen imports while the answers run.
-      if (votesOnFindings(settings))
-        warm = startWarmBallot(runner, launch, {
-          installation,
-          args: plan.args,
-          cwd: workDir,
-          log: core
+  try {
+    const watched = await massgenLaunch(
+      settings,
+      { workDir, runner, guardDir, ...(reading ? { reading } : {}) },
+      installation,
+      { plan, readServer }
+    )
+      .then((launch) => {
+        // The vote round's MassGen imports while the answers run.
+        if (voteRoundPossible(settings))
+          warm = startWarmBallot(runner, launch, {
+            installation,
+            args: plan.args,
+            cwd: workDir,
+            log: core
+          })
+        return watchMassgen(settings, runner, {
+          launch,
+          workDir,
+          logBase,
+          agents: plan.agents,
+          tracker,
+          ...(reading ? { stopOn: reading.up } : {}),
+          keepReadContainer: votesOnFindings(settings)
         })
-      return watchMassgen(settings, runner, {
-        launch,
-        workDir,
-        logBase,
-        agents: plan.agents,
-        tracker,
-        ...(reading ? { stopOn: reading.up } : {}),
-        keepReadContainer: votesOnFindings(settings)
       })
-    })
-    .finally(async () => {
-      // The final report must come after the last view, never before it.
-      tracker.close()
-      await following
-    })
-  // A read container that did not start stopped MassGen: its error is the run's.
-  await reading?.up
-  return { ...watched, logBase, answersStarted, warm }
+      .finally(async () => {
+        // The final report must come after the last view, never before it.
+        tracker.close()
+        await following
+      })
+    // A read container that did not start stopped MassGen: its error is the run's.
+    await reading?.up
+    return { ...watched, logBase, answersStarted, warm }
+  } catch (error) {
+    // No vote round follows a run that threw: its warm MassGen goes now.
+    await warm?.discard("the answers' run did not end")
+    throw error
+  }
 }
 
 /** The vote round on the answers' findings, when the run votes on them. */

@@ -31,6 +31,13 @@ export function votesOnFindings(settings: Settings): boolean {
   return settings.review === 'inline' && settings.findingVote
 }
 
+/** Whether a vote round can follow: asked for, with max-duration over its minimum. */
+export function voteRoundPossible(settings: Settings): boolean {
+  return (
+    votesOnFindings(settings) && settings.maxDurationSeconds >= MIN_VOTE_SECONDS
+  )
+}
+
 /** Whether these answers are ones to vote on: a successful review of a pull request. */
 export function answersToVoteOn(result: RunResult): boolean {
   return result.outcome === 'success' && result.pullRequest !== undefined
