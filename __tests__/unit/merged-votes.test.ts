@@ -5,7 +5,7 @@ import type { Finding, FindingGroup, Vote } from '../../src/core/review.js'
 import { groupFindings } from '../../src/review/group.js'
 import { mergeRoundVotes } from '../../src/review/merged-votes.js'
 import { voteOf } from '../../src/review/vote.js'
-import { lostBallots, missingBallots, tallied } from '../../src/review/tally.js'
+import { lostBallots, tallied } from '../../src/review/tally.js'
 import { isCounted } from '../../src/review/counted.js'
 
 const finding = (
@@ -30,6 +30,9 @@ const vote = (
   ...(ballot === 'confirm' ? { evidence: 'code' as const } : {}),
   ...(implicit ? { implicit: true as const } : {})
 })
+/** The agents whose lost ballots could have counted the group (tally.ts rule 8). */
+const missingBallots = (group: FindingGroup, minAgreement: number) =>
+  lostBallots(group, minAgreement)?.agents ?? []
 /** One round's group of these findings, with these votes. */
 const round = (members: Finding[], votes: Vote[]) => ({
   members,

@@ -27,7 +27,7 @@ export interface KeySchema {
 
 type JsonType = 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object'
 
-export interface ConfigKey {
+interface ConfigKey {
   /** The key, the same as the input it replaces. */
   name: string
   /** The default, as the input's (core/constants.ts Defaults); none: unset. */

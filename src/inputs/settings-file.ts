@@ -23,7 +23,7 @@ export interface SettingsFile {
   values: ReadonlyMap<string, string>
 }
 
-export type ParsedSettingsFile =
+type ParsedSettingsFile =
   { ok: true; file: SettingsFile } | { ok: false; errors: string[] }
 
 const DOCS = 'docs/configuration.md'

@@ -31,7 +31,7 @@ import { layeredInputs, type SettingsFile } from './settings-file.js'
 /** Thrown for bad inputs; the message names the input and the expected form. */
 export class InputError extends Error {}
 
-export interface InputSource {
+interface InputSource {
   /** The raw input value ('' when unset), as `core.getInput` returns it. */
   getInput(name: string): string
   env: NodeJS.ProcessEnv

@@ -3,13 +3,9 @@
 // What a role changes is the variant it hands in (pipeline/roles.ts); the
 // walk, the decide before it and the step's end after it are the same.
 import type { ProcessRunner } from '../core/process.js'
-import type { ReviewReport } from '../core/review.js'
+import type { Ending } from '../shards/role-job.js'
 
-/** How a role's finish ends the step: its failure, if any, and the review for the gate. */
-export interface Ending {
-  readonly failure: string | undefined
-  readonly review?: ReviewReport
-}
+export type { Ending }
 
 /** One role's stages between decide and the step's end. */
 export interface Variant<Prepared, Ran> {

@@ -90,7 +90,7 @@ export async function postComment(
 }
 
 /** The report as a reply in the review-comment thread, when there is one. */
-export async function postReply(
+async function postReply(
   dest: Destination,
   body: string,
   onRefusal: OnRefusal = 'warn'

@@ -125,21 +125,9 @@ export function groupCounts(
 
 /**
  * The agents asked to vote whose missing votes could have counted a group
- * the votes did not count (rule 8); none when the group counts, or when its
- * raisers' word would not count it either. A group several rounds voted on
- * (a matrix review: each shard asks its own agents) is looked at round by
- * round, as it is counted.
- */
-export function missingBallots(
-  group: FindingGroup,
-  minAgreement: number
-): string[] {
-  return lostBallots(group, minAgreement)?.agents ?? []
-}
-
-/**
- * missingBallots with the severity they could have counted: the highest its
- * raisers gave in the rounds that lost them. A round whose own votes do not
+ * the votes did not count (rule 8), none when its raisers' word would not
+ * count it either, with the severity they could have counted: the highest
+ * its raisers gave in the rounds that lost them. A round whose own votes do not
  * count its raisers' findings is looked at even when another round counts
  * the group: that round's look-alike (a nit another shard raised on the
  * same line) would otherwise stand for a blocker whose ballots were lost.
@@ -149,7 +137,8 @@ export function lostBallots(
   minAgreement: number
 ): { agents: string[]; severity: Severity } | undefined {
   const vote = group.vote
-  if (!vote) return undefined
+  // A line past the file's end counts for no one: no ballot could count it.
+  if (!vote || group.pastEnd !== undefined) return undefined
   const rounds = vote.byRound
     ? vote.byRound.filter((r) => roundLost(r, minAgreement))
     : !groupCounts(group, minAgreement) &&
@@ -180,7 +169,7 @@ export function lostBallots(
 function roundLost(round: FindingVote, minAgreement: number): boolean {
   const own = round.ownVotes ?? round.votes
   return (
-    (round.raisers ?? []).length >= minAgreement &&
+    new Set(round.raisers).size >= minAgreement &&
     !votesCount(own, minAgreement) &&
     couldCount(own, round.missing ?? [], minAgreement)
   )

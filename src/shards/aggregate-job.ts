@@ -57,7 +57,7 @@ import {
   totalsOf,
   type ShardOutcome
 } from './aggregate-report.js'
-import type { RoleEnding, TokenRoleJob } from './role-job.js'
+import type { Ending, TokenRoleJob } from './role-job.js'
 
 /** The aggregate's plan: the pull request planned again, the agents a record may name. */
 export interface AggregatePrepared {
@@ -155,7 +155,7 @@ export async function gatherShards(
 export async function reportAggregate(
   prepared: AggregatePrepared,
   gathered: Gathered
-): Promise<RoleEnding> {
+): Promise<Ending> {
   const { job, github, secrets, pull, facts } = prepared
   const { settings } = job
   const { outcomes, jobsFailed, diff } = gathered

@@ -20,7 +20,7 @@ export interface TokenRoleJob {
 }
 
 /** How a role's finish ends the step: its failure, if any, and the review for the gate. */
-export interface RoleEnding {
+export interface Ending {
   readonly failure: string | undefined
   readonly review?: ReviewReport
 }

@@ -220,7 +220,7 @@ export function planSettingsFile(
   )
 }
 
-export async function readPlan(
+async function readPlan(
   door: ArtifactDoor,
   tag: string,
   dir: string,
