@@ -136,7 +136,7 @@ export async function readSettingsFile(
   const intro = `On ${source.why} ${SETTINGS_FILE} must be read through the API, never from the checkout`
   const commit =
     source.from === 'branch'
-      ? { sha: source.ref, label: `base ${source.ref.slice(0, 12)}` }
+      ? { sha: source.ref, label: `branch '${source.ref}'` }
       : await policyCommit(api, source, where, intro)
   const read = await api
     .getFileAtCommit(SETTINGS_FILE, commit.sha, MAX_SETTINGS_FILE_BYTES)

@@ -113,10 +113,9 @@ function fromOtherEvent(eventName: string, payload: Json): SetupSource {
   const fromElsewhere =
     record(payload.workflow_run) !== undefined && !ours(run.head_repository)
   if (pulls.length === 0 && !fromElsewhere) return { from: 'workspace' }
-  const branch = repository?.default_branch
+  const branch = eventDefaultBranch(payload)
   const why = `a ${eventName} event for code from outside this repository`
-  if (typeof branch === 'string' && branch.trim())
-    return { from: 'branch', ref: branch, why }
+  if (branch) return { from: 'branch', ref: branch, why }
   return { from: 'none', why }
 }
 

@@ -91,7 +91,9 @@ export interface GuardFraming {
   /**
    * Nothing the agents may call runs for long (a read-only review with no
    * commands and no config of the user's, whose tools the action does not
-   * know): no schemas to start and poll background jobs.
+   * know): no schemas to start and poll background jobs, for the backends
+   * MassGen builds them on (CustomToolAndMCPBackend; Claude Code's backend
+   * has its own and keeps them).
    */
   readonly noBackgroundTools: boolean
 }
