@@ -704,7 +704,8 @@ describe('ballots that did not come back (tally.ts rule 8): the verdict cannot p
         line: 18,
         severity: 'blocker',
         title: 'Unbounded recursion',
-        agents: ['agent_a', 'agent_b']
+        agents: ['agent_a', 'agent_b'],
+        holds: true
       }
     ])
     const ctx = { tag: 'massgen', agentCount: 3, secrets: [] }

@@ -157,6 +157,8 @@ export interface UnvotedFinding {
   title: string
   /** The agents asked that gave no vote on it. */
   agents: string[]
+  /** Counting it would change the verdict, so it holds it at `incomplete` (coverage.ts holdsVerdict). */
+  holds: boolean
 }
 
 /** A changed file the review did not read, and why. */

@@ -74,14 +74,16 @@ export function coveredVerdict(
   if (verdict === 'blockers') return verdict
   const unread = heldUnread(coverage).length > 0
   const tooFew = readable.agentsWithBlock < readable.minAgreement
-  const unvoted = (readable.unvoted ?? []).some((u) => holdsVerdict(verdict, u))
+  const unvoted = (readable.unvoted ?? []).some((u) => u.holds)
   return unread || tooFew || readable.earlierUnread || unvoted
     ? 'incomplete'
     : verdict
 }
 
 /** `the vote on 1 blocker is missing 2 ballot(s)` and the like. */
-function unvotedReason(unvoted: readonly UnvotedFinding[]): string {
+function unvotedReason(all: readonly UnvotedFinding[]): string {
+  // Only those that hold the verdict are why it is incomplete.
+  const unvoted = all.filter((u) => u.holds)
   if (unvoted.length === 0) return ''
   const of = (s: Severity) => unvoted.filter((u) => u.severity === s).length
   const kinds = (['blocker', 'concern'] as const)

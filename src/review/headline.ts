@@ -118,9 +118,8 @@ export function notCountedLine(report: ReviewReport): string {
   const quiet = report.groups.filter((g) => !counted.has(g)).length
   if (!quiet) return ''
   // A vote missing ballots holds the verdict (coverage.ts): said beside it.
-  const effect =
-    report.unvoted?.length && report.verdict === 'incomplete'
-      ? 'the ones whose vote is missing ballots hold the verdict at incomplete'
-      : 'they do not change the verdict'
+  const effect = report.unvoted?.some((u) => u.holds)
+    ? 'the ones whose vote is missing ballots hold the verdict at incomplete'
+    : 'they do not change the verdict'
   return `<sub>${plural(quiet, 'more finding')} did not count (too few models raised or confirmed ${quiet === 1 ? 'it' : 'them'}): listed in small type, ${effect}.</sub>`
 }

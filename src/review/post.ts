@@ -46,7 +46,7 @@ import type {
   UnvotedFinding,
   VoteRound
 } from '../core/review.js'
-import { coveredVerdict } from './coverage.js'
+import { coveredVerdict, holdsVerdict } from './coverage.js'
 import { errorText } from '../core/text.js'
 import { classifyEarlier, raisesAgain } from './earlier.js'
 import {
@@ -408,7 +408,7 @@ function unvotedFindings(
   input: ReviewInput,
   groups: readonly FindingGroup[],
   earlier: EarlierOutcome[] | undefined
-): UnvotedFinding[] {
+): Omit<UnvotedFinding, 'holds'>[] {
   return groups.flatMap((g) => {
     const lost = lostBallots(g, input.minAgreement)
     // A dismissed look-alike hides it only at the severity its ballots lost.
@@ -450,7 +450,10 @@ function reviewReport(
       ...(earlier ? { earlier } : {})
     })
   )
-  const unvoted = unvotedFindings(input, groups, earlier)
+  const unvoted = unvotedFindings(input, groups, earlier).map((u) => ({
+    ...u,
+    holds: holdsVerdict(acrossPushes, u)
+  }))
   return {
     // A review that left changed code unread, or a finding's vote missing
     // ballots that could have counted it, is never a pass (coverage.ts).
