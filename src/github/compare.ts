@@ -1,6 +1,7 @@
 // Two commits compared (GET /repos/{owner}/{repo}/compare/{base}...{head}):
 // whether the head still contains the base, the change between them, and
 // the paths it renamed or removed.
+import { parseDiff } from '../core/unified-diff.js'
 import type { Octokit } from './client.js'
 import { statusOf, toGitHubError } from './errors.js'
 
@@ -53,17 +54,18 @@ interface ListedChange {
   patch?: unknown
 }
 
-/** Old-side numbers of a patch's removed lines. */
+/**
+ * Old-side numbers of a patch's removed lines, read by the one diff reader
+ * (GitHub gives a file's patch from its first hunk header on: the file's
+ * header is put back for it).
+ */
 export function removedLines(patch: string): number[] {
-  const out: number[] = []
-  let old = 0
-  for (const line of patch.split('\n')) {
-    const hunk = /^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(line)
-    if (hunk) old = Number(hunk[1])
-    else if (line.startsWith('-')) out.push(old++)
-    else if (line.startsWith(' ')) old++
-  }
-  return out
+  const [file] = parseDiff(
+    `diff --git a/f b/f\n--- a/f\n+++ b/f\n${patch}\n`
+  ).files
+  return (file?.hunks ?? []).flatMap((h) =>
+    h.lines.flatMap((l) => (l.kind === '-' && l.old ? [l.old] : []))
+  )
 }
 
 /**
