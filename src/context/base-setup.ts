@@ -120,13 +120,18 @@ export async function readSettingsFile(
 ): Promise<SettingsFile | undefined> {
   if (source.from === 'workspace')
     return usable(settingsFileInWorkspace(where.workspace))
-  // Unread, the defaults would stand for the repository's own settings (its
-  // gate among them): the run stops instead, as for the setup files.
-  if (source.from === 'none')
-    throw new InputError(
-      `On ${source.why} the checkout may hold someone else's code and the event names no base commit, ` +
-        `so ${SETTINGS_FILE} cannot be read. Nothing was run.`
+  // An event naming outside code and no base (GitHub's own payloads always
+  // name the default branch): the permission gate decides it next, so no
+  // error here takes the place of its refusal.
+  if (source.from === 'none') {
+    where.note(
+      `On ${source.why} the event names no base commit: ${SETTINGS_FILE} was not read.`
     )
+    return undefined
+  }
+  // Unread for want of a token, the defaults would stand for the
+  // repository's own settings (its gate among them): the run stops instead,
+  // as for the setup files.
   if (!where.github)
     throw new InputError(
       `On ${source.why} ${SETTINGS_FILE} is read from the base commit through the API, which needs input ` +
